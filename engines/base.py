@@ -219,9 +219,12 @@ class Engine:
             return "It is not your turn."
         return "That action is not allowed now."
 
-    def describe(self, action: Action) -> str:
-        """A short human label for an action (prompt-bar buttons). Games should override."""
-        return action.get("label") or " ".join(f"{v}" for v in action.values())
+    def describe(self, state: State, action: Action) -> str:
+        """A short human label for one of the legal actions (prompt-bar buttons, log, tooltips).
+
+        Games override this with rulebook wording ("Place Crow on C3", "Done brewing").
+        """
+        return " ".join(f"{v}" for v in action.values())
 
     def check_invariants(self, state: State) -> None:
         """Raise ``AssertionError`` if the state breaks a conservation rule (used by tests)."""

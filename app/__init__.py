@@ -1,0 +1,1 @@
+"""Lair's web service: lobby, matches, websockets. Knows no game (see engines/)."""

@@ -1,0 +1,1 @@
+"""Matches: the game-agnostic service, per-viewer views and replays."""

@@ -1,0 +1,515 @@
+"""The game-agnostic match service: lobby operations and the path of every move.
+
+A move (DESIGN.md, "One picture"): per-match lock -> load match -> check seat, action id,
+version -> ``engine.apply`` -> one transaction (UPDATE matches ... WHERE version = current, INSERT
+actions) -> COMMIT -> listeners (the websocket hub, the bot runner) are told. Nothing is sent for
+a move that is not durable. The service knows no game: it talks to engines only through the
+contract in ``engines/base.py``.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.models import ActionRow, ChatMessage, Match, Seat, User, utcnow
+from engines import registry
+from engines.base import Engine, IllegalAction
+
+log = logging.getLogger("lair.service")
+
+
+class ServiceError(Exception):
+    """A refused request. ``code`` is one of the wire's error codes (DESIGN.md, "The wire");
+    ``message`` is safe to show to the requesting client (it never names hidden information)."""
+
+    def __init__(self, code: str, message: str, status: int = 400):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass
+class SeatInfo:
+    """Public facts about a seat, for views and the waiting room."""
+
+    seat: int
+    user_id: str | None
+    name: str | None
+    bot: str | None
+
+
+@dataclass
+class Snapshot:
+    """A match as loaded from the database, with its seats."""
+
+    match: Match
+    seats: list[SeatInfo]
+
+    def seat_of(self, user_id: str | None) -> int | None:
+        """The seat held by ``user_id`` in this match, or None."""
+        if user_id is None:
+            return None
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+
+@dataclass
+class Outcome:
+    """What became of a submitted action: applied (with the new version) or a duplicate."""
+
+    applied: bool
+    version: int
+    duplicate: bool = False
+    events: list[dict] = field(default_factory=list)
+
+
+Listener = Callable[[str, str], Awaitable[None]]
+"""``listener(match_id, what)`` with ``what`` in {"state", "seats", "started", "cancelled"}."""
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class MatchService:
+    """Lobby and play operations on matches, safe against concurrent requests and processes."""
+
+    def __init__(self, sessionmaker: async_sessionmaker, *, bot_delay: float = 0.6):
+        self.sm = sessionmaker
+        self.bot_delay = bot_delay
+        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._listeners: list[Listener] = []
+        self._bot_pending: set[tuple[str, int]] = set()
+        self._tasks: set[asyncio.Task] = set()
+
+    # ----- listeners -------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(match_id, what)`` after every committed change."""
+        self._listeners.append(listener)
+
+    async def _changed(self, match_id: str, what: str) -> None:
+        for listener in self._listeners:
+            try:
+                await listener(match_id, what)
+            except Exception:  # a broken listener must not undo a durable move
+                log.exception("listener failed for match %s", match_id)
+
+    # ----- users -----------------------------------------------------------------------------
+    async def ensure_user(self, user_id: str, name: str) -> User:
+        """Create the guest user ``user_id`` or rename it. Returns the row."""
+        async with self.sm() as s:
+            user = await s.get(User, user_id)
+            if user is None:
+                user = User(id=user_id, name=name)
+                s.add(user)
+            else:
+                user.name = name
+            await s.commit()
+            return user
+
+    async def get_user(self, user_id: str | None) -> User | None:
+        """The user row, or None."""
+        if not user_id:
+            return None
+        async with self.sm() as s:
+            return await s.get(User, user_id)
+
+    # ----- reading ---------------------------------------------------------------------------
+    async def snapshot(self, match_id: str, session: AsyncSession | None = None) -> Snapshot:
+        """Load a match and its seats. Raises ``ServiceError('not_found')``."""
+        if session is None:
+            async with self.sm() as s:
+                return await self.snapshot(match_id, s)
+        match = (await session.execute(
+            select(Match).where(Match.id == match_id).execution_options(populate_existing=True)
+        )).scalar_one_or_none()
+        if match is None:
+            raise ServiceError("not_found", "No such match.", 404)
+        rows = (await session.execute(
+            select(Seat, User.name).outerjoin(User, Seat.user_id == User.id)
+            .where(Seat.match_id == match_id).order_by(Seat.seat)
+        )).all()
+        seats = [SeatInfo(seat.seat, seat.user_id, name, seat.bot) for seat, name in rows]
+        return Snapshot(match, seats)
+
+    async def lobby(self, user_id: str | None) -> dict[str, list[Match]]:
+        """``{"open": public open matches, "mine": matches the user hosts or sits in}``."""
+        async with self.sm() as s:
+            open_ = (await s.execute(
+                select(Match).where(Match.status == "open", Match.public.is_(True))
+                .order_by(Match.created_at.desc()).limit(50))).scalars().all()
+            mine: list[Match] = []
+            if user_id:
+                seated = select(Seat.match_id).where(Seat.user_id == user_id)
+                mine = (await s.execute(
+                    select(Match).where((Match.host_id == user_id) | Match.id.in_(seated))
+                    .where(Match.status != "cancelled")
+                    .order_by(Match.updated_at.desc()).limit(50))).scalars().all()
+            return {"open": list(open_), "mine": list(mine)}
+
+    async def by_token(self, kind: str, token: str) -> Match:
+        """The match whose ``invite``/``watch`` token is ``token``. Raises ``not_found``."""
+        column = {"invite": Match.invite_token, "watch": Match.watch_token}[kind]
+        async with self.sm() as s:
+            match = (await s.execute(select(Match).where(column == token))).scalar_one_or_none()
+        if match is None:
+            raise ServiceError("not_found", "This link is not valid (any more).", 404)
+        return match
+
+    async def seat_by_rejoin(self, token: str) -> Seat:
+        """The seat a personal rejoin link points to. Raises ``not_found``."""
+        async with self.sm() as s:
+            seat = (await s.execute(select(Seat).where(Seat.rejoin_token == token))
+                    ).scalar_one_or_none()
+        if seat is None or seat.user_id is None:
+            raise ServiceError("not_found", "This rejoin link is not valid (any more).", 404)
+        return seat
+
+    async def rejoin_token(self, match_id: str, user_id: str) -> str | None:
+        """The personal rejoin token of the user's seat in a match (only ever shown to them)."""
+        async with self.sm() as s:
+            return await s.scalar(select(Seat.rejoin_token).where(
+                Seat.match_id == match_id, Seat.user_id == user_id))
+
+    async def actions(self, match_id: str, upto: int | None = None) -> list[ActionRow]:
+        """The action log (ordered by seq), optionally only rows with ``seq <= upto``."""
+        async with self.sm() as s:
+            q = select(ActionRow).where(ActionRow.match_id == match_id)
+            if upto is not None:
+                q = q.where(ActionRow.seq <= upto)
+            return list((await s.execute(q.order_by(ActionRow.seq))).scalars().all())
+
+    async def chat_history(self, match_id: str, limit: int = 100) -> list[ChatMessage]:
+        """The latest chat lines, oldest first."""
+        async with self.sm() as s:
+            rows = (await s.execute(select(ChatMessage).where(ChatMessage.match_id == match_id)
+                                    .order_by(ChatMessage.id.desc()).limit(limit))).scalars().all()
+        return list(reversed(rows))
+
+    # ----- lobby operations -------------------------------------------------------------------
+    async def create_match(self, host_id: str, game: str, players: int, options: dict | None,
+                           public: bool, seed: int | None = None, host_seat: int | None = 0
+                           ) -> Match:
+        """Create an open match; the host takes ``host_seat`` (None: host only watches).
+
+        Raises ``ServiceError('bad_request')`` for an unknown game, a bad player count or
+        invalid options (the pydantic message is passed on).
+        """
+        engine = self._engine(game)
+        if not engine.min_players <= players <= engine.max_players:
+            raise ServiceError("bad_request", f"{engine.title} is for {engine.min_players}–"
+                                              f"{engine.max_players} players.")
+        try:
+            opts = engine.parse_options(players, options).model_dump(mode="json")
+        except ValueError as exc:
+            raise ServiceError("bad_request", f"Invalid options: {exc}") from exc
+        match = Match(id=secrets.token_urlsafe(6).replace("-", "x").replace("_", "y"),
+                      game=game, engine_version=engine.version, options=opts,
+                      seed=seed if seed is not None else secrets.randbits(62), players=players,
+                      status="open", version=0, state=None, host_id=host_id, public=public,
+                      invite_token=_token(), watch_token=_token())
+        async with self.sm() as s:
+            s.add(match)
+            await s.flush()
+            for n in range(players):
+                s.add(Seat(match_id=match.id, seat=n))
+            await s.flush()
+            if host_seat is not None:
+                await s.execute(update(Seat).where(Seat.match_id == match.id,
+                                                   Seat.seat == host_seat)
+                                .values(user_id=host_id, rejoin_token=_token()))
+            await s.commit()
+        return match
+
+    async def take_seat(self, match_id: str, user_id: str, seat: int) -> None:
+        """Sit ``user_id`` in an empty seat of an open match (moving from their old seat)."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                self._require_open(snap)
+                target = self._seat(snap, seat)
+                if target.user_id == user_id:
+                    return
+                if target.user_id is not None or target.bot is not None:
+                    raise ServiceError("bad_request", "That seat is taken.")
+                await s.execute(update(Seat).where(Seat.match_id == match_id,
+                                                   Seat.user_id == user_id)
+                                .values(user_id=None, rejoin_token=None))
+                await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
+                                .values(user_id=user_id, bot=None, rejoin_token=_token()))
+                await self._touch(s, match_id)
+                await s.commit()
+        await self._changed(match_id, "seats")
+
+    async def leave_seat(self, match_id: str, user_id: str) -> None:
+        """The user leaves their seat before the start."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                self._require_open(snap)
+                await s.execute(update(Seat).where(Seat.match_id == match_id,
+                                                   Seat.user_id == user_id)
+                                .values(user_id=None, rejoin_token=None))
+                await self._touch(s, match_id)
+                await s.commit()
+        await self._changed(match_id, "seats")
+
+    async def set_seat(self, match_id: str, host_id: str, seat: int, bot: str | None) -> None:
+        """Host only, before the start: put a bot (``bot`` = kind) in a seat, or empty it
+        (``bot=None``, which also removes a seated player)."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                self._require_host(snap, host_id)
+                self._require_open(snap)
+                self._seat(snap, seat)
+                if bot is not None and bot not in registry.bots(snap.match.game):
+                    raise ServiceError("bad_request", "Unknown bot.")
+                await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
+                                .values(user_id=None, bot=bot, rejoin_token=None))
+                await self._touch(s, match_id)
+                await s.commit()
+        await self._changed(match_id, "seats")
+
+    async def fill_with_bots(self, match_id: str, host_id: str, bot: str = "random") -> None:
+        """Host only: every empty seat gets a bot of kind ``bot``."""
+        snap = await self.snapshot(match_id)
+        for info in snap.seats:
+            if info.user_id is None and info.bot is None:
+                await self.set_seat(match_id, host_id, info.seat, bot)
+
+    async def cancel(self, match_id: str, host_id: str) -> None:
+        """Host only: cancel a match that is not finished."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                self._require_host(snap, host_id)
+                if snap.match.status in ("finished", "cancelled"):
+                    raise ServiceError("finished", "The match is already over.")
+                await s.execute(update(Match).where(Match.id == match_id)
+                                .values(status="cancelled", updated_at=utcnow()))
+                await s.commit()
+        await self._changed(match_id, "cancelled")
+
+    async def start(self, match_id: str, host_id: str) -> None:
+        """Host only: start when every seat is filled; runs the engine's ``setup``."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                self._require_host(snap, host_id)
+                self._require_open(snap)
+                if any(i.user_id is None and i.bot is None for i in snap.seats):
+                    raise ServiceError("bad_request", "Every seat must be taken (or given to a "
+                                                      "bot) before the start.")
+                m = snap.match
+                engine = self._engine(m.game)
+                state = engine.setup(m.players, m.options, m.seed)
+                await s.execute(update(Match).where(Match.id == match_id)
+                                .values(status="active", state=state, version=0,
+                                        updated_at=utcnow()))
+                await s.commit()
+        await self._changed(match_id, "started")
+        self.schedule_bots(match_id)
+
+    # ----- play ------------------------------------------------------------------------------
+    async def submit(self, match_id: str, seat: int | None, action_id: str, version: int,
+                     action: Any) -> Outcome:
+        """Apply one action from ``seat`` built on ``version``; see DESIGN.md "Sequencing".
+
+        Raises ``ServiceError`` with code ``spectator`` (no seat), ``finished``, ``stale``,
+        ``illegal`` (with the engine's reason) or ``bad_message``. A re-sent ``action_id`` is
+        acknowledged as a duplicate and never applied twice. The state is unchanged on error.
+        """
+        if seat is None:
+            raise ServiceError("spectator", "Spectators watch; they cannot act.")
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                m = (await s.execute(select(Match).where(Match.id == match_id)
+                                     .execution_options(populate_existing=True))
+                     ).scalar_one_or_none()
+                if m is None:
+                    raise ServiceError("bad_message", "No such match.")
+                if m.status in ("finished", "cancelled"):
+                    raise ServiceError("finished", "The match is over.")
+                if m.status != "active":
+                    raise ServiceError("illegal", "The match has not started yet.")
+                if await self._is_duplicate(s, match_id, seat, action_id):
+                    return Outcome(applied=False, version=m.version, duplicate=True)
+                engine = self._engine(m.game)
+                state = m.state
+                if version != m.version and not await self._still_valid(
+                        s, engine, m, seat, version, action):
+                    raise ServiceError("stale", "The table changed before your move arrived; "
+                                                "here is the current state.")
+                try:
+                    new_state, events = engine.apply(state, seat, action)
+                except IllegalAction as exc:
+                    if seat not in engine.prompts(state) and not engine.legal_actions(state, seat):
+                        raise ServiceError("not_your_seat", "It is not your turn.") from exc
+                    raise ServiceError("illegal", exc.reason) from exc
+                result = engine.result(new_state)
+                now = utcnow()
+                values: dict[str, Any] = {"state": new_state, "version": m.version + 1,
+                                          "updated_at": now}
+                if result is not None:
+                    values.update(status="finished", result=result, finished_at=now)
+                done = await s.execute(update(Match).where(Match.id == match_id,
+                                                           Match.version == m.version)
+                                       .values(**values))
+                if done.rowcount != 1:
+                    await s.rollback()
+                    raise ServiceError("stale", "Another move was applied first.")
+                s.add(ActionRow(match_id=match_id, seq=m.version + 1, seat=seat,
+                                action_id=action_id, action=action, created_at=now))
+                try:
+                    await s.commit()
+                except IntegrityError:
+                    await s.rollback()
+                    async with self.sm() as s2:
+                        if await self._is_duplicate(s2, match_id, seat, action_id):
+                            cur = await s2.scalar(select(Match.version)
+                                                  .where(Match.id == match_id))
+                            return Outcome(applied=False, version=cur, duplicate=True)
+                    raise ServiceError("stale", "Another move was applied first.")
+                new_version = m.version + 1
+        await self._changed(match_id, "state")
+        if result is None:
+            self.schedule_bots(match_id)
+        return Outcome(applied=True, version=new_version, events=events)
+
+    async def _is_duplicate(self, s: AsyncSession, match_id: str, seat: int, action_id: str
+                            ) -> bool:
+        return await s.scalar(select(ActionRow.seq).where(
+            ActionRow.match_id == match_id, ActionRow.seat == seat,
+            ActionRow.action_id == action_id)) is not None
+
+    async def _still_valid(self, s: AsyncSession, engine: Engine, m: Match, seat: int,
+                           version: int, action: Any) -> bool:
+        """A late action is accepted only in a simultaneous frame (several seats waited for)
+        when this seat has not acted since ``version`` and the action is still legal."""
+        if not isinstance(version, int) or version > m.version or version < 0:
+            return False
+        prompts = engine.prompts(m.state)
+        if len(prompts) < 2 or seat not in prompts:
+            return False
+        acted = await s.scalar(select(func.count()).select_from(ActionRow).where(
+            ActionRow.match_id == m.id, ActionRow.seat == seat, ActionRow.seq > version))
+        return not acted and action in engine.legal_actions(m.state, seat)
+
+    async def post_chat(self, match_id: str, user_id: str | None, name: str, text: str,
+                        max_chars: int = 500) -> ChatMessage:
+        """Store a chat line (trimmed to ``max_chars``). Raises ``bad_message`` when empty."""
+        text = text.strip()[:max_chars]
+        if not text:
+            raise ServiceError("bad_message", "Empty chat message.")
+        msg = ChatMessage(match_id=match_id, user_id=user_id, name=name, text=text)
+        async with self.sm() as s:
+            s.add(msg)
+            await s.commit()
+        return msg
+
+    # ----- bots ------------------------------------------------------------------------------
+    def schedule_bots(self, match_id: str) -> None:
+        """Start a task that makes the bot seats now waited for move (through ``submit``)."""
+        task = asyncio.get_running_loop().create_task(self._run_bots(match_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run_bots(self, match_id: str) -> None:
+        try:
+            snap = await self.snapshot(match_id)
+        except ServiceError:
+            return
+        m = snap.match
+        if m.status != "active":
+            return
+        engine = self._engine(m.game)
+        prompts = engine.prompts(m.state)
+        for info in snap.seats:
+            key = (match_id, info.seat)
+            if info.bot and info.seat in prompts and key not in self._bot_pending:
+                self._bot_pending.add(key)
+                task = asyncio.get_running_loop().create_task(self._bot_move(match_id, info))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _bot_move(self, match_id: str, info: SeatInfo) -> None:
+        from engines.base import Rng
+
+        key = (match_id, info.seat)
+        try:
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            snap = await self.snapshot(match_id)
+            m = snap.match
+            engine = self._engine(m.game)
+            if m.status != "active" or info.seat not in engine.prompts(m.state):
+                return
+            bot = registry.bots(m.game).get(info.bot or "random", registry.bots(m.game)["random"])
+            rng = Rng((m.seed * 1_000_003 + m.version * 101 + info.seat) & ((1 << 64) - 1))
+            action = await asyncio.to_thread(bot, engine, m.state, info.seat, rng)
+            self._bot_pending.discard(key)
+            await self.submit(match_id, info.seat, f"bot-{m.version}-{info.seat}", m.version,
+                              action)
+        except ServiceError as exc:
+            if exc.code == "stale":  # someone moved first; look again
+                self._bot_pending.discard(key)
+                self.schedule_bots(match_id)
+        except Exception:
+            log.exception("bot move failed in match %s seat %s", match_id, info.seat)
+        finally:
+            self._bot_pending.discard(key)
+
+    async def resume_bots(self) -> int:
+        """At start-up: schedule bots of every active match. Returns how many were looked at."""
+        async with self.sm() as s:
+            ids = (await s.execute(select(Match.id).where(Match.status == "active"))
+                   ).scalars().all()
+        for match_id in ids:
+            self.schedule_bots(match_id)
+        return len(ids)
+
+    async def drain(self) -> None:
+        """Wait for the running bot tasks (tests and shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # ----- helpers ---------------------------------------------------------------------------
+    @staticmethod
+    def _engine(game: str) -> Engine:
+        try:
+            return registry.get(game)
+        except KeyError:
+            raise ServiceError("bad_request", f"Unknown game {game!r}.") from None
+
+    @staticmethod
+    def _seat(snap: Snapshot, seat: int) -> SeatInfo:
+        if not isinstance(seat, int) or not 0 <= seat < len(snap.seats):
+            raise ServiceError("bad_request", "No such seat.")
+        return snap.seats[seat]
+
+    @staticmethod
+    def _require_open(snap: Snapshot) -> None:
+        if snap.match.status != "open":
+            raise ServiceError("bad_request", "The match has already started or ended.")
+
+    @staticmethod
+    def _require_host(snap: Snapshot, user_id: str) -> None:
+        if snap.match.host_id != user_id:
+            raise ServiceError("forbidden", "Only the host can do that.", 403)
+
+    @staticmethod
+    async def _touch(s: AsyncSession, match_id: str) -> None:
+        await s.execute(update(Match).where(Match.id == match_id).values(updated_at=utcnow()))
+

@@ -1,0 +1,96 @@
+"""Database tables (DESIGN.md, "The service"). Every change here needs an Alembic migration."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text,
+                        UniqueConstraint)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+JSONType = JSON().with_variant(JSONB(), "postgresql")
+
+
+def utcnow() -> datetime:
+    """Timezone-aware now (UTC)."""
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of Lair's tables."""
+
+
+class User(Base):
+    """A guest identity: one per browser (or per rejoin link use)."""
+
+    __tablename__ = "users"
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Match(Base):
+    """One game being played. ``state`` is the snapshot after ``version`` actions.
+
+    ``version`` is the optimistic-concurrency counter: an action commits only with
+    ``UPDATE ... WHERE version = <version it was built on>``; it equals the number of rows in
+    ``actions`` for this match.
+    """
+
+    __tablename__ = "matches"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), index=True)
+    engine_version: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict] = mapped_column(JSONType)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    players: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(12), index=True, default="open")
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    state: Mapped[dict | None] = mapped_column(JSONType, nullable=True)
+    result: Mapped[dict | None] = mapped_column(JSONType, nullable=True)
+    host_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    invite_token: Mapped[str] = mapped_column(String(64), unique=True)
+    watch_token: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Seat(Base):
+    """A place at a match's table: empty, a user, or a bot (``bot`` = bot kind)."""
+
+    __tablename__ = "seats"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    rejoin_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+
+
+class ActionRow(Base):
+    """The append-only action log: row ``seq`` turned version ``seq-1`` into ``seq``."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("match_id", "seat", "action_id",
+                                       name="uq_actions_match_seat_action_id"),)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action_id: Mapped[str] = mapped_column(String(64))
+    action: Mapped[dict] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessage(Base):
+    """A chat line in a match (stored as typed; escaped by the client when shown)."""
+
+    __tablename__ = "chat_messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,290 @@
+"""The websocket per match and this process's hub of sockets (DESIGN.md, "The wire").
+
+Each socket belongs to one viewer: a seat (from the identity cookie) or a spectator. It gets
+its own view on connect and after every committed change; errors go to that socket only. Each
+socket has a bounded send queue; a socket that falls too far behind is closed (the client
+reconnects and receives the whole view again).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import defaultdict
+from typing import Annotated, Any, Literal, Union
+
+import orjson
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from app.identity import read_user_id
+from app.matches.service import MatchService, ServiceError, Snapshot
+from app.matches.views import build_view, seats_summary
+from app.settings import Settings
+from engines import registry
+
+log = logging.getLogger("lair.realtime")
+router = APIRouter()
+
+
+# ----- client messages (validated with pydantic) -------------------------------------------
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ActionMsg(_Msg):
+    """``{"type":"action","id":str,"version":int,"action":{...}}``."""
+
+    type: Literal["action"]
+    id: str = Field(min_length=1, max_length=64)
+    version: int
+    action: dict[str, Any]
+
+
+class ChatMsg(_Msg):
+    """``{"type":"chat","text":str}``."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=2000)
+
+
+class PingMsg(_Msg):
+    """``{"type":"ping"}``."""
+
+    type: Literal["ping"]
+
+
+ClientMsg = TypeAdapter(Annotated[Union[ActionMsg, ChatMsg, PingMsg], Field(discriminator="type")])
+
+
+def _encode(obj: dict) -> str:
+    return orjson.dumps(obj).decode()
+
+
+class Connection:
+    """One open socket: its viewer, a bounded send queue and a sender task."""
+
+    def __init__(self, ws: WebSocket, match_id: str, user_id: str | None, seat: int | None,
+                 name: str, queue_size: int):
+        self.ws = ws
+        self.match_id = match_id
+        self.user_id = user_id
+        self.seat = seat
+        self.name = name
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        self.closed = False
+        self.tokens = 30.0
+        self.refilled = time.monotonic()
+
+    def send(self, text: str) -> None:
+        """Queue a frame; a socket whose queue is full is too slow and gets closed."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.info("closing slow socket in match %s", self.match_id)
+            self.close()
+
+    def close(self) -> None:
+        """Stop the sender (the socket closes; the client reconnects)."""
+        if not self.closed:
+            self.closed = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    async def sender(self) -> None:
+        """Write queued frames in order until closed."""
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self.ws.send_text(text)
+        except Exception:
+            pass
+        finally:
+            self.closed = True
+            try:
+                await self.ws.close()
+            except Exception:
+                pass
+
+    def allow(self, rate: float = 10.0, burst: float = 30.0) -> bool:
+        """Token bucket: ``rate`` messages per second, bursts of ``burst``."""
+        now = time.monotonic()
+        self.tokens = min(burst, self.tokens + (now - self.refilled) * rate)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Hub:
+    """This process's sockets by match, and the push of views after every change."""
+
+    def __init__(self, service: MatchService, settings: Settings):
+        self.service = service
+        self.settings = settings
+        self.conns: dict[str, set[Connection]] = defaultdict(set)
+        service.subscribe(self.on_change)
+
+    def connected_seats(self, match_id: str) -> set[int]:
+        """Seats with at least one open socket in this process."""
+        return {c.seat for c in self.conns.get(match_id, ()) if c.seat is not None}
+
+    def spectators(self, match_id: str) -> int:
+        """Number of spectator sockets in this process."""
+        return sum(1 for c in self.conns.get(match_id, ()) if c.seat is None)
+
+    async def on_change(self, match_id: str, what: str) -> None:
+        """Service listener: push the new state (or a reload) to every socket of the match."""
+        if not self.conns.get(match_id):
+            return
+        if what in ("started", "cancelled"):
+            self.broadcast(match_id, {"type": "reload"})
+            return
+        snap = await self.service.snapshot(match_id)
+        self.push(snap)
+
+    def broadcast(self, match_id: str, message: dict) -> None:
+        """Send the same public message to every socket of a match."""
+        text = _encode(message)
+        for conn in list(self.conns.get(match_id, ())):
+            conn.send(text)
+
+    def push(self, snap: Snapshot, only: Connection | None = None) -> None:
+        """Send each socket (or just ``only``) the view of its own seat, one encode per seat."""
+        m = snap.match
+        targets = [only] if only else list(self.conns.get(m.id, ()))
+        if m.status == "open" or m.state is None:
+            text = _encode({"type": "lobby", "status": m.status,
+                            "seats": seats_summary(snap, self.connected_seats(m.id))})
+            for conn in targets:
+                conn.send(text)
+            return
+        engine = registry.get(m.game)
+        cache: dict[int | None, str] = {}
+        connected = self.connected_seats(m.id)
+        spectators = self.spectators(m.id)
+        for conn in targets:
+            if conn.seat not in cache:
+                view = build_view(engine, snap, m.state, m.version, conn.seat,
+                                  connected=connected, spectators=spectators)
+                cache[conn.seat] = _encode({"type": "view", "view": view})
+            conn.send(cache[conn.seat])
+
+    def presence(self, match_id: str) -> None:
+        """Tell everyone who is connected."""
+        conns = self.conns.get(match_id, ())
+        seats = sorted(self.connected_seats(match_id))
+        self.broadcast(match_id, {"type": "presence",
+                                  "seats": [{"seat": s, "connected": True} for s in seats],
+                                  "spectators": sum(1 for c in conns if c.seat is None)})
+
+
+def _error(conn: Connection, code: str, message: str, ref: str | None = None) -> None:
+    conn.send(_encode({"type": "error", "code": code, "message": message, "ref": ref}))
+
+
+@router.websocket("/ws/matches/{match_id}")
+async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -> None:
+    """The live table of one match for one viewer (seat from the cookie, else spectator)."""
+    app = ws.app
+    service: MatchService = app.state.service
+    hub: Hub = app.state.hub
+    settings: Settings = app.state.settings
+    user_id = read_user_id(ws.cookies, settings)
+    try:
+        snap = await service.snapshot(match_id)
+    except ServiceError:
+        await ws.close(code=4404)
+        return
+    seat = snap.seat_of(user_id)
+    may_watch = snap.match.public or (watch is not None and watch == snap.match.watch_token)
+    if seat is None and not may_watch and snap.match.host_id != user_id:
+        await ws.close(code=4403)
+        return
+    await ws.accept()
+    user = await service.get_user(user_id)
+    conn = Connection(ws, match_id, user_id, seat, user.name if user else "Spectator",
+                      settings.ws_send_queue)
+    sender = asyncio.create_task(conn.sender())
+    hub.conns[match_id].add(conn)
+    try:
+        snap = await service.snapshot(match_id)
+        hub.push(snap, only=conn)
+        for msg in await service.chat_history(match_id, 50):
+            conn.send(_encode({"type": "chat", "from": msg.name, "text": msg.text,
+                               "at": msg.created_at.isoformat()}))
+        hub.presence(match_id)
+        if seat is not None and snap.match.status == "active":
+            hub.push(snap)  # the others' seat panels show this seat as connected
+        while not conn.closed:
+            raw = await ws.receive_text()
+            await _handle(raw, conn, service, hub, settings)
+    except WebSocketDisconnect:
+        pass
+    except RuntimeError:  # receive after close
+        pass
+    finally:
+        hub.conns[match_id].discard(conn)
+        if not hub.conns[match_id]:
+            del hub.conns[match_id]
+        conn.close()
+        await asyncio.gather(sender, return_exceptions=True)
+        if match_id in hub.conns:
+            hub.presence(match_id)
+            if seat is not None:
+                try:
+                    snap = await service.snapshot(match_id)
+                except ServiceError:
+                    return
+                if snap.match.status == "active":
+                    hub.push(snap)
+
+
+async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
+                  settings: Settings) -> None:
+    """Validate and execute one client message; every refusal goes to this socket only."""
+    if len(raw.encode()) > settings.max_message_bytes:
+        _error(conn, "too_large", f"Messages are limited to {settings.max_message_bytes} bytes.")
+        return
+    if not conn.allow():
+        _error(conn, "rate_limited", "Too many messages; slow down.")
+        return
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        _error(conn, "bad_message", "That message is not valid JSON.")
+        return
+    ref = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+    try:
+        msg = ClientMsg.validate_python(data)
+    except ValidationError:
+        kind = data.get("type") if isinstance(data, dict) else None
+        text = (f"Unknown message type {str(kind)[:30]!r}." if kind not in ("action", "chat", "ping")
+                else f"Malformed {kind} message.")
+        _error(conn, "bad_message", text, ref)
+        return
+    if isinstance(msg, PingMsg):
+        conn.send('{"type":"pong"}')
+    elif isinstance(msg, ChatMsg):
+        try:
+            line = await service.post_chat(conn.match_id, conn.user_id, conn.name, msg.text,
+                                           settings.chat_max_chars)
+        except ServiceError as exc:
+            _error(conn, exc.code, exc.message)
+            return
+        hub.broadcast(conn.match_id, {"type": "chat", "from": line.name, "text": line.text,
+                                      "at": line.created_at.isoformat()})
+    else:
+        try:
+            outcome = await service.submit(conn.match_id, conn.seat, msg.id, msg.version,
+                                           msg.action)
+        except ServiceError as exc:
+            code = exc.code if exc.code != "not_found" else "bad_message"
+            _error(conn, code, exc.message, msg.id)
+            hub.push(await service.snapshot(conn.match_id), only=conn)
+            return
+        if outcome.duplicate:
+            hub.push(await service.snapshot(conn.match_id), only=conn)

@@ -1,0 +1,1 @@
+"""HTTP routes: HTML pages (lobby, waiting room, table, replay) and the JSON API."""

@@ -1,0 +1,85 @@
+"""JSON endpoints: replay steps, match records and the list of games."""
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request
+
+from app.identity import request_user_id
+from app.matches.service import MatchService, ServiceError
+from app.matches.views import build_view
+from engines import registry
+from engines.records import replay_states, state_hash
+
+router = APIRouter()
+
+
+def _service(request: Request) -> MatchService:
+    return request.app.state.service
+
+
+@router.get("/healthz")
+async def healthz() -> dict:
+    """The process is up."""
+    return {"ok": True}
+
+
+@router.get("/api/games")
+async def games() -> list[dict]:
+    """Every hosted game: id, title, player counts, options schema, teams, bots."""
+    return [{"id": e.id, "title": e.title, "min_players": e.min_players,
+             "max_players": e.max_players, "options": e.options.model_json_schema(),
+             "teams": {str(k): v for k, v in e.teams.items()},
+             "bots": sorted(registry.bots(e.id))} for e in registry.ENGINES.values()]
+
+
+@router.get("/matches/{match_id}/replay")
+async def replay(request: Request, match_id: str, step: int = 0, watch: str | None = None
+                 ) -> dict:
+    """The view at ``step`` (0 = after setup) of a started match.
+
+    While the match runs the view is filtered for the asking seat (a spectator's view for
+    anyone else who may watch); once it is finished, everything is revealed. Response:
+    ``{"step", "steps", "view"}``. 404 for unknown/unstarted matches, 403 if not allowed.
+    """
+    service = _service(request)
+    try:
+        snap = await service.snapshot(match_id)
+    except ServiceError:
+        raise HTTPException(404, "No such match.") from None
+    m = snap.match
+    if m.status in ("open",) or m.state is None:
+        raise HTTPException(404, "The match has not started.")
+    user_id = request_user_id(request)
+    seat = snap.seat_of(user_id)
+    finished = m.status == "finished"
+    if not (finished or seat is not None or m.public or watch == m.watch_token
+            or m.host_id == user_id):
+        raise HTTPException(403, "Ask a player for the spectator link.")
+    rows = await service.actions(match_id, upto=m.version)
+    step = max(0, min(step, len(rows)))
+    state = None
+    for i, state in enumerate(replay_states(m.game, m.players, m.options, m.seed,
+                                            [(r.seat, r.action) for r in rows[:step]])):
+        pass
+    engine = registry.get(m.game)
+    viewer = None if finished else seat
+    view = build_view(engine, snap, state, step, viewer, reveal=finished)
+    view["legal_actions"], view["labels"], view["prompt"] = [], [], None
+    return {"step": step, "steps": len(rows), "view": view}
+
+
+@router.get("/matches/{match_id}/record")
+async def record(request: Request, match_id: str) -> dict:
+    """The complete record (seed, options, actions, final state hash) of a finished match."""
+    service = _service(request)
+    try:
+        snap = await service.snapshot(match_id)
+    except ServiceError:
+        raise HTTPException(404, "No such match.") from None
+    m = snap.match
+    if m.status != "finished":
+        raise HTTPException(403, "The record is published when the match is over.")
+    rows = await service.actions(match_id)
+    return {"game": m.game, "version": m.engine_version, "players": m.players,
+            "options": m.options, "seed": m.seed,
+            "actions": [[r.seat, r.action] for r in rows], "final_hash": state_hash(m.state),
+            "result": m.result}

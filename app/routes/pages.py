@@ -1,0 +1,318 @@
+"""HTML pages and form posts: lobby, names, create/join/leave/start, invite, watch, rejoin.
+
+Every form post answers with a redirect (303) so a reload never re-posts; errors re-render the
+page with a message. The pages work without JavaScript except the live table itself.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, get_args, get_origin, Literal
+from urllib.parse import quote
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from app.identity import clean_name, new_user_id, request_user_id, set_user_cookie
+from app.matches.service import MatchService, ServiceError, Snapshot
+from app.matches.views import seats_summary
+from engines import registry
+from engines.base import Engine
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+templates = Jinja2Templates(directory=ROOT / "templates")
+router = APIRouter()
+
+
+def _service(request: Request) -> MatchService:
+    return request.app.state.service
+
+
+def _redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def option_fields(engine: Engine) -> list[dict[str, Any]]:
+    """The create-match form fields of a game's options model.
+
+    ``[{name, label, kind: "select"|"bool"|"int", choices, default, help}]`` derived from the
+    pydantic fields (``Literal`` -> select, ``bool`` -> checkbox, ``int`` -> number).
+    """
+    fields = []
+    for name, info in engine.options.model_fields.items():
+        ann = info.annotation
+        field: dict[str, Any] = {"name": name, "label": info.title or name.replace("_", " ")
+                                 .capitalize(), "default": info.default,
+                                 "help": info.description or ""}
+        if get_origin(ann) is Literal:
+            field.update(kind="select", choices=list(get_args(ann)))
+        elif ann is bool:
+            field.update(kind="bool")
+        elif ann is int:
+            field.update(kind="int")
+        else:
+            continue
+        fields.append(field)
+    return fields
+
+
+def _games() -> list[dict[str, Any]]:
+    return [{"id": e.id, "title": e.title, "min": e.min_players, "max": e.max_players,
+             "fields": option_fields(e), "bots": sorted(registry.bots(e.id))}
+            for e in registry.ENGINES.values()]
+
+
+async def _user(request: Request):
+    return await _service(request).get_user(request_user_id(request))
+
+
+def _page(request: Request, name: str, status_code: int = 200, **ctx: Any) -> HTMLResponse:
+    return templates.TemplateResponse(request, name, ctx, status_code=status_code)
+
+
+def _name_page(request: Request, next_url: str, error: str | None = None) -> HTMLResponse:
+    return _page(request, "name.html", next=next_url, error=error, user=None)
+
+
+def _message(request: Request, title: str, text: str, status_code: int = 400,
+             back: str = "/") -> HTMLResponse:
+    return _page(request, "message.html", status_code=status_code, title=title, text=text,
+                 user=None, back=back)
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request) -> Response:
+    """The lobby: your name, create a match, public open matches, your matches."""
+    user = await _user(request)
+    lists = await _service(request).lobby(user.id if user else None)
+    titles = {e.id: e.title for e in registry.ENGINES.values()}
+    return _page(request, "lobby.html", user=user, games=_games(), open=lists["open"],
+                 mine=lists["mine"], titles=titles, error=request.query_params.get("error"))
+
+
+@router.post("/name")
+async def set_name(request: Request, name: str = Form(""), next: str = Form("/")) -> Response:
+    """Create or rename this browser's guest identity, then go to ``next`` (a local path)."""
+    try:
+        name = clean_name(name)
+    except ValueError as exc:
+        return _name_page(request, next, str(exc))
+    user_id = request_user_id(request) or new_user_id()
+    await _service(request).ensure_user(user_id, name)
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    response = _redirect(target)
+    set_user_cookie(response, user_id, request.app.state.settings)
+    return response
+
+
+@router.post("/matches")
+async def create_match(request: Request) -> Response:
+    """Create a match from the lobby form: ``game``, ``players``, ``public``, ``opt_<name>``."""
+    user = await _user(request)
+    if user is None:
+        return _name_page(request, "/")
+    form = await request.form()
+    game = str(form.get("game", ""))
+    try:
+        engine = registry.get(game)
+        players = int(str(form.get(f"players_{game}") or form.get("players") or 0))
+    except (KeyError, ValueError):
+        return _redirect("/?error=" + quote("Choose a game and a player count."))
+    options: dict[str, Any] = {}
+    for field in option_fields(engine):
+        key = f"opt_{game}_{field['name']}"
+        if field["kind"] == "bool":
+            options[field["name"]] = key in form
+        elif key in form:
+            options[field["name"]] = int(str(form[key])) if field["kind"] == "int" else form[key]
+    try:
+        match = await _service(request).create_match(
+            user.id, game, players, options, public="public" in form,
+            host_seat=None if form.get("host_plays") == "no" else 0)
+    except (ServiceError, ValueError) as exc:
+        return _redirect("/?error=" + quote(getattr(exc, "message", str(exc))))
+    return _redirect(f"/m/{match.id}")
+
+
+def _may_see(snap: Snapshot, user_id: str | None, token: str | None) -> bool:
+    m = snap.match
+    return (m.public or snap.seat_of(user_id) is not None or m.host_id == user_id
+            or token in (m.invite_token, m.watch_token))
+
+
+async def _render_match(request: Request, snap: Snapshot, *, invite: str | None = None,
+                        watch: str | None = None) -> Response:
+    service = _service(request)
+    user = await _user(request)
+    m = snap.match
+    engine = registry.get(m.game)
+    you = snap.seat_of(user.id if user else None)
+    is_host = user is not None and m.host_id == user.id
+    base = str(request.base_url).rstrip("/")
+    links = {"invite": f"{base}/invite/{m.invite_token}", "watch": f"{base}/watch/{m.watch_token}"}
+    rejoin = None
+    if user and you is not None:
+        token = await service.rejoin_token(m.id, user.id)
+        rejoin = f"{base}/rejoin/{token}" if token else None
+    ws_path = f"/ws/matches/{m.id}" + (f"?watch={m.watch_token}" if watch else "")
+    ctx = dict(user=user, match=m, title=engine.title, you=you, is_host=is_host,
+               links=links if (is_host or you is not None) else None, rejoin=rejoin,
+               ws_path=ws_path, invite=invite, engine=engine)
+    if m.status == "open":
+        hub = request.app.state.hub
+        teams = engine.teams.get(m.players)
+        team_of = {s: i for i, team in enumerate(teams or []) for s in team}
+        return _page(request, "waiting.html", seats=seats_summary(snap, hub.connected_seats(m.id)),
+                     team_of=team_of, bots=sorted(registry.bots(m.game)), **ctx)
+    if m.status == "cancelled":
+        return _message(request, "Match cancelled", "The host cancelled this match.", 200)
+    renderer = ROOT / "static" / "games" / m.game / "renderer.js"
+    renderer_url = (f"/static/games/{m.game}/renderer.js" if renderer.exists()
+                    else "/static/js/fallback-renderer.js")
+    replay_url = f"/m/{m.id}/replay" + (f"?watch={m.watch_token}" if watch else "")
+    return _page(request, "table.html", renderer_url=renderer_url, replay_url=replay_url,
+                 lobby_url="/", **ctx)
+
+
+@router.get("/m/{match_id}", response_class=HTMLResponse)
+async def match_page(request: Request, match_id: str) -> Response:
+    """The waiting room (open match) or the live table (started or finished)."""
+    try:
+        snap = await _service(request).snapshot(match_id)
+    except ServiceError as exc:
+        return _message(request, "Not found", exc.message, 404)
+    user_id = request_user_id(request)
+    if not _may_see(snap, user_id, None):
+        return _message(request, "Private match",
+                        "This match is private: ask a player for the invite or spectator link.",
+                        403)
+    if user_id is None and snap.match.status == "open":
+        return _name_page(request, f"/m/{match_id}")
+    return await _render_match(request, snap)
+
+
+@router.get("/invite/{token}", response_class=HTMLResponse)
+async def invite(request: Request, token: str) -> Response:
+    """An invite link: pick a name if needed, then choose a seat in the waiting room."""
+    service = _service(request)
+    try:
+        match = await service.by_token("invite", token)
+    except ServiceError as exc:
+        return _message(request, "Invalid invite", exc.message, 404)
+    if request_user_id(request) is None or await _user(request) is None:
+        return _name_page(request, f"/invite/{token}")
+    snap = await service.snapshot(match.id)
+    return await _render_match(request, snap, invite=token)
+
+
+@router.get("/watch/{token}", response_class=HTMLResponse)
+async def watch(request: Request, token: str) -> Response:
+    """A spectator link: the live public view of the match."""
+    service = _service(request)
+    try:
+        match = await service.by_token("watch", token)
+    except ServiceError as exc:
+        return _message(request, "Invalid link", exc.message, 404)
+    snap = await service.snapshot(match.id)
+    return await _render_match(request, snap, watch=token)
+
+
+@router.get("/rejoin/{token}")
+async def rejoin(request: Request, token: str) -> Response:
+    """A personal rejoin link: this browser becomes the seat's player (another device)."""
+    try:
+        seat = await _service(request).seat_by_rejoin(token)
+    except ServiceError as exc:
+        return _message(request, "Invalid link", exc.message, 404)
+    response = _redirect(f"/m/{seat.match_id}")
+    set_user_cookie(response, seat.user_id, request.app.state.settings)
+    return response
+
+
+async def _host_or_player_action(request: Request, match_id: str, op) -> Response:
+    user = await _user(request)
+    if user is None:
+        return _name_page(request, f"/m/{match_id}")
+    try:
+        await op(user.id)
+    except ServiceError as exc:
+        return _message(request, "Not possible", exc.message, exc.status, back=f"/m/{match_id}")
+    return _redirect(f"/m/{match_id}")
+
+
+@router.post("/m/{match_id}/seat")
+async def take_seat(request: Request, match_id: str, seat: int = Form(...),
+                    invite: str = Form("")) -> Response:
+    """Take an empty seat (a private match needs its invite token)."""
+    service = _service(request)
+    try:
+        snap = await service.snapshot(match_id)
+    except ServiceError as exc:
+        return _message(request, "Not found", exc.message, 404)
+    user_id = request_user_id(request)
+    if not (snap.match.public or invite == snap.match.invite_token
+            or snap.seat_of(user_id) is not None or snap.match.host_id == user_id):
+        return _message(request, "Private match", "You need the invite link to join.", 403)
+    return await _host_or_player_action(
+        request, match_id, lambda uid: service.take_seat(match_id, uid, seat))
+
+
+@router.post("/m/{match_id}/leave")
+async def leave_seat(request: Request, match_id: str) -> Response:
+    """Leave your seat before the start."""
+    service = _service(request)
+    return await _host_or_player_action(request, match_id,
+                                        lambda uid: service.leave_seat(match_id, uid))
+
+
+@router.post("/m/{match_id}/bot")
+async def set_bot(request: Request, match_id: str, seat: int = Form(...),
+                  bot: str = Form("")) -> Response:
+    """Host: put a bot in a seat, or (empty ``bot``) empty the seat / remove its player."""
+    service = _service(request)
+    return await _host_or_player_action(
+        request, match_id, lambda uid: service.set_seat(match_id, uid, seat, bot or None))
+
+
+@router.post("/m/{match_id}/fill")
+async def fill(request: Request, match_id: str, bot: str = Form("random")) -> Response:
+    """Host: give every empty seat to a bot."""
+    service = _service(request)
+    return await _host_or_player_action(
+        request, match_id, lambda uid: service.fill_with_bots(match_id, uid, bot))
+
+
+@router.post("/m/{match_id}/start")
+async def start(request: Request, match_id: str) -> Response:
+    """Host: start the match (every seat filled)."""
+    service = _service(request)
+    return await _host_or_player_action(request, match_id,
+                                        lambda uid: service.start(match_id, uid))
+
+
+@router.post("/m/{match_id}/cancel")
+async def cancel(request: Request, match_id: str) -> Response:
+    """Host: cancel the match."""
+    service = _service(request)
+    return await _host_or_player_action(request, match_id,
+                                        lambda uid: service.cancel(match_id, uid))
+
+
+@router.get("/m/{match_id}/replay", response_class=HTMLResponse)
+async def replay_page(request: Request, match_id: str, watch: str | None = None) -> Response:
+    """Step through a match from its action log (everything revealed once it is over)."""
+    try:
+        snap = await _service(request).snapshot(match_id)
+    except ServiceError as exc:
+        return _message(request, "Not found", exc.message, 404)
+    m = snap.match
+    if m.state is None:
+        return _message(request, "Not started", "The match has not started yet.", 404)
+    if not (m.status == "finished" or _may_see(snap, request_user_id(request), watch)):
+        return _message(request, "Private match", "Ask a player for the spectator link.", 403)
+    renderer = ROOT / "static" / "games" / m.game / "renderer.js"
+    renderer_url = (f"/static/games/{m.game}/renderer.js" if renderer.exists()
+                    else "/static/js/fallback-renderer.js")
+    return _page(request, "replay.html", user=await _user(request), match=m,
+                 title=registry.get(m.game).title, renderer_url=renderer_url,
+                 steps=m.version, watch=watch or "")

@@ -1,0 +1,47 @@
+"""Configuration from the environment (pydantic-settings).
+
+``DATABASE_URL`` (SQLAlchemy async URL; ``postgresql://`` is rewritten to ``postgresql+asyncpg://``),
+``SECRET_KEY`` (signs identity cookies), ``HOST``/``PORT``, ``BOT_DELAY`` (seconds a bot waits
+before acting, so humans can follow), ``COOKIE_SECURE`` (set when served over HTTPS).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEV_SECRET = "dev-insecure-secret-change-me"
+
+
+class Settings(BaseSettings):
+    """Process settings; every field maps to an upper-case environment variable."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = "sqlite+aiosqlite:///./lair.db"
+    secret_key: str = DEV_SECRET
+    host: str = "127.0.0.1"
+    port: int = 8000
+    bot_delay: float = 0.6
+    cookie_secure: bool = False
+    max_message_bytes: int = 64 * 1024
+    chat_max_chars: int = 500
+    ws_send_queue: int = 64
+
+    @property
+    def async_database_url(self) -> str:
+        """The URL with an async driver (asyncpg / aiosqlite)."""
+        url = self.database_url
+        if url.startswith("postgres://"):
+            url = "postgresql://" + url[len("postgres://"):]
+        if url.startswith("postgresql://"):
+            url = "postgresql+asyncpg://" + url[len("postgresql://"):]
+        if url.startswith("sqlite://") and not url.startswith("sqlite+aiosqlite://"):
+            url = "sqlite+aiosqlite://" + url[len("sqlite://"):]
+        return url
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings (read once)."""
+    return Settings()

@@ -1,0 +1,148 @@
+// Readable key/value rendering of arbitrary view data (seat panels, the fallback renderer).
+// Builds DOM with createElement/textContent only: view data comes from the server and is
+// never parsed as HTML.
+
+/** Create an element: el("span", {class: "x", title: "y"}, "text", child, ...). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k === "style") Object.assign(node.style, v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    node.append(c instanceof Node ? c : String(c));
+  }
+  return node;
+}
+
+/** "gold_coins" / "goldCoins" -> "Gold coins". */
+export function humanize(key) {
+  const s = String(key)
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .trim();
+  if (!s) return String(key);
+  return s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
+}
+
+// Keys whose integer value names a seat (shown with the seat's name and colour).
+const SEAT_KEYS = new Set(["seat", "owner", "player", "winner", "first_player", "start_player", "holder"]);
+
+function isPlainObject(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function isScalar(v) {
+  return v === null || ["string", "number", "boolean"].includes(typeof v);
+}
+
+/**
+ * Render any JSON value as readable DOM.
+ * ctx: {seatName(seat) -> string, seatColor(seat) -> css, seats: number, depth}
+ */
+export function renderValue(value, ctx = {}, key = null) {
+  const depth = ctx.depth || 0;
+  if (value === null || value === undefined) return el("span", {class: "kv-none"}, "—");
+  if (typeof value === "boolean") return el("span", {class: "kv-bool"}, value ? "yes" : "no");
+  if (typeof value === "number") {
+    if (key !== null && SEAT_KEYS.has(String(key).toLowerCase()) && isSeat(value, ctx)) {
+      return seatChip(value, ctx);
+    }
+    return el("span", {class: "kv-num"}, String(value));
+  }
+  if (typeof value === "string") return el("span", {class: "kv-str"}, value);
+  if (depth > 6) return el("span", {class: "kv-none"}, "…");
+  const sub = {...ctx, depth: depth + 1};
+  if (Array.isArray(value)) return renderArray(value, sub, key);
+  if (isPlainObject(value)) {
+    if (isSeatMap(value, ctx)) return renderSeatMap(value, sub);
+    return renderObject(value, sub);
+  }
+  return el("span", {}, String(value));
+}
+
+function isSeat(n, ctx) {
+  return Number.isInteger(n) && n >= 0 && typeof ctx.seats === "number" && n < ctx.seats && ctx.seatName;
+}
+
+/** A dict keyed by every seat number ("0".."n-1"): label the rows with seat names. */
+function isSeatMap(obj, ctx) {
+  const keys = Object.keys(obj);
+  if (!ctx.seatName || typeof ctx.seats !== "number" || ctx.seats < 1) return false;
+  if (keys.length === 0 || keys.length > ctx.seats) return false;
+  return keys.every((k) => /^\d+$/.test(k) && Number(k) < ctx.seats);
+}
+
+/** A seat's name with its colour (and its shape when ctx.seatShape is given). */
+export function seatChip(seat, ctx) {
+  const chip = el("span", {class: "seat-chip", dataset: {seat: String(seat)}});
+  const color = ctx.seatColor ? ctx.seatColor(seat) : null;
+  const shape = ctx.seatShape ? ctx.seatShape(seat) : null;
+  const swatch = el("span", {class: shape ? "seat-shape" : "swatch", "aria-hidden": "true"}, shape);
+  if (color) swatch.style[shape ? "color" : "background"] = color;
+  chip.append(swatch, ctx.seatName ? ctx.seatName(seat) : `Seat ${seat + 1}`);
+  return chip;
+}
+
+function renderSeatMap(obj, ctx) {
+  const dl = el("dl", {class: "kv kv-seats"});
+  for (const [k, v] of Object.entries(obj)) {
+    dl.append(el("dt", {}, seatChip(Number(k), ctx)), el("dd", {}, renderValue(v, ctx, k)));
+  }
+  return dl;
+}
+
+function renderObject(obj, ctx) {
+  const entries = Object.entries(obj);
+  if (entries.length === 0) return el("span", {class: "kv-none"}, "none");
+  const dl = el("dl", {class: "kv"});
+  for (const [k, v] of entries) {
+    dl.append(el("dt", {}, humanize(k)), el("dd", {dataset: {key: k}}, renderValue(v, ctx, k)));
+  }
+  return dl;
+}
+
+function renderArray(arr, ctx, key) {
+  if (arr.length === 0) return el("span", {class: "kv-none"}, "none");
+  if (arr.every(isScalar)) {
+    const ul = el("ul", {class: "kv-chips"});
+    for (const v of arr) ul.append(el("li", {}, renderValue(v, ctx, key)));
+    return ul;
+  }
+  // A list of records with scalar fields reads best as a table.
+  if (arr.every(isPlainObject)) {
+    const cols = [];
+    for (const row of arr) for (const k of Object.keys(row)) if (!cols.includes(k)) cols.push(k);
+    const flat = arr.every((row) => Object.values(row).every((v) => isScalar(v) || (Array.isArray(v) && v.every(isScalar))));
+    if (flat && cols.length <= 8) {
+      const table = el("table", {class: "kv-table"});
+      table.append(el("thead", {}, el("tr", {}, ...cols.map((c) => el("th", {scope: "col"}, humanize(c))))));
+      const tbody = el("tbody");
+      for (const row of arr) {
+        tbody.append(el("tr", {}, ...cols.map((c) => el("td", {}, c in row ? renderValue(row[c], ctx, c) : ""))));
+      }
+      table.append(tbody);
+      return el("div", {class: "kv-table-wrap"}, table);
+    }
+  }
+  const ol = el("ol", {class: "kv-list"});
+  for (const v of arr) ol.append(el("li", {}, renderValue(v, ctx, key)));
+  return ol;
+}
+
+/** Render an object's entries as a <dl>, skipping `skip` keys. Marks values that changed
+ *  since `prev` (same shape) with class "changed". */
+export function renderPairs(obj, ctx, {skip = [], prev = null} = {}) {
+  const dl = el("dl", {class: "kv"});
+  for (const [k, v] of Object.entries(obj || {})) {
+    if (skip.includes(k)) continue;
+    const dd = el("dd", {dataset: {key: k}}, renderValue(v, {...ctx, depth: 1}, k));
+    if (prev && k in prev && JSON.stringify(prev[k]) !== JSON.stringify(v)) dd.classList.add("changed");
+    dl.append(el("dt", {}, humanize(k)), dd);
+  }
+  return dl;
+}

@@ -1,0 +1,74 @@
+// Replay: steps through a match's action log with the game's renderer (read-only table).
+const root = document.getElementById("replay");
+const matchId = root.dataset.matchId;
+const watch = root.dataset.watch;
+let steps = Number(root.dataset.steps);
+let step = 0;
+let renderer = null;
+let current = null;
+
+const palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
+const table = {
+  act() {}, actions: () => [], label: () => "", find: () => [], claim() {},
+  showInPromptBar() {},
+  seatColor: (s) => palette[s % palette.length],
+  seatName: (s) => (current && current.seats[s] && current.seats[s].name) || `Seat ${s + 1}`,
+};
+
+function text(el, value) { el.textContent = value; return el; }
+
+function drawLog(view) {
+  const log = document.getElementById("log");
+  log.replaceChildren(...view.log.map((e) => text(document.createElement("li"), e.text)));
+  log.scrollTop = log.scrollHeight;
+}
+
+function drawResult(view) {
+  const panel = document.getElementById("result");
+  if (!view.result) { panel.hidden = true; return; }
+  panel.hidden = false;
+  const h = text(document.createElement("h2"), "Final result");
+  const ol = document.createElement("ol");
+  for (const group of view.result.ranks) {
+    const li = document.createElement("li");
+    li.textContent = group.map((s) => `${table.seatName(s)}: ${view.result.scores[s]}`).join(" = ");
+    const bd = view.result.breakdown && group.map((s) => view.result.breakdown[s]).filter(Boolean);
+    if (bd && bd.length) {
+      const small = document.createElement("small");
+      small.textContent = " (" + bd.map((b) => Object.entries(b).map(([k, v]) => `${k} ${v}`).join(", ")).join(" | ") + ")";
+      li.append(small);
+    }
+    ol.append(li);
+  }
+  panel.replaceChildren(h, ol);
+}
+
+async function show(n) {
+  const q = new URLSearchParams({ step: String(n) });
+  if (watch) q.set("watch", watch);
+  const res = await fetch(`/matches/${matchId}/replay?${q}`);
+  if (!res.ok) { text(document.getElementById("replay-note"), await res.text()); return; }
+  const data = await res.json();
+  step = data.step; steps = data.steps; current = data.view;
+  text(document.getElementById("step"), `${step} / ${steps}`);
+  text(document.getElementById("replay-note"), current.match.status === "finished"
+    ? "The match is over: all hidden information is revealed."
+    : "The match is still running: you see only what your seat may know.");
+  if (!renderer) {
+    renderer = await import(root.dataset.rendererUrl);
+    renderer.mount(document.getElementById("board"), table);
+  }
+  renderer.update(current);
+  drawLog(current);
+  drawResult(current);
+}
+
+document.getElementById("first").onclick = () => show(0);
+document.getElementById("prev").onclick = () => show(Math.max(0, step - 1));
+document.getElementById("next").onclick = () => show(Math.min(steps, step + 1));
+document.getElementById("last").onclick = () => show(steps);
+document.addEventListener("keydown", (e) => {
+  if (e.key === "ArrowLeft") show(Math.max(0, step - 1));
+  if (e.key === "ArrowRight") show(Math.min(steps, step + 1));
+});
+show(steps);

@@ -1,0 +1,744 @@
+// Lair's generic table client (DESIGN.md, "The table in the browser"; notes/renderer-contract.md).
+//
+// Owns the websocket (reconnection with backoff, heartbeat), the header, seat panels, prompt
+// bar, log, chat, connection status and final result. The game's renderer (an ES module loaded
+// from data-renderer-url) only draws #board: mount(root, table) once, update(view) per view.
+//
+// Server data is never parsed as HTML: every node is built with createElement/textContent.
+
+import {el, humanize, renderPairs, renderValue, seatChip} from "./kv.js";
+
+const FALLBACK_RENDERER = "/static/js/fallback-renderer.js";
+/** Okabe–Ito colours: seats 0–3 as the contract fixes them, then spares. */
+export const SEAT_COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442"];
+/** A shape per seat so colour is never the only cue. */
+const SEAT_SHAPES = ["●", "▲", "■", "◆", "★", "⬟", "✚"];
+const CHAT_MAX = 500;
+const BACKOFF_FIRST_MS = 500;
+const BACKOFF_CAP_MS = 10_000;
+const PENDING_TIMEOUT_MS = 15_000;
+/** Close codes after which reconnecting cannot help (no such match, no access). */
+const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
+const SEAT_FIXED_KEYS = ["seat", "name", "bot", "connected", "host", "color", "colour", "score"];
+
+// ----- page configuration (data- attributes put there by templates/table.html) ----------------
+
+const root = document.getElementById("table");
+const cfg = {
+  matchId: root.dataset.matchId,
+  game: root.dataset.game,
+  title: root.dataset.title || "Lair",
+  you: root.dataset.you === "" || root.dataset.you === undefined ? null : Number(root.dataset.you),
+  isHost: root.dataset.isHost === "true",
+  rendererUrl: root.dataset.rendererUrl || FALLBACK_RENDERER,
+  wsPath: root.dataset.wsPath,
+  replayUrl: root.dataset.replayUrl,
+  lobbyUrl: root.dataset.lobbyUrl || "/",
+  pingMs: Number(root.dataset.pingMs) || 20_000,
+  deadMs: Number(root.dataset.deadMs) || 45_000,
+};
+
+const $ = (id) => document.getElementById(id);
+const dom = {
+  title: $("game-title"), status: $("match-status"), roundPhase: $("round-phase"), turn: $("turn"),
+  spectators: $("spectators"), conn: $("conn"), seats: $("seats"), board: $("board"),
+  result: $("result"), promptBar: $("prompt-bar"), promptText: $("prompt-text"),
+  promptActions: $("prompt-actions"), toasts: $("toasts"), log: $("log"),
+  chatMessages: $("chat-messages"), chatForm: $("chat-form"), chatInput: $("chat-input"),
+  chatCount: $("chat-count"),
+};
+
+// ----- state ---------------------------------------------------------------------------------
+
+let view = null;            // the latest full view
+let prevView = null;        // the one before (for "changed" highlights)
+let legalIndex = new Map(); // canonical JSON of a legal action -> its index in view.legal_actions
+let pending = null;         // {id, timer} while an action awaits its view or error
+let renderer = null;        // the renderer module once mounted
+let claimed = new Set();    // canonical keys the renderer drew as clickable on the board
+let forced = new Set();     // canonical keys the renderer asked to show in the prompt bar anyway
+let promptQueued = false;
+let presence = {seats: new Map(), spectators: null};
+const chatSeen = new Set();
+let logCount = 0;
+let logLastKey = null;
+
+// ----- helpers --------------------------------------------------------------------------------
+
+/** JSON with sorted keys: two deep-equal actions give the same string. */
+function canon(value) {
+  if (Array.isArray(value)) return `[${value.map(canon).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canon(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value === undefined ? null : value);
+}
+
+/** crypto.randomUUID exists only in secure contexts; a LAN game over plain http still needs ids. */
+function uuid() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+function you() {
+  return view && view.you !== undefined ? view.you : cfg.you;
+}
+
+function seatCount() {
+  return view && Array.isArray(view.seats) ? view.seats.length : 0;
+}
+
+function seatColor(seat) {
+  return SEAT_COLORS[Number(seat) % SEAT_COLORS.length];
+}
+
+function seatName(seat) {
+  const s = view && Array.isArray(view.seats) ? view.seats[seat] : null;
+  return (s && s.name) || `Seat ${Number(seat) + 1}`;
+}
+
+function seatShape(seat) {
+  return SEAT_SHAPES[Number(seat) % SEAT_SHAPES.length];
+}
+
+const kvCtx = () => ({seatName, seatColor, seatShape, seats: seatCount()});
+
+function label(action) {
+  if (!view) return "";
+  const i = legalIndex.get(canon(action));
+  const labels = Array.isArray(view.labels) ? view.labels : [];
+  if (i !== undefined && labels[i]) return String(labels[i]);
+  // No label from the service: a readable fallback from the action's own fields.
+  return Object.entries(action || {})
+    .map(([k, v]) => (k === "type" ? humanize(v) : `${humanize(k)} ${typeof v === "object" ? canon(v) : v}`))
+    .join(" · ");
+}
+
+function ordinal(n) {
+  const s = ["th", "st", "nd", "rd"], v = n % 100;
+  return n + (s[(v - 20) % 10] || s[v] || s[0]);
+}
+
+function seatTag(seat) {
+  return seatChip(seat, kvCtx());
+}
+
+// ----- the `table` object handed to the renderer (renderer-contract.md) -----------------------
+
+const table = Object.freeze({
+  /** Send one of view.legal_actions (deep-equal); anything else is refused. */
+  act(action) { return act(action); },
+  actions() { return view ? view.legal_actions || [] : []; },
+  label,
+  find(pred) { return (view ? view.legal_actions || [] : []).filter(pred); },
+  seatColor,
+  seatName,
+  claim(action) {
+    claimed.add(canon(action));
+    queuePrompt();
+  },
+  showInPromptBar(actions) {
+    for (const a of actions || []) forced.add(canon(a));
+    queuePrompt();
+  },
+  // Read-only extras (not in the contract, safe for renderers to use).
+  you,
+  seatShape,
+  view() { return view; },
+  busy() { return pending !== null; },
+});
+
+function act(action) {
+  if (!view) return false;
+  const i = legalIndex.get(canon(action));
+  if (i === undefined) {
+    console.warn("table.act: refused, not a legal action", action);
+    return false;
+  }
+  if (pending) return false; // one action in flight at a time: a double click sends once
+  if (!isOpen()) {
+    toast("Not connected: your move was not sent. Reconnecting…", "warn");
+    return false;
+  }
+  const id = uuid();
+  clearToasts("error");
+  send({type: "action", id, version: view.version, action: view.legal_actions[i]});
+  setPending({id, timer: setTimeout(() => setPending(null), PENDING_TIMEOUT_MS)});
+  return true;
+}
+
+function setPending(p) {
+  if (pending && pending.timer) clearTimeout(pending.timer);
+  pending = p;
+  const busy = p !== null;
+  root.classList.toggle("busy", busy);
+  document.body.dataset.pending = busy ? "true" : "false";
+  for (const b of dom.promptActions.querySelectorAll("button")) b.disabled = busy;
+}
+
+// ----- socket ---------------------------------------------------------------------------------
+
+const conn = {ws: null, attempt: 0, retryTimer: null, pingTimer: null, watchTimer: null, lastSeen: 0,
+              fatal: false, retryAt: 0};
+
+function isOpen() {
+  return conn.ws !== null && conn.ws.readyState === WebSocket.OPEN;
+}
+
+function send(msg) {
+  if (!isOpen()) return false;
+  conn.ws.send(JSON.stringify(msg));
+  return true;
+}
+
+function setWs(state, text) {
+  document.body.dataset.ws = state;
+  dom.conn.dataset.state = state;
+  dom.conn.textContent = text;
+}
+
+function connect() {
+  clearTimeout(conn.retryTimer);
+  conn.retryTimer = null;
+  if (conn.fatal || conn.ws) return;
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  setWs("connecting", conn.attempt ? "Reconnecting…" : "Connecting…");
+  let ws;
+  try {
+    ws = new WebSocket(`${proto}//${location.host}${cfg.wsPath}`);
+  } catch (e) {
+    console.error(e);
+    scheduleReconnect();
+    return;
+  }
+  conn.ws = ws;
+  ws.onopen = () => {
+    if (conn.ws !== ws) return;
+    conn.lastSeen = Date.now();
+    setWs("open", "Connected");
+    startHeartbeat();
+  };
+  ws.onmessage = (ev) => {
+    if (conn.ws !== ws) return;
+    conn.lastSeen = Date.now();
+    handle(ev.data);
+  };
+  ws.onclose = (ev) => {
+    if (conn.ws === ws) dropped(ev.code, ev.reason);
+  };
+  ws.onerror = () => {}; // a close event always follows
+}
+
+/** The socket is gone (closed by either side, or declared dead): clean up and retry. */
+function dropped(code, reason) {
+  stopHeartbeat();
+  conn.ws = null;
+  setPending(null);
+  renderPrompt();
+  if (FATAL_CLOSE_CODES.has(code)) {
+    conn.fatal = true;
+    setWs("closed", "Disconnected");
+    toast(reason || "This table is not available to you.", "error");
+    return;
+  }
+  scheduleReconnect();
+}
+
+function scheduleReconnect() {
+  const base = Math.min(BACKOFF_CAP_MS, BACKOFF_FIRST_MS * 2 ** conn.attempt);
+  const delay = Math.min(BACKOFF_CAP_MS, Math.round(base * (0.75 + Math.random() * 0.5)));
+  conn.attempt += 1;
+  conn.retryAt = Date.now() + delay;
+  setWs("closed", `Offline, retrying in ${Math.ceil(delay / 1000)} s`);
+  clearTimeout(conn.retryTimer);
+  conn.retryTimer = setTimeout(connect, delay);
+}
+
+function retryNow() {
+  if (conn.ws || conn.fatal) return;
+  conn.attempt = 0;
+  connect();
+}
+
+function startHeartbeat() {
+  stopHeartbeat();
+  conn.pingTimer = setInterval(() => send({type: "ping"}), cfg.pingMs);
+  conn.watchTimer = setInterval(() => {
+    if (conn.ws && Date.now() - conn.lastSeen > cfg.deadMs) {
+      // Nothing heard for too long: the link is dead even if the browser has not noticed.
+      const ws = conn.ws;
+      conn.ws = null;
+      try { ws.close(4000, "heartbeat timeout"); } catch (e) { /* already closing */ }
+      dropped(4000, "");
+    }
+  }, Math.max(200, Math.min(5000, cfg.deadMs / 4)));
+}
+
+function stopHeartbeat() {
+  clearInterval(conn.pingTimer);
+  clearInterval(conn.watchTimer);
+  conn.pingTimer = conn.watchTimer = null;
+}
+
+function handle(data) {
+  let msg;
+  try {
+    msg = JSON.parse(data);
+  } catch (e) {
+    console.warn("table: ignoring a non-JSON frame");
+    return;
+  }
+  switch (msg.type) {
+    case "view":
+      conn.attempt = 0;
+      onView(msg.view);
+      break;
+    case "error":
+      onError(msg);
+      break;
+    case "chat":
+      addChat(msg);
+      break;
+    case "presence":
+      onPresence(msg);
+      break;
+    case "pong":
+      break;
+    case "reload":
+      location.reload();
+      break;
+    default:
+      console.warn("table: unknown message type", msg.type);
+  }
+}
+
+// ----- incoming messages ----------------------------------------------------------------------
+
+function onView(v) {
+  if (!v || typeof v !== "object") return;
+  prevView = view;
+  view = v;
+  legalIndex = new Map((v.legal_actions || []).map((a, i) => [canon(a), i]));
+  presence = {seats: new Map((v.seats || []).map((s, i) => [i, !!s.connected])),
+              spectators: v.match && typeof v.match.spectators === "number" ? v.match.spectators : presence.spectators};
+  setPending(null);
+  renderHeader();
+  renderSeats();
+  renderSpectators();
+  renderResult();
+  renderLog();
+  runRenderer();
+}
+
+function onError(msg) {
+  if (pending && (!msg.ref || msg.ref === pending.id)) setPending(null);
+  const text = msg.message || humanize(msg.code || "error");
+  toast(text, "error", msg.code);
+}
+
+function onPresence(msg) {
+  for (const s of msg.seats || []) presence.seats.set(Number(s.seat), !!s.connected);
+  if (typeof msg.spectators === "number") presence.spectators = msg.spectators;
+  for (const panel of dom.seats.querySelectorAll(".seat-panel")) {
+    setDot(panel, presence.seats.get(Number(panel.dataset.seat)));
+  }
+  renderSpectators();
+}
+
+// ----- header, title --------------------------------------------------------------------------
+
+function renderHeader() {
+  const h = view.header || {};
+  const title = (view.match && view.match.title) || cfg.title;
+  dom.title.textContent = title;
+  const status = (view.match && view.match.status) || root.dataset.status || "";
+  dom.status.textContent = status;
+  dom.status.dataset.status = status;
+
+  const bits = [];
+  if (h.round !== null && h.round !== undefined) bits.push(`Round ${h.round}`);
+  if (h.phase) bits.push(humanize(h.phase));
+  dom.roundPhase.textContent = bits.join(" · ");
+
+  const waiting = Array.isArray(h.waiting_for) ? h.waiting_for : [];
+  const me = you();
+  const myTurn = me !== null && waiting.includes(me);
+  dom.turn.replaceChildren();
+  dom.turn.classList.toggle("your-turn", myTurn);
+  if (view.result) {
+    dom.turn.append("Match over");
+  } else if (myTurn) {
+    dom.turn.append(el("strong", {class: "your-turn-flag"}, "Your turn"));
+    const others = waiting.filter((s) => s !== me);
+    if (others.length) dom.turn.append(" · also waiting for ", ...joinChips(others));
+  } else if (waiting.length) {
+    dom.turn.append("Waiting for ", ...joinChips(waiting));
+  }
+  document.body.dataset.yourTurn = myTurn ? "true" : "false";
+  document.title = `${myTurn ? "▶ Your turn · " : ""}${title} · Lair`;
+}
+
+function joinChips(seats) {
+  const out = [];
+  seats.forEach((s, i) => {
+    if (i) out.push(i === seats.length - 1 ? " and " : ", ");
+    out.push(seatTag(s));
+  });
+  return out;
+}
+
+function renderSpectators() {
+  const n = presence.spectators || 0;
+  dom.spectators.textContent = `${n} watching`;
+  dom.spectators.dataset.count = String(n);
+}
+
+// ----- seat panels ----------------------------------------------------------------------------
+
+function renderSeats() {
+  const seats = Array.isArray(view.seats) ? view.seats : [];
+  const waiting = (view.header && view.header.waiting_for) || [];
+  const scores = view.result && view.result.scores ? view.result.scores : null;
+  const me = you();
+  const panels = seats.map((s, i) => {
+    const seat = typeof s.seat === "number" ? s.seat : i;
+    const panel = el("section", {class: `seat-panel seat-${seat}`, dataset: {seat: String(seat)},
+                                 "aria-label": seatName(seat)});
+    panel.style.setProperty("--seat-color", seatColor(seat));
+    if (seat === me) panel.classList.add("is-you");
+    if (waiting.includes(seat)) panel.classList.add("is-waiting");
+
+    const head = el("header", {class: "seat-head"},
+      el("span", {class: "seat-shape", "aria-hidden": "true"}, seatShape(seat)),
+      el("span", {class: "seat-name"}, seatName(seat)));
+    if (seat === me) head.append(el("span", {class: "badge badge-you"}, "you"));
+    if (s.host) head.append(el("span", {class: "badge badge-host", title: "Host"}, "host"));
+    if (s.bot) head.append(el("span", {class: "badge badge-bot", title: "Played by a bot"}, "bot"));
+    const dot = el("span", {class: "dot"}, el("span", {class: "sr-only"}));
+    head.append(dot);
+    panel.append(head);
+    setDot(panel, presence.seats.has(seat) ? presence.seats.get(seat) : !!s.connected);
+
+    if (waiting.includes(seat) && !view.result) {
+      panel.append(el("p", {class: "seat-waiting"}, seat === me ? "Your move" : "Thinking…"));
+    }
+    const score = scores ? (scores[seat] ?? scores[String(seat)]) : s.score;
+    if (score !== undefined && score !== null) {
+      const prevSeat = prevView && prevView.seats ? prevView.seats[i] : null;
+      const sc = el("p", {class: "seat-score"}, el("span", {class: "muted"}, "Score "),
+                    el("strong", {dataset: {key: "score"}}, String(score)));
+      if (!scores && prevSeat && prevSeat.score !== s.score) sc.classList.add("changed");
+      panel.append(sc);
+    }
+    const prevSeat = prevView && prevView.seats ? prevView.seats[i] : null;
+    const info = Object.keys(s).filter((k) => !SEAT_FIXED_KEYS.includes(k));
+    if (info.length) panel.append(renderPairs(s, kvCtx(), {skip: SEAT_FIXED_KEYS, prev: prevSeat}));
+    return panel;
+  });
+  dom.seats.replaceChildren(...panels);
+}
+
+function setDot(panel, connected) {
+  const dot = panel.querySelector(".dot");
+  if (!dot) return;
+  const bot = panel.querySelector(".badge-bot");
+  const on = !!connected || !!bot;
+  dot.classList.toggle("online", on);
+  dot.classList.toggle("offline", !on);
+  dot.title = on ? "Connected" : "Not connected";
+  dot.firstChild.textContent = on ? "connected" : "not connected";
+  panel.classList.toggle("is-offline", !on);
+}
+
+// ----- board (renderer) and prompt bar ----------------------------------------------------------
+
+async function loadRenderer() {
+  let mod = null;
+  try {
+    mod = await import(cfg.rendererUrl);
+  } catch (e) {
+    console.error("table: renderer failed to load", e);
+    toast("The game board could not be loaded; showing a plain view instead.", "warn");
+    mod = await import(FALLBACK_RENDERER);
+  }
+  dom.board.replaceChildren();
+  try {
+    mod.mount(dom.board, table);
+  } catch (e) {
+    console.error("table: renderer mount failed", e);
+    toast("The game board failed to start; use the buttons below.", "warn");
+  }
+  renderer = mod;
+  if (view) runRenderer();
+}
+
+function runRenderer() {
+  claimed = new Set();
+  forced = new Set();
+  if (renderer && view) {
+    try {
+      renderer.update(view);
+    } catch (e) {
+      // A broken board must not hide any legal action: everything goes to the prompt bar.
+      console.error("table: renderer update failed", e);
+      claimed = new Set();
+      toast("Part of the board could not be drawn; every move is still in the bar below.", "warn");
+    }
+  }
+  renderPrompt();
+}
+
+function queuePrompt() {
+  if (promptQueued) return;
+  promptQueued = true;
+  queueMicrotask(() => {
+    promptQueued = false;
+    renderPrompt();
+  });
+}
+
+function renderPrompt() {
+  if (!view) return;
+  const me = you();
+  const waiting = (view.header && view.header.waiting_for) || [];
+  const myTurn = me !== null && waiting.includes(me);
+  dom.promptBar.classList.toggle("your-turn", myTurn && !view.result);
+
+  let text;
+  if (view.result) text = "The match is over.";
+  else if (view.prompt && view.prompt.text) text = view.prompt.text;
+  else if (me === null) text = "You are watching this match.";
+  else if (waiting.length) text = "Waiting for other players…";
+  else text = "";
+  if (view.result === null && !isOpen()) text = text ? `${text} (offline: moves resume when reconnected)` : "Offline…";
+  dom.promptText.textContent = text;
+
+  const legal = view.legal_actions || [];
+  const buttons = [];
+  if (renderer) {
+    legal.forEach((a) => {
+      const k = canon(a);
+      if (claimed.has(k) && !forced.has(k)) return;
+      const b = el("button", {type: "button", class: "btn action-btn", dataset: {action: JSON.stringify(a)}},
+                   label(a));
+      if (a && (a.type === "cancel" || a.type === "undo")) b.classList.add("btn-secondary");
+      b.disabled = pending !== null || !isOpen();
+      b.addEventListener("click", () => act(a));
+      buttons.push(b);
+    });
+  }
+  dom.promptActions.replaceChildren(...buttons);
+}
+
+// Renderers attach their own click/Enter handlers; this catches clickable board elements whose
+// renderer did not (or a plain Space on a focusable div), and never acts twice: once the
+// renderer's handler has acted, `pending` is set.
+dom.board.addEventListener("click", (ev) => boardActivate(ev));
+dom.board.addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter" || ev.key === " ") boardActivate(ev);
+});
+
+function boardActivate(ev) {
+  const target = ev.target.closest ? ev.target.closest("[data-action]") : null;
+  if (!target || !dom.board.contains(target) || (target.tagName === "BUTTON" && ev.type === "keydown")) return;
+  if (ev.defaultPrevented || pending) return;
+  let action;
+  try {
+    action = JSON.parse(target.dataset.action);
+  } catch (e) {
+    return;
+  }
+  if (!legalIndex.has(canon(action))) return;
+  if (ev.type === "keydown") ev.preventDefault();
+  act(action);
+}
+
+// ----- toasts ---------------------------------------------------------------------------------
+
+function toast(text, kind = "info", code = null) {
+  const t = el("div", {class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status",
+                       dataset: {kind, code: code || ""}},
+    el("span", {class: "toast-text"}, text));
+  const close = el("button", {type: "button", class: "toast-close", "aria-label": "Dismiss"}, "×");
+  close.addEventListener("click", () => t.remove());
+  t.append(close);
+  dom.toasts.append(t);
+  while (dom.toasts.children.length > 3) dom.toasts.firstElementChild.remove();
+  if (kind !== "error") setTimeout(() => t.remove(), 8000);
+  return t;
+}
+
+function clearToasts(kind) {
+  for (const t of dom.toasts.querySelectorAll(`.toast-${kind}`)) t.remove();
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && dom.toasts.lastElementChild) dom.toasts.lastElementChild.remove();
+});
+
+// ----- log ------------------------------------------------------------------------------------
+
+function renderLog() {
+  const log = Array.isArray(view.log) ? view.log : [];
+  const box = dom.log;
+  const atBottom = logCount === 0 || box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+  // Append only what is new; rebuild when the past changed (an undo shortens the log).
+  if (log.length < logCount || (logCount && canon(log[logCount - 1]) !== logLastKey)) {
+    box.replaceChildren();
+    logCount = 0;
+  }
+  const fresh = logCount > 0;
+  for (let i = logCount; i < log.length; i++) box.append(logEntry(log[i], fresh));
+  logCount = log.length;
+  logLastKey = logCount ? canon(log[logCount - 1]) : null;
+  if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+function logEntry(e, fresh) {
+  const text = typeof e === "string" ? e : e && e.text !== undefined ? String(e.text) : canon(e);
+  const li = el("li", {class: "log-entry"});
+  if (fresh) li.classList.add("new");
+  const to = e && Array.isArray(e.to) ? e.to : null;
+  if (to) {
+    li.classList.add("private");
+    const me = you();
+    const onlyYou = to.length === 1 && to[0] === me;
+    const tagText = onlyYou ? "only you" : `private: ${to.map(seatName).join(", ")}`;
+    li.append(el("span", {class: "log-tag"}, tagText), " ");
+    if (onlyYou) li.classList.add("to-you");
+  }
+  li.append(el("span", {class: "log-text"}, text));
+  return li;
+}
+
+// ----- chat -----------------------------------------------------------------------------------
+
+function chatTime(at) {
+  if (at === undefined || at === null || at === "") return "";
+  let d;
+  if (typeof at === "number") d = new Date(at < 1e12 ? at * 1000 : at);
+  else d = new Date(at);
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+}
+
+function addChat(msg) {
+  // The server may resend history on reconnect: show each message once.
+  const key = canon([msg.from, msg.text, msg.at]);
+  if (msg.at !== undefined && chatSeen.has(key)) return;
+  chatSeen.add(key);
+  const box = dom.chatMessages;
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+  const from = typeof msg.from === "number" ? seatName(msg.from) : String(msg.from ?? "?");
+  const li = el("li", {class: "chat-msg"});
+  const time = chatTime(msg.at);
+  if (time) li.append(el("time", {class: "chat-time muted"}, time), " ");
+  li.append(el("span", {class: "chat-from"}, from), el("span", {class: "chat-text"}, String(msg.text ?? "")));
+  box.append(li);
+  while (box.children.length > 300) box.firstElementChild.remove();
+  if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+dom.chatInput.maxLength = CHAT_MAX;
+dom.chatInput.addEventListener("input", () => {
+  const n = dom.chatInput.value.length;
+  dom.chatCount.textContent = n > CHAT_MAX - 100 ? `${n}/${CHAT_MAX}` : "";
+});
+dom.chatForm.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const text = dom.chatInput.value.trim().slice(0, CHAT_MAX);
+  if (!text) return;
+  if (send({type: "chat", text})) {
+    dom.chatInput.value = "";
+    dom.chatCount.textContent = "";
+  } else {
+    toast("Not connected: message not sent.", "warn");
+  }
+});
+
+// ----- final result ---------------------------------------------------------------------------
+
+function renderResult() {
+  const r = view.result;
+  dom.result.hidden = !r;
+  root.classList.toggle("is-finished", !!r);
+  if (!r) {
+    dom.result.replaceChildren();
+    return;
+  }
+  const scores = r.scores || {};
+  const scoreOf = (s) => scores[s] ?? scores[String(s)];
+  const ranks = el("ol", {class: "ranks"});
+  let place = 1;
+  for (const group of r.ranks || []) {
+    const seats = Array.isArray(group) ? group : [group];
+    for (const s of seats) {
+      const sc = scoreOf(s);
+      ranks.append(el("li", {class: `rank rank-${place}`, dataset: {seat: String(s)}},
+        el("span", {class: "rank-place"}, ordinal(place)), seatTag(s),
+        sc !== undefined ? el("span", {class: "rank-score"}, String(sc)) : null,
+        seats.length > 1 ? el("span", {class: "muted"}, " (tied)") : null));
+    }
+    place += seats.length;
+  }
+  const parts = [el("h2", {id: "result-title"}, "Final result"), ranks];
+  if (r.tiebreak) parts.push(el("p", {class: "tiebreak"}, el("span", {class: "muted"}, "Tiebreak: "), String(r.tiebreak)));
+  if (r.breakdown) parts.push(renderBreakdown(r.breakdown, scoreOf));
+  const links = el("p", {class: "result-links"});
+  if (cfg.replayUrl) links.append(el("a", {class: "btn btn-primary", href: cfg.replayUrl}, "Watch the replay"), " ");
+  links.append(el("a", {class: "btn", href: cfg.lobbyUrl}, "Back to the lobby"));
+  parts.push(links);
+  dom.result.replaceChildren(...parts);
+}
+
+/** view.result.breakdown: {seat: {category: points}} (or [{label, points}] per seat). */
+function renderBreakdown(breakdown, scoreOf) {
+  const n = seatCount();
+  const seats = [...Array(n).keys()];
+  const perSeat = seats.map((s) => {
+    const b = Array.isArray(breakdown) ? breakdown[s] : breakdown[s] ?? breakdown[String(s)];
+    if (Array.isArray(b) && b.every((x) => x && typeof x === "object")) {
+      return Object.fromEntries(b.map((x) => [x.label ?? x.name ?? x.category ?? "?", x.points ?? x.score ?? x.value]));
+    }
+    return b;
+  });
+  const tabular = perSeat.every((b) => b === undefined || (b && typeof b === "object" && !Array.isArray(b) &&
+    Object.values(b).every((v) => v === null || typeof v !== "object")));
+  const wrap = el("div", {class: "breakdown"}, el("h3", {}, "Score breakdown"));
+  if (!tabular) {
+    wrap.append(renderValue(breakdown, kvCtx()));
+    return wrap;
+  }
+  const cats = [];
+  for (const b of perSeat) for (const k of Object.keys(b || {})) if (!cats.includes(k)) cats.push(k);
+  const tbl = el("table", {class: "breakdown-table"});
+  tbl.append(el("thead", {}, el("tr", {}, el("th", {scope: "col"}, ""),
+    ...seats.map((s) => el("th", {scope: "col"}, seatTag(s))))));
+  const body = el("tbody");
+  for (const c of cats) {
+    body.append(el("tr", {}, el("th", {scope: "row"}, humanize(c)),
+      ...perSeat.map((b) => el("td", {}, b && b[c] !== undefined && b[c] !== null ? String(b[c]) : "—"))));
+  }
+  body.append(el("tr", {class: "total"}, el("th", {scope: "row"}, "Total"),
+    ...seats.map((s) => el("td", {}, scoreOf(s) !== undefined ? String(scoreOf(s)) : "—"))));
+  tbl.append(body);
+  wrap.append(el("div", {class: "kv-table-wrap"}, tbl));
+  return wrap;
+}
+
+// ----- start ----------------------------------------------------------------------------------
+
+dom.conn.addEventListener("click", retryNow);
+window.addEventListener("online", retryNow);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") retryNow();
+});
+document.body.dataset.ws = "connecting";
+document.body.dataset.pending = "false";
+renderSpectators();
+connect();
+loadRenderer();

@@ -1,0 +1,109 @@
+"""Fixtures for the service tests: a fresh migrated database per test, on every backend.
+
+``LAIR_TEST_DATABASES`` (comma list, default ``sqlite``) picks the backends; ``make test`` sets
+``sqlite,postgresql`` so every database test runs on both. PostgreSQL tests use a throw-away
+database created on ``LAIR_TEST_PG`` (default ``postgresql://postgres@127.0.0.1:5432/test``).
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from pathlib import Path
+
+import asyncpg
+import pytest
+from alembic import command
+from alembic.config import Config
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+from engines import registry
+from tests.app.toygame import TOY
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_ADMIN = os.environ.get("LAIR_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+BACKENDS = [b.strip() for b in os.environ.get("LAIR_TEST_DATABASES", "sqlite").split(",")
+            if b.strip()]
+
+registry.register(TOY)
+
+
+def migrate(url: str) -> None:
+    """Run ``alembic upgrade head`` on ``url`` (the app never creates tables itself)."""
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.attributes["url"] = url
+    cfg.attributes["configure_logger"] = False
+    command.upgrade(cfg, "head")
+
+
+async def _pg(sql: str) -> None:
+    conn = await asyncpg.connect(PG_ADMIN)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request, tmp_path):
+    """A migrated, empty database URL (async driver) on each configured backend."""
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'lair.db'}"
+        migrate(url)
+        yield url
+        return
+    name = f"lair_t_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
+    base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+    url = f"{base}/{name}"
+    try:
+        migrate(url)
+        yield url
+    finally:
+        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture
+def settings(database_url) -> Settings:
+    """Settings for a test app: the test database, bots that act at once."""
+    return Settings(database_url=database_url, secret_key="test-secret", bot_delay=0)
+
+
+@pytest.fixture
+def app(settings):
+    """The application on the test database."""
+    return create_app(settings)
+
+
+@pytest.fixture
+def client(app):
+    """A TestClient (httpx-based) with the app's lifespan running."""
+    with TestClient(app, base_url="http://testserver") as c:
+        yield c
+
+
+def new_client(app) -> TestClient:
+    """Another browser (own cookies) on the same app; use as a context manager."""
+    return TestClient(app, base_url="http://testserver")
+
+
+def named(client: TestClient, name: str) -> TestClient:
+    """Give a client's browser a guest identity."""
+    r = client.post("/name", data={"name": name, "next": "/"}, follow_redirects=False)
+    assert r.status_code == 303
+    return client
+
+
+def create(client: TestClient, game: str = "toy", players: int = 2, public: bool = True,
+           **options) -> str:
+    """Create a match from the lobby form; returns its id."""
+    data = {"game": game, f"players_{game}": str(players)}
+    if public:
+        data["public"] = "on"
+    for k, v in options.items():
+        data[f"opt_{game}_{k}"] = str(v)
+    r = client.post("/matches", data=data, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    return r.headers["location"].rsplit("/", 1)[1]
