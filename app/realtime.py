@@ -194,17 +194,19 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
     hub: Hub = app.state.hub
     settings: Settings = app.state.settings
     user_id = read_user_id(ws.cookies, settings)
+    # Accept before refusing: a close code sent before the handshake reaches the browser as
+    # 1006, and the client would keep retrying instead of stopping on 4403/4404.
+    await ws.accept()
     try:
         snap = await service.snapshot(match_id)
     except ServiceError:
-        await ws.close(code=4404)
+        await ws.close(code=4404, reason="No such match.")
         return
     seat = snap.seat_of(user_id)
     may_watch = snap.match.public or (watch is not None and watch == snap.match.watch_token)
     if seat is None and not may_watch and snap.match.host_id != user_id:
-        await ws.close(code=4403)
+        await ws.close(code=4403, reason="Ask a player for the spectator link.")
         return
-    await ws.accept()
     user = await service.get_user(user_id)
     conn = Connection(ws, match_id, user_id, seat, user.name if user else "Spectator",
                       settings.ws_send_queue)

@@ -92,6 +92,15 @@ class MatchService:
         self._listeners: list[Listener] = []
         self._bot_pending: set[tuple[str, int]] = set()
         self._tasks: set[asyncio.Task] = set()
+        # Recent versions' prompts per match: lets a late action in a simultaneous frame be
+        # recognised as built on the same prompt (DESIGN.md, "Sequencing").
+        self._prompts_at: dict[str, dict[int, dict]] = defaultdict(dict)
+
+    def _remember_prompts(self, match_id: str, version: int, prompts: dict) -> None:
+        recent = self._prompts_at[match_id]
+        recent[version] = prompts
+        for old in [v for v in recent if v < version - 64]:
+            del recent[old]
 
     # ----- listeners -------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
@@ -315,6 +324,7 @@ class MatchService:
                 m = snap.match
                 engine = self._engine(m.game)
                 state = engine.setup(m.players, m.options, m.seed)
+                self._remember_prompts(match_id, 0, engine.prompts(state))
                 await s.execute(update(Match).where(Match.id == match_id)
                                 .values(status="active", state=state, version=0,
                                         updated_at=utcnow()))
@@ -360,17 +370,18 @@ class MatchService:
                     raise ServiceError("illegal", exc.reason) from exc
                 result = engine.result(new_state)
                 now = utcnow()
-                values: dict[str, Any] = {"state": new_state, "version": m.version + 1,
+                current = m.version  # the ORM UPDATE below refreshes ``m`` in place
+                values: dict[str, Any] = {"state": new_state, "version": current + 1,
                                           "updated_at": now}
                 if result is not None:
                     values.update(status="finished", result=result, finished_at=now)
                 done = await s.execute(update(Match).where(Match.id == match_id,
-                                                           Match.version == m.version)
+                                                           Match.version == current)
                                        .values(**values))
                 if done.rowcount != 1:
                     await s.rollback()
                     raise ServiceError("stale", "Another move was applied first.")
-                s.add(ActionRow(match_id=match_id, seq=m.version + 1, seat=seat,
+                s.add(ActionRow(match_id=match_id, seq=current + 1, seat=seat,
                                 action_id=action_id, action=action, created_at=now))
                 try:
                     await s.commit()
@@ -382,7 +393,9 @@ class MatchService:
                                                   .where(Match.id == match_id))
                             return Outcome(applied=False, version=cur, duplicate=True)
                     raise ServiceError("stale", "Another move was applied first.")
-                new_version = m.version + 1
+                new_version = current + 1
+                self._remember_prompts(match_id, current, engine.prompts(state))
+                self._remember_prompts(match_id, new_version, engine.prompts(new_state))
         await self._changed(match_id, "state")
         if result is None:
             self.schedule_bots(match_id)
@@ -396,12 +409,15 @@ class MatchService:
 
     async def _still_valid(self, s: AsyncSession, engine: Engine, m: Match, seat: int,
                            version: int, action: Any) -> bool:
-        """A late action is accepted only in a simultaneous frame (several seats waited for)
-        when this seat has not acted since ``version`` and the action is still legal."""
+        """A late action is accepted only in a simultaneous frame: the seat's prompt at
+        ``version`` had other seats waited for too and equals its prompt now, this seat has not
+        acted since, and the action is still legal. Unknown old prompts (another process, a
+        restart) mean stale: the client simply retries on the fresh view."""
         if not isinstance(version, int) or version > m.version or version < 0:
             return False
+        old = self._prompts_at.get(m.id, {}).get(version)
         prompts = engine.prompts(m.state)
-        if len(prompts) < 2 or seat not in prompts:
+        if old is None or len(old) < 2 or seat not in prompts or old.get(seat) != prompts[seat]:
             return False
         acted = await s.scalar(select(func.count()).select_from(ActionRow).where(
             ActionRow.match_id == m.id, ActionRow.seat == seat, ActionRow.seq > version))

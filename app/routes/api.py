@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import RedirectResponse
 
 from app.identity import request_user_id
 from app.matches.service import MatchService, ServiceError
@@ -83,3 +84,9 @@ async def record(request: Request, match_id: str) -> dict:
             "options": m.options, "seed": m.seed,
             "actions": [[r.seat, r.action] for r in rows], "final_hash": state_hash(m.state),
             "result": m.result}
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> RedirectResponse:
+    """Browsers ask for /favicon.ico; the icon is an SVG."""
+    return RedirectResponse("/static/favicon.svg", status_code=308)

@@ -4,7 +4,7 @@ Functions take the game ``state`` (for the shared ledger and Bonus layout) and a
 """
 from __future__ import annotations
 
-from .data import (ALL_D_SLOTS, B_ROWS, BONUS, CELL_POS, CELL_VIAL, COLUMN_CELLS, COLUMN_SLOTS,
+from .data import (BONUS, CELL_POS, CELL_VIAL, COLUMN_CELLS, COLUMN_SLOTS,
                    D_BELOW_TOP, D_CUM, D_LEVELS, D_SLOTS, INGREDIENTS, TOX_MAX, VIAL_CELLS,
                    distiller_level)
 
@@ -40,17 +40,33 @@ def leaves_spider_only(brewer: dict[str, str], cell: str) -> bool:
     return bool(rest) and all(t == "spider" for t in rest)
 
 
-def legal_cells(brewer: dict[str, str], res: str) -> list[str]:
-    return [c for c in CELL_POS if c not in brewer and can_place(brewer, res, c)]
+def open_vials(brewer: dict[str, str]) -> dict[str, tuple[str | None, list[str]]]:
+    """``{vial: (non-Spider type or None, empty cells)}`` for Vials with an empty cell."""
+    out = {}
+    for vial, cells in VIAL_CELLS.items():
+        empty = [c for c in cells if c not in brewer]
+        if empty:
+            out[vial] = (vial_content(brewer, vial), empty)
+    return out
+
+
+def legal_cells(brewer: dict[str, str], res: str,
+                vials: dict[str, tuple[str | None, list[str]]] | None = None) -> list[str]:
+    """Cells where ``res`` may be placed now (same rules as :func:`can_place`)."""
+    vials = open_vials(brewer) if vials is None else vials
+    out: list[str] = []
+    for kind, empty in vials.values():
+        if (kind is not None) if res == "spider" else (kind is None or kind == res):
+            out += empty
+    return out
 
 
 def placeable(a: dict) -> bool:
     """Does the pool hold something that must still be placed ("place all ... if possible")?"""
     if a["pool"]["mushroom"]:
         return True
-    brewer = a["brewer"]
-    return any(a["pool"][r] and any(can_place(brewer, r, c) for c in CELL_POS if c not in brewer)
-               for r in INGREDIENTS)
+    vials = open_vials(a["brewer"])
+    return any(a["pool"][r] and legal_cells(a["brewer"], r, vials) for r in INGREDIENTS)
 
 
 def column_complete(brewer: dict[str, str], col: int) -> bool:
@@ -150,10 +166,6 @@ def distiller_fill(n: int) -> dict[str, int]:
             fill[f"d-{k}"] = min(size, left)
             left -= fill[f"d-{k}"]
     return fill
-
-
-def free_distiller_slots(a: dict) -> list[str]:
-    return [s for s in ALL_D_SLOTS if s not in a["taken"]]
 
 
 def rebrew_sources(a: dict) -> list[str]:

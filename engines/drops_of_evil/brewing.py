@@ -6,10 +6,11 @@ from __future__ import annotations
 from engines.base import Rng, event
 
 from .alchilab import (add_mushroom, brew, can_take_back, check_column,
-                       gain_token, legal_cells, next_mushroom_vial, placeable,
+                       gain_token, legal_cells, next_mushroom_vial, open_vials, placeable,
                        rebrew_sources, rebrew_targets, take_back_cell)
 from .data import (ALTERNATIVES, ASSISTANTS, BONUS, CELL_POS, INGREDIENTS, NAMES,
                    TOX_MAX, TOX_TYPES, distiller_level)
+from .labels import cell_label
 from .setup import draw, seat_assistant
 
 P = "Player {}"
@@ -50,9 +51,11 @@ def legal(state: dict, seat: int) -> list[dict]:
         return [{"type": "rebrew", "cell": c}
                 for c in rebrew_targets(a["brewer"], frame["from"])] + [{"type": "cancel"}]
     out = []
+    vials = open_vials(a["brewer"])
     for r in INGREDIENTS:
         if a["pool"][r]:
-            out += [{"type": "brew", "res": r, "cell": c} for c in legal_cells(a["brewer"], r)]
+            out += [{"type": "brew", "res": r, "cell": c}
+                    for c in legal_cells(a["brewer"], r, vials)]
     if a["pool"]["mushroom"]:
         out.append({"type": "brew", "res": "mushroom", "cell": next_mushroom_vial(a)})
     out += [{"type": "take_back", "cell": c} for c in a["fresh"] if can_take_back(a, c)]
@@ -79,11 +82,11 @@ def apply(state: dict, seat: int, action: dict) -> None:
         if res == "mushroom":
             a["pool"]["mushroom"] -= 1
             add_mushroom(state, seat)
-            log.append(event(f"{who} distills a Mushroom into Vial {cell}"))
+            log.append(event(f"{who} distills a Mushroom into {cell_label(cell)}"))
             _auto_bonus(state, seat)
         else:
             gains = brew(state, seat, res, cell)
-            log.append(event(f"{who} brews {NAMES[res]} into {cell}"))
+            log.append(event(f"{who} brews {NAMES[res]} into {cell_label(cell)}"))
             if gains:
                 log.append(event(f"{who} completes column {CELL_POS[cell][0]}: "
                                  + ", ".join(gains)))
@@ -94,7 +97,7 @@ def apply(state: dict, seat: int, action: dict) -> None:
             a["pool"]["mushroom"] += 1
         else:
             take_back_cell(state, seat, cell)
-        log.append(event(f"{who} takes back the token on {cell}"))
+        log.append(event(f"{who} takes back the Resource in {cell_label(cell)}"))
     elif t == "bonus":
         a["pending"].pop()
         gained = gain_token(state, seat, action["slot"])
@@ -129,7 +132,8 @@ def apply(state: dict, seat: int, action: dict) -> None:
         a["brewer"][dst] = res
         a["new"].append(dst)
         a["asst_used"] = True
-        log.append(event(f"{who} uses Re-Brewer: {NAMES[res]} from {src} to {dst}"))
+        log.append(event(f"{who} uses Re-Brewer: {NAMES[res]} from {cell_label(src)} "
+                         f"to {cell_label(dst)}"))
         gains = check_column(state, seat, CELL_POS[dst][0])
         if gains:
             log.append(event(f"{who} completes column {CELL_POS[dst][0]}: " + ", ".join(gains)))
@@ -213,7 +217,7 @@ def step(state: dict) -> bool:
     if state["phase"] != "brewing":
         return False
     for s in range(state["players"]):
-        if not state["done"][s] and legal(state, s) == [{"type": "done"}]:
+        if not state["done"][s] and _only_done(state, s):
             state["done"][s] = True
             return True
     if not all(state["done"]):
@@ -233,6 +237,17 @@ def step(state: dict) -> bool:
     state["phase"] = "income"
     state["income_wait"] = [s for s in state["order"] if _income_assistant(state, s)]
     return True
+
+
+def _only_done(state: dict, seat: int) -> bool:
+    """True when ``done`` is the seat's only legal action (cheap form of ``legal() == [done]``)."""
+    a = state["alch"][seat]
+    if a["pending"] or a["fresh"] or a["dist"] > a["dlock"] or a["wtok"]["worm1"] \
+            or a["wtok"]["worm2"] or (a["cheese"] and a["free"]) \
+            or seat_assistant(state, seat) is not None:
+        return False
+    return not placeable(a) and not any(
+        can_take_back(a, c) for c in a["fresh"])
 
 
 def _income_assistant(state: dict, seat: int) -> bool:

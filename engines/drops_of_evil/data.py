@@ -3,7 +3,8 @@
 Nothing here changes during a game. Ids (strings, also used by the view and the actions):
 Gathering space ``g-<col>-<row>``, Cat space ``k-<n>``, Toad space ``t-<col>-<row>`` (the top-left
 of its 4 targets), Snake space ``s-<col>``, Assistant space ``a-<n>``; Brewer cell
-``b-<col>-<row>``; Distiller vial ``d-<level>``; Bonus slots ``bc-<col>-e|s`` and ``ds-<level>-e|s``.
+``b-<col>-<row>``; Distiller vial ``d-<level>``; Bonus slots ``bc-<col>-e|s`` and
+``ds-<level>-e|s``.
 """
 from __future__ import annotations
 
@@ -127,8 +128,10 @@ def _build_board(name: str) -> dict:
         spaces.append({"id": f"s-{c}", "pawn": "snake", "x": c, "y": 0,
                        "targets": [gid(c, r) for r in range(1, rows + 1)]})
     ids = {g["id"] for g in gathering}
-    targets: dict[str, list[str]] = {g: [g] for g in sorted(clearing)}
-    kind: dict[str, str] = {g: "crow" for g in clearing}
+    # lists in board order, never set order: legal_actions must not depend on string hashing
+    crow_spaces = [g["id"] for g in gathering if g["clearing"]]
+    targets: dict[str, list[str]] = {g: [g] for g in crow_spaces}
+    kind: dict[str, str] = {g: "crow" for g in crow_spaces}
     for s in spaces:
         assert set(s["targets"]) <= ids, (name, s)
         targets[s["id"]] = s["targets"]

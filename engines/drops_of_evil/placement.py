@@ -7,6 +7,7 @@ from __future__ import annotations
 from engines.base import Rng, event
 
 from .data import ASSISTANTS, BOARDS, FAMILIARS, NAMES
+from .labels import space_label
 from .setup import add_to_space, assistant_at, draw, find_pawn, seat_assistant
 
 P = "Player {}"
@@ -76,14 +77,16 @@ def apply(state: dict, seat: int, action: dict) -> None:
             aid = assistant_at(state, space)
             state["log"].append(event(f"{P.format(seat + 1)} hires {ASSISTANTS[aid]['name']}"))
         else:
-            state["log"].append(event(f"{P.format(seat + 1)} places {NAMES[pawn]} on {space}"))
+            state["log"].append(event(f"{P.format(seat + 1)} places {NAMES[pawn]} on "
+                                      f"{space_label(space)}"))
     elif t == "end_turn":
         advance(state)
     elif t == "seer_put":
         frame = a["pending"][-1]
         res = frame["drawn"].pop(0)
         add_to_space(state, action["space"], res)
-        state["log"].append(event(f"{P.format(seat + 1)} puts {NAMES[res]} on {action['space']}"))
+        state["log"].append(event(f"{P.format(seat + 1)} puts {NAMES[res]} on "
+                                  f"{space_label(action['space'])}"))
         if not frame["drawn"]:
             a["pending"].pop()
     elif t == "assistant":
@@ -118,13 +121,13 @@ def activate(state: dict, seat: int, action: dict) -> None:
             del space[res]
         a["pool"][res] += 1
         state["log"].append(event(f"{who} uses {name}: takes a {NAMES[res]} from "
-                                  f"{action['target']}"))
+                                  f"{space_label(action['target'])}"))
     elif aid == "AS05":
         old = find_pawn(state, seat, action["pawn"])
         del state["pawns"][old]
         state["pawns"][action["space"]] = [seat, action["pawn"]]
         state["log"].append(event(f"{who} uses {name}: moves {NAMES[action['pawn']]} "
-                                  f"to {action['space']}"))
+                                  f"to {space_label(action['space'])}"))
     elif aid == "AS06":
         rng = Rng(state["rng"])
         rng.shuffle(state["bag"])

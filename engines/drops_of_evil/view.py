@@ -9,7 +9,7 @@ from .data import (ASSISTANTS, BAG_TYPES, BONUS, D_BELOW_TOP, NAMES, POOL_TYPES,
 from .setup import assistant_at
 
 
-def _token_view(token: str) -> dict:
+def token_view(token: str) -> dict:
     if token.startswith("scroll-"):
         res = token[len("scroll-"):]
         return {"kind": "scroll", "token": token, "res": res, "label": f"{NAMES[res]} Scroll"}
@@ -19,7 +19,7 @@ def _token_view(token: str) -> dict:
 def _layout_view(layout: dict) -> dict:
     out = {}
     for slot, token in layout.items():
-        v = _token_view(token)
+        v = token_view(token)
         if v["kind"] == "scroll":
             v["set"] = "brewer" if slot.startswith("bc-") else "distiller"
         out[slot] = v

@@ -18,7 +18,7 @@ from engines.base import Rng, event
 
 from . import data
 from .state import (SEAT_NAMES, available_boards, board_tiles, draw, fear_of, funds, half_of,
-                    kind, locate, magic_left, opponents, pay, protected, remove_from_supply,
+                    kind, locate, opponents, pay, protected, remove_from_supply,
                     side_name, side_of, to_discard)
 
 
@@ -418,8 +418,6 @@ def resolve(state: dict, seat: int, action: dict) -> None:
         state["box"].append(tile)
         log(state, f"{SEAT_NAMES[actor]} removes {data.label(tile)} ({where}) from the game.",
             irreversible=where == "supply")
-        if fr.get("optional"):
-            pass
     elif k == "move_pick":
         slot = state["boards"][action["board"]]["cells"][action["half"]][action["cell"]]
         state["stack"].append({"kind": "move_dest", "seats": [actor], "actor": actor, "src": src,

@@ -12,7 +12,9 @@ State (JSON)::
      "queue": [tile|None] * 5, "corp_bag": [tile], "queue_discard": [tile],
      "demons": [bool] * 3 (active side up), "box": [tile] (removed from the game),
      "unused": [tile] (starting tiles not dealt), "first": side,
-     "turn": {"side": side, "acted": [seat]}, "stack": [frame], "winner": [side] | None}
+     "turn": {"side": side, "acted": [seat]} | None, "stack": [frame], "winner": [side] | None,
+     "need_draw": bool (supplies to fill at the start of the Day),
+     "night": "boards" | "cleanup" | None (night sub-step)}
 
 A board slot is ``{"t": tile, "up": bool}`` (``up`` = active side up). Tiles are instance ids
 (data.TILES). Half ``h`` of a board belongs to side ``halves[h]``.

@@ -46,18 +46,31 @@ export function update(view) {
   previous = game;
 }
 
+// Panels the player folded or unfolded keep that state across views.
+const folded = new Map();
+const WIDE_CHARS = 300;     // a panel whose data is bigger than this spans the whole grid
+const HUGE_CHARS = 6000;    // ... and starts folded (static geometry, long lists)
+
 function panel(key, heading, value, ctx, isOverview) {
+  const size = JSON.stringify(value).length;
   const changed = previous && typeof previous === "object" &&
     (isOverview
       ? Object.keys(value).some((k) => JSON.stringify(previous[k]) !== JSON.stringify(value[k]))
       : JSON.stringify(previous[key]) !== JSON.stringify(value));
   const body = isOverview ? renderOverview(value, ctx) : renderValue(value, ctx, key);
-  const section = el("section", {class: "fb-panel", dataset: {key}}, el("h3", {}, heading), body);
-  if (changed) section.classList.add("changed");
-  return section;
+  const open = folded.has(key) ? folded.get(key) : size <= HUGE_CHARS;
+  const details = el("details", {class: "fb-panel", dataset: {key}, open},
+    el("summary", {}, el("h3", {}, heading), open || size <= HUGE_CHARS ? null :
+      el("span", {class: "muted small"}, " (long: open to read)")),
+    body);
+  details.addEventListener("toggle", () => folded.set(key, details.open));
+  if (size > WIDE_CHARS) details.classList.add("wide");
+  if (changed) details.classList.add("changed");
+  return details;
 }
 
 function renderOverview(obj, ctx) {
+  // Only scalars reach here: a plain two-column list.
   const dl = el("dl", {class: "kv"});
   for (const [k, v] of Object.entries(obj)) {
     const dd = el("dd", {dataset: {key: k}}, renderValue(v, ctx, k));

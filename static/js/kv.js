@@ -19,14 +19,15 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** "gold_coins" / "goldCoins" -> "Gold coins". */
+/** "gold_coins" / "goldCoins" -> "Gold coins"; text that is already prose ("Power Relic",
+ *  "Brewing") is kept as written, since game terms follow the rulebooks' spelling; ids with
+ *  digits are kept exactly. */
 export function humanize(key) {
-  const s = String(key)
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/[_-]+/g, " ")
-    .trim();
-  if (!s) return String(key);
-  return s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
+  const raw = String(key);
+  if (/\d/.test(raw)) return raw; // an id ("g-1-1", "c0", "AS16"): keep it exactly
+  if (/\s/.test(raw) || !/[_\-]|[a-z][A-Z]|^[a-z]/.test(raw)) return raw.charAt(0).toUpperCase() + raw.slice(1);
+  const s = raw.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim().toLowerCase();
+  return s ? s.charAt(0).toUpperCase() + s.slice(1) : raw;
 }
 
 // Keys whose integer value names a seat (shown with the seat's name and colour).
@@ -88,21 +89,41 @@ export function seatChip(seat, ctx) {
   return chip;
 }
 
+/** Structured values get their own full-width block under their key instead of a narrow
+ *  second column, so deep nesting never squeezes text into one-letter columns. */
+export function isBlock(v) {
+  if (Array.isArray(v)) return v.length > 0 && (!v.every(isScalar) || v.length > 12);
+  return isPlainObject(v) && Object.keys(v).length > 0;
+}
+
+function pair(dl, label, key, v, ctx) {
+  const block = isBlock(v);
+  const dd = el("dd", {dataset: {key}}, renderValue(v, ctx, key));
+  const dt = el("dt", {}, label);
+  if (block) {
+    dt.classList.add("kv-block");
+    dd.classList.add("kv-block");
+  }
+  dl.append(dt, dd);
+  return dd;
+}
+
 function renderSeatMap(obj, ctx) {
   const dl = el("dl", {class: "kv kv-seats"});
-  for (const [k, v] of Object.entries(obj)) {
-    dl.append(el("dt", {}, seatChip(Number(k), ctx)), el("dd", {}, renderValue(v, ctx, k)));
-  }
+  for (const [k, v] of Object.entries(obj)) pair(dl, seatChip(Number(k), ctx), k, v, ctx);
   return dl;
 }
 
 function renderObject(obj, ctx) {
   const entries = Object.entries(obj);
   if (entries.length === 0) return el("span", {class: "kv-none"}, "none");
-  const dl = el("dl", {class: "kv"});
-  for (const [k, v] of entries) {
-    dl.append(el("dt", {}, humanize(k)), el("dd", {dataset: {key: k}}, renderValue(v, ctx, k)));
+  // {id: {field: scalar}} with several rows reads best as a table keyed by id.
+  if (entries.length >= 3 && entries.every(([, v]) => isPlainObject(v) && Object.values(v).every(isCell))) {
+    const cols = columns(entries.map(([, v]) => v));
+    if (cols.length <= 8) return recordTable(entries, cols, ctx, true);
   }
+  const dl = el("dl", {class: "kv"});
+  for (const [k, v] of entries) pair(dl, humanize(k), k, v, ctx);
   return dl;
 }
 
@@ -115,23 +136,39 @@ function renderArray(arr, ctx, key) {
   }
   // A list of records with scalar fields reads best as a table.
   if (arr.every(isPlainObject)) {
-    const cols = [];
-    for (const row of arr) for (const k of Object.keys(row)) if (!cols.includes(k)) cols.push(k);
-    const flat = arr.every((row) => Object.values(row).every((v) => isScalar(v) || (Array.isArray(v) && v.every(isScalar))));
-    if (flat && cols.length <= 8) {
-      const table = el("table", {class: "kv-table"});
-      table.append(el("thead", {}, el("tr", {}, ...cols.map((c) => el("th", {scope: "col"}, humanize(c))))));
-      const tbody = el("tbody");
-      for (const row of arr) {
-        tbody.append(el("tr", {}, ...cols.map((c) => el("td", {}, c in row ? renderValue(row[c], ctx, c) : ""))));
-      }
-      table.append(tbody);
-      return el("div", {class: "kv-table-wrap"}, table);
-    }
+    const cols = columns(arr);
+    const flat = arr.every((row) => Object.values(row).every(isCell));
+    if (flat && cols.length <= 8) return recordTable(arr.map((row, i) => [i, row]), cols, ctx, false);
   }
   const ol = el("ol", {class: "kv-list"});
   for (const v of arr) ol.append(el("li", {}, renderValue(v, ctx, key)));
   return ol;
+}
+
+/** Fits in a table cell: a scalar or a short list of scalars. */
+function isCell(v) {
+  return isScalar(v) || (Array.isArray(v) && v.length <= 6 && v.every(isScalar));
+}
+
+function columns(rows) {
+  const cols = [];
+  for (const row of rows) for (const k of Object.keys(row)) if (!cols.includes(k)) cols.push(k);
+  return cols;
+}
+
+/** rows: [[key, record]]; keyed tables get a first column naming each row. */
+function recordTable(rows, cols, ctx, keyed) {
+  const table = el("table", {class: "kv-table"});
+  const head = cols.map((c) => el("th", {scope: "col"}, humanize(c)));
+  table.append(el("thead", {}, el("tr", {}, keyed ? el("th", {scope: "col"}) : null, ...head)));
+  const tbody = el("tbody");
+  for (const [key, row] of rows) {
+    const first = keyed ? el("th", {scope: "row"}, humanize(key)) : null;
+    tbody.append(el("tr", {dataset: keyed ? {key: String(key)} : {}}, first,
+      ...cols.map((c) => el("td", {}, c in row ? renderValue(row[c], ctx, c) : ""))));
+  }
+  table.append(tbody);
+  return el("div", {class: "kv-table-wrap"}, table);
 }
 
 /** Render an object's entries as a <dl>, skipping `skip` keys. Marks values that changed
@@ -140,9 +177,8 @@ export function renderPairs(obj, ctx, {skip = [], prev = null} = {}) {
   const dl = el("dl", {class: "kv"});
   for (const [k, v] of Object.entries(obj || {})) {
     if (skip.includes(k)) continue;
-    const dd = el("dd", {dataset: {key: k}}, renderValue(v, {...ctx, depth: 1}, k));
+    const dd = pair(dl, humanize(k), k, v, {...ctx, depth: 1});
     if (prev && k in prev && JSON.stringify(prev[k]) !== JSON.stringify(v)) dd.classList.add("changed");
-    dl.append(el("dt", {}, humanize(k)), dd);
   }
   return dl;
 }

@@ -17,6 +17,9 @@ const CHAT_MAX = 500;
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
 const PENDING_TIMEOUT_MS = 15_000;
+const CONNECT_TIMEOUT_MS = 15_000;
+/** Above this many prompt-bar buttons, group them by action type. */
+const GROUP_OVER = 16;
 /** Close codes after which reconnecting cannot help (no such match, no access). */
 const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
 const SEAT_FIXED_KEYS = ["seat", "name", "bot", "connected", "host", "color", "colour", "score"];
@@ -58,6 +61,7 @@ let renderer = null;        // the renderer module once mounted
 let claimed = new Set();    // canonical keys the renderer drew as clickable on the board
 let forced = new Set();     // canonical keys the renderer asked to show in the prompt bar anyway
 let promptQueued = false;
+let boardErrorShown = false;
 let presence = {seats: new Map(), spectators: null};
 const chatSeen = new Set();
 let logCount = 0;
@@ -183,7 +187,7 @@ function setPending(p) {
 // ----- socket ---------------------------------------------------------------------------------
 
 const conn = {ws: null, attempt: 0, retryTimer: null, pingTimer: null, watchTimer: null, lastSeen: 0,
-              fatal: false, retryAt: 0};
+              fatal: false};
 
 function isOpen() {
   return conn.ws !== null && conn.ws.readyState === WebSocket.OPEN;
@@ -197,8 +201,10 @@ function send(msg) {
 
 function setWs(state, text) {
   document.body.dataset.ws = state;
+  root.classList.toggle("offline", state !== "open");
   dom.conn.dataset.state = state;
   dom.conn.textContent = text;
+  dom.conn.title = state === "closed" && !conn.fatal ? "Click to retry now" : "";
 }
 
 function connect() {
@@ -216,11 +222,14 @@ function connect() {
     return;
   }
   conn.ws = ws;
+  conn.lastSeen = Date.now();
+  startWatchdog(Math.min(cfg.deadMs, CONNECT_TIMEOUT_MS));
   ws.onopen = () => {
     if (conn.ws !== ws) return;
     conn.lastSeen = Date.now();
     setWs("open", "Connected");
-    startHeartbeat();
+    startWatchdog(cfg.deadMs);
+    conn.pingTimer = setInterval(() => send({type: "ping"}), cfg.pingMs);
   };
   ws.onmessage = (ev) => {
     if (conn.ws !== ws) return;
@@ -252,7 +261,6 @@ function scheduleReconnect() {
   const base = Math.min(BACKOFF_CAP_MS, BACKOFF_FIRST_MS * 2 ** conn.attempt);
   const delay = Math.min(BACKOFF_CAP_MS, Math.round(base * (0.75 + Math.random() * 0.5)));
   conn.attempt += 1;
-  conn.retryAt = Date.now() + delay;
   setWs("closed", `Offline, retrying in ${Math.ceil(delay / 1000)} s`);
   clearTimeout(conn.retryTimer);
   conn.retryTimer = setTimeout(connect, delay);
@@ -264,18 +272,18 @@ function retryNow() {
   connect();
 }
 
-function startHeartbeat() {
+/** Declare the socket dead when nothing (not even a pong) arrived for `limitMs`: a silent
+ *  network drop can leave a socket "open" for minutes, and a connect attempt can hang. */
+function startWatchdog(limitMs) {
   stopHeartbeat();
-  conn.pingTimer = setInterval(() => send({type: "ping"}), cfg.pingMs);
   conn.watchTimer = setInterval(() => {
-    if (conn.ws && Date.now() - conn.lastSeen > cfg.deadMs) {
-      // Nothing heard for too long: the link is dead even if the browser has not noticed.
+    if (conn.ws && Date.now() - conn.lastSeen > limitMs) {
       const ws = conn.ws;
       conn.ws = null;
       try { ws.close(4000, "heartbeat timeout"); } catch (e) { /* already closing */ }
       dropped(4000, "");
     }
-  }, Math.max(200, Math.min(5000, cfg.deadMs / 4)));
+  }, Math.max(200, Math.min(5000, limitMs / 4)));
 }
 
 function stopHeartbeat() {
@@ -480,16 +488,36 @@ function runRenderer() {
   claimed = new Set();
   forced = new Set();
   if (renderer && view) {
+    const focus = focusedKey(dom.board, "[data-action], [data-pick]");
     try {
       renderer.update(view);
+      restoreFocus(dom.board, focus);
     } catch (e) {
       // A broken board must not hide any legal action: everything goes to the prompt bar.
       console.error("table: renderer update failed", e);
       claimed = new Set();
-      toast("Part of the board could not be drawn; every move is still in the bar below.", "warn");
+      if (!boardErrorShown) toast("Part of the board could not be drawn; every move is still in the bar below.", "warn");
+      boardErrorShown = true;
     }
   }
   renderPrompt();
+}
+
+/** The element holding focus inside `box`, as a selector that finds its redrawn twin. */
+function focusedKey(box, selector) {
+  const a = document.activeElement;
+  const hit = a && box.contains(a) && a.closest ? a.closest(selector) : null;
+  if (!hit) return null;
+  if (hit.dataset.action !== undefined) return `[data-action="${CSS.escape(hit.dataset.action)}"]`;
+  if (hit.dataset.pick !== undefined) return `[data-pick="${CSS.escape(hit.dataset.pick)}"]`;
+  return null;
+}
+
+/** Redrawing replaced the focused element: keep the keyboard user's place. */
+function restoreFocus(box, key) {
+  if (!key || box.contains(document.activeElement)) return;
+  const twin = box.querySelector(key);
+  if (twin && !twin.disabled) twin.focus();
 }
 
 function queuePrompt() {
@@ -528,10 +556,28 @@ function renderPrompt() {
       if (a && (a.type === "cancel" || a.type === "undo")) b.classList.add("btn-secondary");
       b.disabled = pending !== null || !isOpen();
       b.addEventListener("click", () => act(a));
-      buttons.push(b);
+      buttons.push([a, b]);
     });
   }
-  dom.promptActions.replaceChildren(...buttons);
+  const focus = focusedKey(dom.promptActions, "button");
+  dom.promptActions.replaceChildren(...groupButtons(buttons));
+  dom.promptActions.classList.toggle("many", buttons.length > GROUP_OVER);
+  restoreFocus(dom.promptActions, focus);
+}
+
+/** Many buttons (a game without a board drawing) are grouped by action type, one labelled row
+ *  per type, so a long list stays scannable. */
+function groupButtons(pairs) {
+  const types = new Set(pairs.map(([a]) => (a && a.type) || ""));
+  if (pairs.length <= GROUP_OVER || types.size < 2) return pairs.map(([, b]) => b);
+  const groups = new Map();
+  for (const [a, b] of pairs) {
+    const t = (a && a.type) || "";
+    if (!groups.has(t)) groups.set(t, []);
+    groups.get(t).push(b);
+  }
+  return [...groups].map(([t, bs]) => el("div", {class: "action-group", role: "group", "aria-label": humanize(t)},
+    el("span", {class: "action-group-label"}, `${humanize(t || "other")} (${bs.length})`), ...bs));
 }
 
 // Renderers attach their own click/Enter handlers; this catches clickable board elements whose
@@ -577,7 +623,9 @@ function clearToasts(kind) {
 }
 
 document.addEventListener("keydown", (ev) => {
-  if (ev.key === "Escape" && dom.toasts.lastElementChild) dom.toasts.lastElementChild.remove();
+  // Escape closes the newest toast, unless the board uses it (e.g. to drop a pick).
+  if (ev.key !== "Escape" || ev.defaultPrevented || dom.board.contains(document.activeElement)) return;
+  if (dom.toasts.lastElementChild) dom.toasts.lastElementChild.remove();
 });
 
 // ----- log ------------------------------------------------------------------------------------
@@ -633,7 +681,10 @@ function addChat(msg) {
   chatSeen.add(key);
   const box = dom.chatMessages;
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
-  const from = typeof msg.from === "number" ? seatName(msg.from) : String(msg.from ?? "?");
+  const f = msg.from;
+  const from = typeof f === "number" ? seatName(f)
+    : f && typeof f === "object" ? String(f.name ?? (typeof f.seat === "number" ? seatName(f.seat) : "?"))
+    : String(f ?? "?");
   const li = el("li", {class: "chat-msg"});
   const time = chatTime(msg.at);
   if (time) li.append(el("time", {class: "chat-time muted"}, time), " ");

@@ -35,55 +35,55 @@ def test_open_redirect_is_refused(client):
     assert r.headers["location"] == "/"
 
 
-def test_create_join_by_invite_start_and_lists(app, client):
+def test_create_join_by_invite_start_and_lists(client):
     named(client, "Host")
     mid = create(client, public=False)
     page = client.get(f"/m/{mid}").text
     tokens = _tokens(page)
     assert {"invite", "watch", "rejoin"} <= set(tokens)
     assert mid in client.get("/").text  # "your matches"
-    with new_client(app) as friend:
-        named(friend, "Friend")
-        assert friend.get(f"/m/{mid}").status_code == 403  # private without a link
-        r = friend.post(f"/m/{mid}/seat", data={"seat": "1", "invite": ""})
-        assert r.status_code == 403
-        page = friend.get(f"/invite/{tokens['invite']}").text
-        assert 'id="take-1"' in page
-        r = friend.post(f"/m/{mid}/seat", data={"seat": "1", "invite": tokens["invite"]},
-                        follow_redirects=False)
-        assert r.status_code == 303
-        assert friend.post(f"/m/{mid}/start").status_code == 403  # only the host starts
+    friend = new_client(client)
+    named(friend, "Friend")
+    assert friend.get(f"/m/{mid}").status_code == 403  # private without a link
+    r = friend.post(f"/m/{mid}/seat", data={"seat": "1", "invite": ""})
+    assert r.status_code == 403
+    page = friend.get(f"/invite/{tokens['invite']}").text
+    assert 'id="take-1"' in page
+    r = friend.post(f"/m/{mid}/seat", data={"seat": "1", "invite": tokens["invite"]},
+                    follow_redirects=False)
+    assert r.status_code == 303
+    assert friend.post(f"/m/{mid}/start").status_code == 403  # only the host starts
     assert client.post(f"/m/{mid}/start", follow_redirects=False).status_code == 303
     assert 'id="table"' in client.get(f"/m/{mid}").text
 
 
-def test_public_match_is_listed_until_started(app, client):
+def test_public_match_is_listed_until_started(client):
     named(client, "Host")
     mid = create(client)
-    with new_client(app) as other:
-        named(other, "Other")
-        assert mid in other.get("/").text
-        other.post(f"/m/{mid}/seat", data={"seat": "1"})
+    other = new_client(client)
+    named(other, "Other")
+    assert mid in other.get("/").text
+    other.post(f"/m/{mid}/seat", data={"seat": "1"})
     client.post(f"/m/{mid}/start")
-    with new_client(app) as late:
-        named(late, "Late")
-        assert f"/m/{mid}" not in late.get("/").text
+    late = new_client(client)
+    named(late, "Late")
+    assert f"/m/{mid}" not in late.get("/").text
 
 
-def test_seat_taken_leave_and_host_removes(app, client):
+def test_seat_taken_leave_and_host_removes(client):
     named(client, "Host")
     mid = create(client)
-    with new_client(app) as a, new_client(app) as b:
-        named(a, "A"), named(b, "B")
-        a.post(f"/m/{mid}/seat", data={"seat": "1"})
-        r = b.post(f"/m/{mid}/seat", data={"seat": "1"})
-        assert "That seat is taken" in r.text
-        a.post(f"/m/{mid}/leave")
-        b.post(f"/m/{mid}/seat", data={"seat": "1"})
-        assert "<strong>B</strong>" in client.get(f"/m/{mid}").text
-        assert "Only the host" in a.post(f"/m/{mid}/bot", data={"seat": "1", "bot": ""}).text
-        client.post(f"/m/{mid}/bot", data={"seat": "1", "bot": ""})
-        assert "<strong>B</strong>" not in client.get(f"/m/{mid}").text
+    a, b = new_client(client), new_client(client)
+    named(a, "A"), named(b, "B")
+    a.post(f"/m/{mid}/seat", data={"seat": "1"})
+    r = b.post(f"/m/{mid}/seat", data={"seat": "1"})
+    assert "That seat is taken" in r.text
+    a.post(f"/m/{mid}/leave")
+    b.post(f"/m/{mid}/seat", data={"seat": "1"})
+    assert "<strong>B</strong>" in client.get(f"/m/{mid}").text
+    assert "Only the host" in a.post(f"/m/{mid}/bot", data={"seat": "1", "bot": ""}).text
+    client.post(f"/m/{mid}/bot", data={"seat": "1", "bot": ""})
+    assert "<strong>B</strong>" not in client.get(f"/m/{mid}").text
 
 
 def test_start_needs_full_seats_then_bots_fill(client):
@@ -103,15 +103,15 @@ def test_cancel(client):
     assert "cancelled" in client.get(f"/m/{mid}").text
 
 
-def test_rejoin_link_moves_identity_to_another_device(app, client):
+def test_rejoin_link_moves_identity_to_another_device(client):
     named(client, "Host")
     mid = create(client)
     rejoin = _tokens(client.get(f"/m/{mid}").text)["rejoin"]
-    with new_client(app) as phone:
-        r = phone.get(f"/rejoin/{rejoin}", follow_redirects=False)
-        assert r.headers["location"] == f"/m/{mid}"
-        assert "Playing as <strong>Host</strong>" in phone.get("/").text
-        assert phone.get("/rejoin/not-a-token").status_code == 404
+    phone = new_client(client)
+    r = phone.get(f"/rejoin/{rejoin}", follow_redirects=False)
+    assert r.headers["location"] == f"/m/{mid}"
+    assert "Playing as <strong>Host</strong>" in phone.get("/").text
+    assert phone.get("/rejoin/not-a-token").status_code == 404
 
 
 def test_bad_game_and_count(client):

@@ -1,0 +1,50 @@
+# Lair: `make run` serves the site on http://127.0.0.1:8000; `make test` runs every test.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Database tests run on each of these backends (PostgreSQL at LAIR_TEST_PG).
+LAIR_TEST_DATABASES ?= sqlite,postgresql
+export LAIR_TEST_DATABASES
+
+.PHONY: run test test-engines test-app test-e2e screenshots bench venv clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@ $(VENV)/.installed-run
+
+venv: $(VENV)/.installed-run
+
+run: $(VENV)/.installed-run
+	$(BIN)/alembic upgrade head
+	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT)
+
+test: test-engines test-app test-e2e
+
+test-engines: $(VENV)/.installed-test
+	$(BIN)/python -m pytest tests/engines -m "not e2e" -q -p no:cacheprovider
+
+test-app: $(VENV)/.installed-test
+	$(BIN)/python -m pytest tests/app tests/records -m "not e2e" -q -p no:cacheprovider
+
+test-e2e: $(VENV)/.installed-test
+	$(BIN)/python -m pytest tests -m e2e -q -p no:cacheprovider
+
+# Plays the browser match flow and refreshes docs/screenshots/ (one per game).
+screenshots: $(VENV)/.installed-test
+	LAIR_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/e2e -m e2e -q -k full_match -p no:cacheprovider
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python bench/load.py
+
+clean:
+	rm -rf $(VENV) lair.db lair.db-wal lair.db-shm tests/e2e/artifacts

@@ -1,0 +1,157 @@
+// The Forest board (SVG): Gathering spaces with their Resources, Clearing vs Underbrush,
+// Cat/Toad/Snake action spaces with their arrows and pawns, Crows on Clearing spaces.
+import {RES, PAWN, sv, clickable, mark, resName} from "./util.js";
+
+const U = 100;      // one gathering-grid unit, px
+const C = 68;       // a Gathering space's side
+const M = 14;       // side margin
+const T = 66;       // top band (Snake spaces sit at y = 0)
+
+const SLOTS = {
+  1: [[0, 6]],
+  2: [[-15, 6], [15, 6]],
+  3: [[-15, -6], [15, -6], [0, 18]],
+  4: [[-15, -6], [15, -6], [-15, 18], [15, 18]],
+};
+
+function centre(x, y) {
+  return [M + (x - 0.5) * U, T + (y - 0.5) * U];
+}
+
+function svgRes(ctx, res, count, x, y) {
+  const r = RES[res] || {fill: "#bbb", ink: "#000", abbr: "?"};
+  const g = sv("g", {class: "doe-sres", transform: `translate(${x},${y})`},
+    sv("circle", {r: 12, fill: r.fill, stroke: "#0008", "stroke-width": 1}),
+    sv("text", {class: "abbr", "text-anchor": "middle", dy: "0.35em", fill: r.ink}, r.abbr),
+    sv("title", {}, `${resName(ctx, res)} ×${count}`));
+  if (count > 1) {
+    g.append(sv("circle", {cx: 11, cy: -10, r: 7.5, fill: "#fff", stroke: "#222", "stroke-width": 1}),
+      sv("text", {class: "cnt", x: 11, y: -10, "text-anchor": "middle", dy: "0.35em"}, String(count)));
+  }
+  return g;
+}
+
+function svgPawn(ctx, seat, pawn, x, y, w = 28, h = 18) {
+  const label = `${resName(ctx, pawn)} of ${ctx.table.seatName(seat)}`;
+  return sv("g", {class: "doe-spawn", transform: `translate(${x},${y})`},
+    sv("rect", {x: -w / 2, y: -h / 2, width: w, height: h, rx: 6, fill: ctx.table.seatColor(seat),
+                stroke: "#fff", "stroke-width": 2}),
+    sv("text", {"text-anchor": "middle", dy: "0.35em", fill: "#fff"}, PAWN[pawn] || pawn),
+    sv("title", {}, label));
+}
+
+/** Action by space for the viewer's legal placements (Crow/Cat/Toad/Snake; seer_put on cells). */
+function spaceActions(ctx) {
+  const out = new Map();
+  for (const a of ctx.legal) {
+    if (a.type === "seer_put") out.set(a.space, a);
+    else if (a.type === "place" && a.pawn !== "coin" && !out.has(a.space)) out.set(a.space, a);
+  }
+  return out;
+}
+
+export function drawForest(ctx) {
+  const geo = ctx.game.geometry.forest;
+  const forest = ctx.game.forest || {};
+  const res = forest.resources || {};
+  const pawns = forest.pawns || {};
+  const W = 2 * M + geo.cols * U;
+  const H = T + geo.rows * U + M;
+  const acts = spaceActions(ctx);
+  const pickedPawn = ctx.picked && ctx.picked.startsWith("pawn-") ? ctx.picked.slice(5) : null;
+
+  const svg = sv("svg", {class: "doe-forest", viewBox: `0 0 ${W} ${H}`, width: W, height: H,
+                         role: "group", "aria-label": "Forest board"});
+  svg.style.setProperty("--w", `${W}px`);
+  svg.append(sv("rect", {class: "doe-forest-bg", x: 0, y: 0, width: W, height: H, rx: 14}));
+  svg.append(sv("text", {class: "doe-forest-title", x: M + 2, y: 18}, "Forest"));
+
+  const byId = new Map();
+  const targetsOf = new Map();
+  for (const s of geo.action_spaces) targetsOf.set(s.id, s.targets);
+
+  // Gathering spaces.
+  const cells = sv("g", {class: "doe-cells"});
+  for (const g of geo.gathering) {
+    const [cx, cy] = centre(g.x, g.y);
+    const node = sv("g", {class: `doe-g ${g.clearing ? "clearing" : "underbrush"}`,
+                          transform: `translate(${cx},${cy})`, "data-space": g.id});
+    node.append(sv("rect", {class: "hl", x: -C / 2 - 4, y: -C / 2 - 4, width: C + 8, height: C + 8, rx: 11}));
+    node.append(sv("rect", {class: "cell", x: -C / 2, y: -C / 2, width: C, height: C, rx: 8}));
+    node.append(sv("text", {class: "coord", x: C / 2 - 4, y: -C / 2 + 11, "text-anchor": "end"},
+      `${g.col},${g.row}`));
+    const here = res[g.id] || {};
+    const types = Object.keys(here).filter((k) => here[k] > 0);
+    types.sort((a, b) => Object.keys(RES).indexOf(a) - Object.keys(RES).indexOf(b));
+    if (!types.length) {
+      node.append(sv("text", {class: "empty", "text-anchor": "middle", y: 6}, "empty"),
+        sv("text", {class: "empty small", "text-anchor": "middle", y: 20}, "→ 1 Worm"));
+    } else {
+      const shown = types.length > 4 ? types.slice(0, 3) : types;
+      const pos = SLOTS[Math.max(1, Math.min(4, types.length))];
+      shown.forEach((t, i) => node.append(svgRes(ctx, t, here[t], pos[i][0], pos[i][1])));
+      if (types.length > 4) {
+        const rest = types.slice(3).map((t) => `${RES[t] ? RES[t].abbr : t}${here[t]}`).join(" ");
+        node.append(sv("text", {class: "more", x: 15, y: 22, "text-anchor": "middle"}, rest));
+      }
+    }
+    const p = pawns[g.id];
+    if (p) node.append(svgPawn(ctx, p.seat, p.pawn, -C / 2 + 15, -C / 2 + 10, 26, 16));
+    const a = acts.get(g.id);
+    if (a) {
+      clickable(ctx, node, a);
+      if (pickedPawn && a.type === "place" && a.pawn !== pickedPawn) node.classList.add("dim");
+    }
+    mark(ctx, node, `g:${g.id}`, [here, p || null]);
+    byId.set(g.id, node);
+    cells.append(node);
+  }
+  svg.append(cells);
+
+  // Cat, Toad and Snake spaces with their arrows.
+  const spaces = sv("g", {class: "doe-spaces"});
+  for (const s of geo.action_spaces) {
+    const [cx, cy] = centre(s.x, s.y);
+    const p = pawns[s.id];
+    const node = sv("g", {class: `doe-as ${s.pawn}${p ? " occupied" : ""}`,
+                          transform: `translate(${cx},${cy})`, "data-space": s.id});
+    const arrows = sv("g", {class: "arrows"});
+    const dirs = s.pawn === "snake" ? [[0, 1]] : s.targets.map((t) => {
+      const g = geo.gathering.find((q) => q.id === t);
+      const dx = g.x - s.x, dy = g.y - s.y, n = Math.hypot(dx, dy) || 1;
+      return [dx / n, dy / n];
+    });
+    for (const [dx, dy] of dirs) {
+      const ang = Math.atan2(dy, dx) * 180 / Math.PI;
+      arrows.append(sv("path", {d: "M18,-6 L27,0 L18,6 Z", transform: `rotate(${ang})`}));
+    }
+    node.append(sv("circle", {class: "hl", r: 21}), arrows);
+    if (p) {
+      node.append(sv("circle", {class: "disc", r: 16, fill: ctx.table.seatColor(p.seat)}),
+        sv("text", {class: "letter on", "text-anchor": "middle", dy: "0.35em"}, PAWN[p.pawn]),
+        sv("title", {}, `${resName(ctx, p.pawn)} of ${ctx.table.seatName(p.seat)}`));
+    } else {
+      node.append(sv("circle", {class: "disc", r: 16}),
+        sv("text", {class: "letter", "text-anchor": "middle", dy: "0.35em"}, PAWN[s.pawn]));
+    }
+    const a = acts.get(s.id);
+    if (a) {
+      clickable(ctx, node, a);
+      if (pickedPawn && a.pawn !== pickedPawn) node.classList.add("dim");
+    }
+    const show = (on) => {
+      for (const t of targetsOf.get(s.id) || []) {
+        const c = byId.get(t);
+        if (c) c.classList.toggle("target", on);
+      }
+    };
+    node.addEventListener("mouseenter", () => show(true));
+    node.addEventListener("mouseleave", () => show(false));
+    node.addEventListener("focus", () => show(true));
+    node.addEventListener("blur", () => show(false));
+    mark(ctx, node, `as:${s.id}`, p || null);
+    spaces.append(node);
+  }
+  svg.append(spaces);
+  return svg;
+}

@@ -1,0 +1,340 @@
+// Evil Corp. table renderer (notes/renderer-contract.md; view shape: engines/evil_corp/VIEW.md).
+// Draws everything from view.game / view.seats with createElement (no HTML parsing of view data).
+// Clickable legal targets carry data-action (exact JSON of the action); putting a monster into
+// play is two-step: pick a tile behind your screen (data-pick), then a highlighted cell.
+
+export const title = "Evil Corp.";
+
+let root = null;
+let table = null;
+let picked = null;          // tile id picked behind the screen (local UI state)
+let lastView = null;
+let previous = new Map();   // element key -> signature, to mark what changed
+
+const SYMBOL = {shield: "\u{1F6E1}", magic: "2\u{1FA99}", victory: "\u2605"};
+const COLOUR = {blue: "#56B4E9", red: "#F2876B", yellow: "#F0E442"};
+
+const CSS = `
+.ec { display: flex; flex-direction: column; gap: .6rem; font-size: .85rem; }
+.ec h3 { margin: .2rem 0; font-size: .95rem; }
+.ec-row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-start; }
+.ec-panel { border: 1px solid #8884; border-radius: 6px; padding: .4rem; background: #fff1; }
+.ec-tile { display: inline-flex; flex-direction: column; width: 7.2rem; min-height: 3.6rem;
+  border: 2px solid #333; border-radius: 5px; padding: 2px 4px; margin: 2px; color: #111;
+  font-size: .72rem; line-height: 1.15; position: relative; vertical-align: top; }
+.ec-tile .ec-head { display: flex; justify-content: space-between; font-weight: bold; }
+.ec-tile.inactive { filter: grayscale(.8); opacity: .7; }
+.ec-tile.inactive::after { content: "inactive"; position: absolute; right: 3px; bottom: 1px;
+  font-size: .6rem; font-style: italic; }
+.ec-tile.hidden { background: repeating-linear-gradient(45deg,#666,#666 4px,#777 4px,#777 8px);
+  color: #fff; width: 2.2rem; min-height: 3rem; align-items: center; justify-content: center; }
+.ec-cell { display: inline-flex; flex-direction: column; min-width: 7.6rem; min-height: 4.6rem;
+  border: 1px dashed #8888; border-radius: 5px; margin: 2px; padding: 2px; vertical-align: top; }
+.ec-cell .ec-cname { font-size: .65rem; opacity: .8; }
+.ec-cell.k-raid { background: #d5500012; } .ec-cell.k-fortress { background: #55555520; }
+.ec-cell.k-portal { background: #0072b218; } .ec-cell.k-port { background: #009e7318; }
+.ec .legal { outline: 3px solid #E69F00; outline-offset: 1px; box-shadow: 0 0 6px #E69F00; }
+.ec [data-pick].picked { outline: 3px solid #0072B2; }
+.ec-track { display: flex; gap: 1px; margin: .3rem 0; }
+.ec-track span { width: 1.6rem; height: 1.6rem; border: 1px solid #8886; display: inline-flex;
+  align-items: center; justify-content: center; font-size: .7rem; border-radius: 3px; }
+.ec-track span.centre { background: #8883; }
+.ec-track span.marker { background: #000; color: #fff; font-weight: bold; }
+.ec-half { border-left: 6px solid; padding-left: .3rem; margin: .2rem 0; }
+.ec-chip { display: inline-block; padding: 0 .3rem; border-radius: 3px; color: #fff; margin-right: .2rem; }
+.ec-demon { width: 12rem; }
+.ec-demon.inactive { opacity: .5; }
+.ec-small { font-size: .7rem; opacity: .85; }
+.ec-pending { font-weight: bold; }
+`;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "style") Object.assign(node.style, v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    node.append(c instanceof Node ? c : String(c));
+  }
+  return node;
+}
+
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Make an element a clickable legal target for `action`. */
+function clickable(node, action) {
+  node.classList.add("legal");
+  node.dataset.action = JSON.stringify(action);
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", table.label(action));
+  node.title = table.label(action);
+  const go = () => { picked = null; table.act(action); };
+  node.addEventListener("click", (e) => { e.stopPropagation(); go(); });
+  node.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); go(); } });
+  table.claim(action);
+  return node;
+}
+
+function pickable(node, tileId) {
+  node.dataset.pick = String(tileId);
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", "Pick this monster to put it into play");
+  if (picked === tileId) node.classList.add("picked");
+  const go = () => { picked = picked === tileId ? null : tileId; update(lastView); };
+  node.addEventListener("click", (e) => { e.stopPropagation(); go(); });
+  node.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); go(); } });
+  return node;
+}
+
+function mark(node, key, signature) {
+  if (previous.has(key) && !same(previous.get(key), signature)) node.classList.add("changed");
+  nextSigs.set(key, signature);
+  return node;
+}
+let nextSigs = new Map();
+
+function chip(seat) {
+  return el("span", {class: "ec-chip", style: {background: table.seatColor(seat)}},
+    table.seatName(seat));
+}
+
+function tileNode(game, t, extra = {}) {
+  const c = game.catalog[t.type] || {};
+  const fear = extra.fear !== undefined ? extra.fear : c.fear;
+  const node = el("div", {class: "ec-tile" + (extra.up === false ? " inactive" : ""),
+                          style: {background: COLOUR[c.colour] || "#ccc"}},
+    el("div", {class: "ec-head"}, el("span", {}, `${t.type} ${c.colour || ""}`),
+      el("span", {title: "fear strength"}, `\u{1F47B}${fear}`),
+      el("span", {title: "hire cost"}, `\u{1FA99}${c.cost}`)));
+  if (c.passive) node.append(el("div", {}, "P: " + c.passive));
+  if (c.spawn) node.append(el("div", {}, "S: " + c.spawn));
+  if (c.activated) node.append(el("div", {}, "A: " + c.activated));
+  node.setAttribute("aria-label", `${c.colour} ${t.type}, fear ${fear}, cost ${c.cost}`);
+  return node;
+}
+
+function actionsWhere(pred) {
+  return table.find(pred);
+}
+
+export function mount(rootEl, tableApi) {
+  root = rootEl;
+  table = tableApi;
+  root.append(el("style", {}, CSS));
+  root.append(el("div", {class: "ec"}));
+}
+
+export function update(view) {
+  lastView = view;
+  if (!root) return;
+  nextSigs = new Map();
+  const game = view.game;
+  const box = root.querySelector(".ec");
+  box.replaceChildren();
+  if (!game) return;
+  const me = view.you;
+  const mySide = me !== null && me !== undefined && view.seats[me] ? view.seats[me].side : null;
+  // a picked tile must still be playable
+  if (picked !== null && !actionsWhere((a) => a.type === "play" && a.tile === picked).length) {
+    picked = null;
+  }
+  box.append(statusBar(view, game));
+  box.append(personnel(game));
+  const boards = el("div", {class: "ec-row"});
+  for (const b of game.boards) boards.append(boardNode(game, b, mySide));
+  box.append(boards);
+  box.append(screens(view, game));
+  box.append(sidesNode(view, game));
+  previous = nextSigs;
+}
+
+function statusBar(view, game) {
+  const bits = [`Round ${game.round}`, game.phase === "day" ? "Day" : game.phase === "night"
+    ? "Night" : "Game over"];
+  const node = el("div", {class: "ec-panel"}, el("strong", {}, bits.join(" \u00b7 ")), " ");
+  if (game.turn_side !== null && game.turn_side !== undefined) {
+    node.append(" Turn: ", game.sides[game.turn_side].name, " ");
+  }
+  node.append(" First player token: ", game.sides[game.first].name);
+  if (game.winner && game.winner.length) {
+    node.append(el("div", {class: "ec-pending"}, "Game over: " +
+      game.winner.map((s) => game.sides[s].name).join(", ") +
+      ` own(s) ${game.victory_to_win} victory tokens`));
+  }
+  if (game.pending) {
+    const p = game.pending;
+    const who = p.seats.map((s) => table.seatName(s)).join(", ");
+    node.append(el("div", {class: "ec-pending"},
+      `Waiting for ${who}: ${p.text}` + (p.kind === "summon"
+        ? ` (summoning strength ${p.ss}, level ${p.level})` : "")));
+  }
+  // choose an opponent: seat chips are the targets
+  for (const a of actionsWhere((x) => x.type === "opponent")) {
+    node.append(clickable(chip(a.seat), a));
+  }
+  return node;
+}
+
+function personnel(game) {
+  const node = el("div", {class: "ec-panel"}, el("h3", {}, "Personnel department"));
+  const row = el("div", {class: "ec-row"});
+  for (const q of game.queue) {
+    const name = q.slot === game.queue.length - 1 ? "We'll call you back"
+      : q.surcharge ? `With a raise to the salary +${q.surcharge}` : "Applicant";
+    const cell = el("div", {class: "ec-cell"}, el("span", {class: "ec-cname"}, name));
+    if (q.tile) {
+      cell.append(tileNode(game, q.tile), el("span", {class: "ec-small"}, `price ${q.price}`));
+    } else {
+      cell.append(el("span", {class: "ec-small"}, "empty"));
+    }
+    for (const a of actionsWhere((x) => (x.type === "hire" || x.type === "use") && x.slot === q.slot)) {
+      clickable(cell, a);
+    }
+    row.append(mark(cell, `queue-${q.slot}`, q.tile));
+  }
+  node.append(row);
+  const demons = el("div", {class: "ec-row"});
+  for (const d of game.demons) {
+    const dn = el("div", {class: "ec-panel ec-demon" + (d.active ? "" : " inactive")},
+      el("strong", {}, `${d.id} ${d.name}`), el("span", {class: "ec-small"},
+        d.active ? " (active)" : " (inactive)"));
+    d.levels.forEach((lv, i) => dn.append(el("div", {class: "ec-small"},
+      `L${i + 1} (strength ${lv.min_ss}+): ${lv.ops}` +
+      (lv.pay ? `; pay ${lv.pay} if strength ${lv.pay_if_ss}` : ""))));
+    for (const a of actionsWhere((x) => (x.type === "summon" || x.type === "flip_demon") && x.demon === d.demon)) {
+      clickable(dn, a);
+    }
+    demons.append(mark(dn, `demon-${d.demon}`, d.active));
+  }
+  node.append(demons, el("div", {class: "ec-small"},
+    `Evil Corp. bag: ${game.corp_bag_count} tiles \u00b7 discarded applicants: ${game.queue_discard.length}` +
+    ` \u00b7 magic coins left: ${game.magic_left}`));
+  return node;
+}
+
+function trackNode(b) {
+  const L = b.track.length;
+  const row = el("div", {class: "ec-track", "aria-label": `fear marker ${b.marker}`});
+  for (const s of b.halves[0].seats) row.append(chip(s));
+  // left end = half 0's side, right end = half 1's side; marker > 0 lies toward half 1
+  for (let pos = -L; pos <= L; pos++) {
+    const sym = pos === 0 ? "" : b.track[Math.abs(pos) - 1];
+    const span = el("span", {class: pos === 0 ? "centre" : ""}, sym ? SYMBOL[sym] : "");
+    if (pos === b.marker) { span.classList.add("marker"); span.textContent = String(Math.abs(pos)); }
+    row.append(span);
+  }
+  for (const s of b.halves[1].seats) row.append(chip(s));
+  return row;
+}
+
+function halfNode(game, b, h, mySide) {
+  const half = b.halves[h];
+  const colour = table.seatColor(half.seats[0]);
+  const node = el("div", {class: "ec-half", style: {borderColor: colour}});
+  const head = el("div", {}, ...half.seats.map(chip),
+    el("span", {class: "ec-small"}, ` conquest: ${half.conquest} step(s) to the centre` +
+      (b.stone === half.side ? " \u00b7 holds the power stone" : "")));
+  node.append(head);
+  const cells = el("div", {});
+  for (const c of half.cells) {
+    const cell = el("div", {class: `ec-cell k-${c.kind}`}, el("span", {class: "ec-cname"},
+      c.cell + (c.kind === "fortress" ? ` (keep ${b.keep_cost})` : "")));
+    if (c.tile) cell.append(tileNode(game, c.tile, {fear: c.tile.fear, up: c.tile.up}));
+    const mine = half.side === mySide;
+    const acts = actionsWhere((a) => a.board === b.board && a.cell === c.cell && (
+      (a.half === h && ["flip", "send", "pick", "move"].includes(a.type)) ||
+      (mine && a.type === "activate") ||
+      (mine && a.type === "play" && a.tile === picked)));
+    if (c.tile) {
+      acts.push(...actionsWhere((a) => a.type === "remove" && a.tile === c.tile.id));
+    }
+    if (acts.length === 1) clickable(cell, acts[0]);
+    cells.append(mark(cell, `cell-${b.board}-${h}-${c.cell}`, c.tile));
+  }
+  node.append(cells);
+  return node;
+}
+
+function boardNode(game, b, mySide) {
+  const node = el("div", {class: "ec-panel"});
+  node.append(el("h3", {}, `Settlement board ${b.board + 1} \u2014 side ${b.face} (${b.face_name})`),
+    el("div", {class: "ec-small"}, "Available to: ", ...b.available_to.map(chip)));
+  // the viewer's half is drawn at the bottom, nearest to him
+  const order = b.halves[0].side === mySide ? [1, 0] : [0, 1];
+  node.append(halfNode(game, b, order[0], mySide));
+  const mid = el("div", {},
+    trackNode(b),
+    el("div", {class: "ec-small"},
+      `Fear marker: ${b.marker === 0 ? "centre" : `${Math.abs(b.marker)} toward ` +
+        game.sides[b.halves[b.marker > 0 ? 1 : 0].side].name}` +
+      ` \u00b7 loot: ${b.loot ? "available" : "taken"}` +
+      ` \u00b7 power stone: ${b.stone === null ? "on the board" : game.sides[b.stone].name}` +
+      ` \u00b7 port cargo: yellow ${b.cargo.yellow}, red/blue ${b.cargo.redblue}`));
+  node.append(mark(mid, `track-${b.board}`, [b.marker, b.loot, b.stone, b.cargo]));
+  node.append(halfNode(game, b, order[1], mySide));
+  return node;
+}
+
+function screens(view, game) {
+  const node = el("div", {class: "ec-row"});
+  for (const s of view.seats) {
+    const panel = el("div", {class: "ec-panel"},
+      el("h3", {}, chip(s.seat), `screen${s.passed ? " (passed)" : ""}`),
+      el("div", {class: "ec-small"}, `${s.supply_count} tile(s) behind the screen`));
+    const shownIds = new Set(s.shown.map((t) => t.id));
+    if (s.supply) {
+      for (const t of s.supply) {
+        const tn = tileNode(game, t);
+        if (shownIds.has(t.id)) tn.append(el("span", {class: "ec-small"}, "revealed"));
+        const direct = actionsWhere((a) => ["discard", "remove", "reveal"].includes(a.type) && a.tile === t.id);
+        if (direct.length === 1) clickable(tn, direct[0]);
+        else {
+          const plays = actionsWhere((a) => a.type === "play" && a.tile === t.id);
+          if (plays.length) {
+            pickable(tn, t.id);
+            for (const a of plays) table.claim(a);  // reachable: pick, then a highlighted cell
+          }
+        }
+        panel.append(tn);
+      }
+    } else {
+      for (const t of s.shown) panel.append(tileNode(game, t));
+      const hidden = s.supply_count - s.shown.length;
+      for (let i = 0; i < hidden; i++) panel.append(el("div", {class: "ec-tile hidden"}, "?"));
+    }
+    node.append(mark(panel, `screen-${s.seat}`, [s.supply_count, s.shown, s.passed, s.supply]));
+  }
+  return node;
+}
+
+function sidesNode(view, game) {
+  const node = el("div", {class: "ec-row"});
+  for (const sd of game.sides) {
+    const panel = el("div", {class: "ec-panel"},
+      el("h3", {}, ...sd.seats.map(chip)),
+      el("div", {}, `Gold ${sd.gold} \u00b7 Magic coins ${sd.magic} \u00b7 Victory tokens ${sd.vp}/` +
+        `${game.victory_to_win} \u00b7 Bag ${sd.bag_count}`),
+      el("div", {class: "ec-small"}, `Discard pile (${sd.discard.length}):`));
+    for (const t of sd.discard) {
+      const tn = tileNode(game, t);
+      const acts = actionsWhere((a) => (a.type === "return" || a.type === "remove") && a.tile === t.id);
+      if (acts.length === 1) clickable(tn, acts[0]);
+      panel.append(tn);
+    }
+    node.append(mark(panel, `side-${sd.side}`, [sd.gold, sd.magic, sd.vp, sd.bag_count, sd.discard.length]));
+  }
+  if (game.box.length) {
+    const bx = el("div", {class: "ec-panel"}, el("h3", {}, "Removed from the game"));
+    for (const t of game.box) bx.append(tileNode(game, t));
+    node.append(bx);
+  }
+  return node;
+}
