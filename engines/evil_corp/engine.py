@@ -136,7 +136,7 @@ class EvilCorpEngine(Engine):
             prev = k
         ranks = [sorted(r) for r in ranks]
         return {"ranks": ranks,
-                "scores": {s: state["sides"][side_of(state, s)]["vp"]
+                "scores": {str(s): state["sides"][side_of(state, s)]["vp"]
                            for s in range(state["players"])},
                 "tiebreak": "Several claimants: sum of hire costs of all their monsters + magic "
                             "coins, then sum of fear strength" if len(winners) > 1 else ""}

@@ -340,6 +340,9 @@ function onView(v) {
   renderResult();
   renderLog();
   runRenderer();
+  // Exposed for tests and assistive tooling: the version on screen and whether it is over.
+  document.body.dataset.version = String(v.version);
+  document.body.dataset.finished = v.result ? "true" : "false";
 }
 
 function onError(msg) {
@@ -765,7 +768,10 @@ function renderBreakdown(breakdown, scoreOf) {
     return wrap;
   }
   const cats = [];
-  for (const b of perSeat) for (const k of Object.keys(b || {})) if (!cats.includes(k)) cats.push(k);
+  // The client adds its own Total row from the scores, so a game's own "Total" is not repeated.
+  for (const b of perSeat) {
+    for (const k of Object.keys(b || {})) if (!cats.includes(k) && k.toLowerCase() !== "total") cats.push(k);
+  }
   const tbl = el("table", {class: "breakdown-table"});
   tbl.append(el("thead", {}, el("tr", {}, el("th", {scope: "col"}, ""),
     ...seats.map((s) => el("th", {scope: "col"}, seatTag(s))))));

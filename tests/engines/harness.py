@@ -96,7 +96,9 @@ def engine_suite(engine: Engine, configs: list[Config], *, games: int = 6, leak_
                 assert res is not None
                 ranked = [s for group in res["ranks"] for s in group]
                 assert sorted(ranked) == list(range(players)), "ranks must list every seat once"
-                assert set(map(int, res["scores"])) == set(range(players))
+                assert set(res["scores"]) == {str(s) for s in range(players)}, (
+                    "scores are keyed by seat as a string (JSON keys)")
+                assert json.loads(json.dumps(res)) == res, "the result must be JSON-exact"
                 lengths.append(len(actions))
             assert min(lengths) > 0
 

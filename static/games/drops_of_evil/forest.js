@@ -64,7 +64,6 @@ export function drawForest(ctx) {
                          role: "group", "aria-label": "Forest board"});
   svg.style.setProperty("--w", `${W}px`);
   svg.append(sv("rect", {class: "doe-forest-bg", x: 0, y: 0, width: W, height: H, rx: 14}));
-  svg.append(sv("text", {class: "doe-forest-title", x: M + 2, y: 18}, "Forest"));
 
   const byId = new Map();
   const targetsOf = new Map();

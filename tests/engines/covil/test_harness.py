@@ -13,4 +13,4 @@ CONFIGS = [
     (4, {"board": "A"}),
 ]
 
-TestCovilContract = engine_suite(ENGINE, configs=CONFIGS, games=3, leak_games=2, leak_every=9)
+TestCovilContract = engine_suite(ENGINE, configs=CONFIGS, games=8, leak_games=3, leak_every=5)

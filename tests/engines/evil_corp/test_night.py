@@ -171,7 +171,7 @@ def test_game_ends_with_two_victory_tokens():
     s = end_day(s)
     assert s["phase"] == "over" and ENGINE.prompts(s) == {}
     r = ENGINE.result(s)
-    assert r["ranks"] == [[1], [0]] and r["scores"] == {0: 0, 1: 2}
+    assert r["ranks"] == [[1], [0]] and r["scores"] == {"0": 0, "1": 2}
 
 
 def test_victory_several_claimants_tiebreak():

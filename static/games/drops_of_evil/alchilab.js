@@ -1,0 +1,328 @@
+// One seat's Alchilab (positioned HTML): Rats Area, Toxicity Track, Action pawns, Distiller,
+// Brewer (Vial outlines, column Bonus slots with flames), pool, Extra Resources, Assistant.
+import {RES, RES_ORDER, PAWN_ORDER, el, resChip, pawnChip, seatTag, clickable, pickable, mark,
+        resName} from "./util.js";
+
+/** The viewer's legal Alchilab actions, indexed for drawing. */
+function index(ctx, mine) {
+  const brew = new Map();      // res -> Map(cell -> action)
+  const takeBack = new Map();  // cell -> action
+  const rebrew = new Map();    // cell -> action
+  const bonus = new Map();     // slot -> action
+  const place = new Map();     // pawn -> count of legal spaces
+  if (!mine) return {brew, takeBack, rebrew, bonus, place};
+  for (const a of ctx.legal) {
+    if (a.type === "brew") {
+      if (!brew.has(a.res)) brew.set(a.res, new Map());
+      brew.get(a.res).set(a.cell, a);
+    } else if (a.type === "take_back") takeBack.set(a.cell, a);
+    else if (a.type === "rebrew") rebrew.set(a.cell, a);
+    else if (a.type === "bonus") bonus.set(a.slot, a);
+    else if (a.type === "place") place.set(a.pawn, (place.get(a.pawn) || 0) + 1);
+  }
+  return {brew, takeBack, rebrew, bonus, place};
+}
+
+/** The resource whose targets are shown: the picked one, or the only one there is. */
+export function effectivePick(ctx, brew) {
+  if (ctx.picked && ctx.picked.startsWith("res-") && brew.has(ctx.picked.slice(4))) return ctx.picked.slice(4);
+  if (brew.size === 1) return [...brew.keys()][0];
+  return null;
+}
+
+function tokenNode(ctx, slot, taken, action) {
+  const t = (ctx.game.bonus_layout || {})[slot];
+  let node;
+  if (!t) {
+    node = el("span", {class: "doe-token none", title: "no token"}, "–");
+  } else if (t.kind === "scroll") {
+    const r = RES[t.res] || {fill: "#bbb", ink: "#000", abbr: "?"};
+    node = el("span", {class: "doe-token scroll", title: t.label,
+                       style: {"--fill": r.fill, "--ink": r.ink}},
+      el("span", {class: "doe-scroll-res"}, r.abbr), el("span", {class: "doe-scroll-s"}, "+1"));
+  } else {
+    const m = /^(worm|cheese)(\d)$/.exec(t.token || "");
+    const res = m ? m[1] : t.token;
+    const r = RES[res] || {fill: "#bbb", ink: "#000", abbr: "?"};
+    node = el("span", {class: "doe-token extra", title: t.label, style: {"--fill": r.fill, "--ink": r.ink}},
+      m ? `${m[2]}${res === "worm" ? "Wo" : "Ch"}` : r.abbr);
+  }
+  node.dataset.slot = slot;
+  if (taken) node.classList.add("taken");
+  if (t) node.setAttribute("aria-label", `${t.label}${taken ? " (taken)" : ""}`);
+  if (action) clickable(ctx, node, action);
+  return node;
+}
+
+function flames(n, lit) {
+  const box = el("span", {class: "doe-flames", title: `${n} Income icon${n > 1 ? "s" : ""}`});
+  for (let i = 0; i < n; i++) box.append(el("span", {class: `doe-flame${i < lit ? " lit" : ""}`}));
+  return box;
+}
+
+function vialContent(lab, vial) {
+  const kinds = vial.cells.map((c) => lab.brewer[c] && lab.brewer[c].res).filter(Boolean);
+  const main = kinds.find((k) => k !== "spider") || (kinds.length ? "spider" : null);
+  return {filled: kinds.length, main, full: kinds.length === vial.cells.length};
+}
+
+function drawBrewer(ctx, lab, idx, pick, mine) {
+  const geo = ctx.game.geometry.brewer;
+  const cellAt = new Map(geo.cells.map((c) => [`${c.col},${c.row}`, c]));
+  const vialIndex = new Map(geo.vials.map((v, i) => [v.id, i]));
+  const vialById = new Map(geo.vials.map((v) => [v.id, v]));
+  const pending = lab.pending || null;
+  const wrap = el("div", {class: "doe-brewer-wrap"});
+  const grid = el("div", {class: "doe-brewer", style: {"--cols": geo.cols, "--rows": geo.rows},
+                          role: "group", "aria-label": "Brewer"});
+  const brewTargets = pick ? idx.brew.get(pick) || new Map() : new Map();
+  // Label each Vial once, on its top-left cell.
+  const labelCell = new Map();
+  for (const v of geo.vials) {
+    const cs = v.cells.map((id) => geo.cells.find((c) => c.id === id));
+    cs.sort((a, b) => a.row - b.row || a.col - b.col);
+    labelCell.set(cs[0].id, v);
+  }
+  for (const c of geo.cells) {
+    const same = (dc, dr) => {
+      const n = cellAt.get(`${c.col + dc},${c.row + dr}`);
+      return n && n.vial === c.vial;
+    };
+    const node = el("div", {class: `doe-cell tint-${vialIndex.get(c.vial) % 6}${c.l_shape ? " lshape" : ""}`,
+                            dataset: {cell: c.id},
+                            style: {"grid-column": c.col, "grid-row": c.row}});
+    if (!same(0, -1)) node.classList.add("bt");
+    if (!same(0, 1)) node.classList.add("bb");
+    if (!same(-1, 0)) node.classList.add("bl");
+    if (!same(1, 0)) node.classList.add("br");
+    const v = labelCell.get(c.id);
+    if (v) {
+      const vc = vialContent(lab, v);
+      const tag = el("span", {class: "doe-vial-tag"}, v.id);
+      if (vc.full && vc.main) {
+        const pts = (lab.toxicity || {})[vc.main];
+        tag.append(el("b", {class: "doe-vial-pts", title: `Complete: ${pts} points now`}, `✓${pts}`));
+        node.classList.add("vial-full");
+      }
+      node.append(tag);
+    }
+    const content = lab.brewer[c.id];
+    if (content) {
+      node.append(resChip(ctx, content.res, {size: "md", extra: content.fresh ? "fresh" : "fixed"}));
+      node.classList.add(content.fresh ? "has-fresh" : "has-fixed");
+    }
+    if (pending && pending.kind === "rebrew" && pending.from === c.id) node.classList.add("rebrew-from");
+    if (mine) {
+      if (idx.rebrew.has(c.id)) clickable(ctx, node, idx.rebrew.get(c.id));
+      else if (brewTargets.has(c.id)) clickable(ctx, node, brewTargets.get(c.id));
+      else if (idx.takeBack.has(c.id)) clickable(ctx, node, idx.takeBack.get(c.id), "takeback");
+    }
+    mark(ctx, node, `lab${lab.seat}:${c.id}`, content || null);
+    grid.append(node);
+  }
+  // Printed pipes between two Vials (Corrupted Bonds).
+  for (const [a, b] of geo.connections || []) {
+    const ca = geo.cells.find((c) => c.id === a), cb = geo.cells.find((c) => c.id === b);
+    if (!ca || !cb) continue;
+    const horiz = ca.row === cb.row;
+    const x = horiz ? Math.max(ca.col, cb.col) - 1 : ca.col - 0.5;
+    const y = horiz ? ca.row - 0.5 : Math.max(ca.row, cb.row) - 1;
+    grid.append(el("span", {class: `doe-pipe ${horiz ? "h" : "v"}`, title: "Connection between two Vials",
+                            style: {"--x": x, "--y": y}}));
+  }
+  wrap.append(el("div", {class: "doe-colnums", style: {"--cols": geo.cols}},
+    ...geo.columns.map((col) => el("span", {}, String(col.col)))), grid);
+  // Column Bonus slots with their flames.
+  const bonus = el("div", {class: "doe-colbonus", style: {"--cols": geo.cols}});
+  for (const col of geo.columns) {
+    const taken = col.slots.filter((s) => (lab.taken || []).includes(s));
+    const box = el("div", {class: "doe-colslot"}, flames(col.flames, taken.length));
+    for (const s of col.slots) box.append(tokenNode(ctx, s, taken.includes(s), mine ? idx.bonus.get(s) : null));
+    mark(ctx, box, `lab${lab.seat}:col${col.col}`, taken);
+    bonus.append(box);
+  }
+  wrap.append(bonus);
+  return el("section", {class: "doe-panel doe-brewer-panel"}, el("h4", {}, "Brewer"), wrap);
+}
+
+function drawDistiller(ctx, lab, idx, pick, mine) {
+  const geo = ctx.game.geometry.distiller;
+  const d = lab.distiller || {fill: {}, top_pairs: 0, fresh: 0};
+  const box = el("div", {class: "doe-distiller", role: "group", "aria-label": "Distiller"});
+  // Which filled cells are fresh: the last `fresh` mushrooms, counted from the top.
+  const order = [];
+  for (const v of geo.vials) for (let i = 0; i < (d.fill[v.id] || 0); i++) order.push(`${v.id}:${i}`);
+  const fresh = new Set(order.slice(order.length - (d.fresh || 0)));
+  const brewMush = idx.brew.get("mushroom") || new Map();
+  for (const v of [...geo.vials].reverse()) {
+    const row = el("div", {class: "doe-dvial-row"});
+    const slots = el("div", {class: "doe-dslots"});
+    const taken = v.slots.filter((s) => (lab.taken || []).includes(s));
+    slots.append(flames(v.slots.length, taken.length));
+    for (const s of v.slots) slots.append(tokenNode(ctx, s, taken.includes(s), mine ? idx.bonus.get(s) : null));
+    const vial = el("div", {class: `doe-dvial size-${v.size}`, dataset: {cell: v.id}},
+      el("span", {class: "doe-dlevel"}, String(v.level)));
+    const fill = d.fill[v.id] || 0;
+    for (let i = 0; i < v.size; i++) {
+      const cell = el("span", {class: "doe-dcell"});
+      if (i < fill) cell.append(resChip(ctx, "mushroom", {size: "sm", extra: fresh.has(`${v.id}:${i}`) ? "fresh" : "fixed"}));
+      vial.append(cell);
+    }
+    if (v.id === geo.top) {
+      vial.append(el("span", {class: "doe-pairs", title: "Completed pairs in the top Vial"},
+        `${d.top_pairs || 0} pair${d.top_pairs === 1 ? "" : "s"}`));
+    }
+    if (mine) {
+      const brewA = brewMush.get(v.id);
+      const tb = idx.takeBack.get(v.id);
+      if (brewA && (pick === "mushroom" || !tb)) clickable(ctx, vial, brewA, pick === "mushroom" ? "" : "direct");
+      else if (tb) clickable(ctx, vial, tb, "takeback");
+    }
+    mark(ctx, vial, `lab${lab.seat}:${v.id}`, [fill, v.id === geo.top ? d.top_pairs : 0]);
+    mark(ctx, slots, `lab${lab.seat}:${v.id}:slots`, taken);
+    row.append(slots, vial);
+    box.append(row);
+  }
+  return el("section", {class: "doe-panel doe-distiller-panel"},
+    el("h4", {}, "Distiller ", el("span", {class: "muted"}, `${d.mushrooms || 0} Mu`)), box);
+}
+
+function drawToxicity(ctx, lab) {
+  const geo = ctx.game.geometry.toxicity;
+  const box = el("div", {class: "doe-tox", role: "table", "aria-label": "Toxicity Track"});
+  for (const t of geo.types) {
+    const val = (lab.toxicity || {})[t];
+    const row = el("div", {class: "doe-tox-row", role: "row"}, resChip(ctx, t, {size: "xs"}));
+    for (let i = geo.min; i <= geo.max; i++) {
+      const on = i === val;
+      row.append(el("span", {class: `doe-tox-box${on ? " on" : ""}`, role: "cell",
+                             style: on ? {"--fill": RES[t].fill, "--ink": RES[t].ink} : {}}, String(i)));
+    }
+    row.setAttribute("aria-label", `${resName(ctx, t)} toxicity ${val}`);
+    mark(ctx, row, `lab${lab.seat}:tox:${t}`, val);
+    box.append(row);
+  }
+  return el("section", {class: "doe-panel doe-tox-panel"}, el("h4", {}, "Toxicity (points per Vial / Rat)"), box);
+}
+
+function drawRats(ctx, lab) {
+  const free = el("div", {class: "doe-rats free"}, el("span", {class: "lbl"}, "Free Rats"),
+    resChip(ctx, "rat", {size: "md"}), el("b", {class: "num"}, String(lab.free_rats || 0)),
+    el("span", {class: "hint"}, "−1 pt each Income"));
+  const cap = el("div", {class: "doe-rats captured"}, el("span", {class: "lbl"}, "Captured Rats"),
+    resChip(ctx, "rat", {size: "md"}), el("b", {class: "num"}, String(lab.captured_rats || 0)),
+    el("span", {class: "hint"}, `${(lab.toxicity || {}).rat ?? "?"} pts each at the end`));
+  mark(ctx, free, `lab${lab.seat}:free`, lab.free_rats);
+  mark(ctx, cap, `lab${lab.seat}:cap`, lab.captured_rats);
+  return el("section", {class: "doe-panel doe-rats-panel"}, el("h4", {}, "Rats Area"), free, cap);
+}
+
+function drawPawns(ctx, lab, idx, mine) {
+  const box = el("div", {class: "doe-pawns"});
+  const home = lab.pawns_home || [];
+  for (const p of PAWN_ORDER) {
+    if (!home.includes(p)) {
+      box.append(el("span", {class: "doe-pawn-slot", title: `${resName(ctx, p)}: on the Forest`}, ""));
+      continue;
+    }
+    const chip = pawnChip(ctx, lab.seat, p);
+    const wrap = el("span", {class: "doe-pawn-wrap"}, chip, el("span", {class: "doe-pawn-name"}, resName(ctx, p)));
+    if (mine && idx.place.has(p)) {
+      pickable(ctx, wrap, `pawn-${p}`, `Pick your ${resName(ctx, p)} (${idx.place.get(p)} spaces)`,
+        ctx.picked === `pawn-${p}`);
+    }
+    box.append(wrap);
+  }
+  mark(ctx, box, `lab${lab.seat}:pawns`, home);
+  return el("section", {class: "doe-panel doe-pawns-panel"}, el("h4", {}, "Action pawns at home"), box);
+}
+
+function drawPool(ctx, lab, idx, pick, mine) {
+  const box = el("div", {class: "doe-pool"});
+  let any = false;
+  for (const r of RES_ORDER) {
+    const n = (lab.pool || {})[r] || 0;
+    if (!n || r === "rat") continue;
+    any = true;
+    const wrap = el("span", {class: "doe-pool-item"}, resChip(ctx, r, {size: "lg"}),
+      el("b", {class: "num"}, `×${n}`), el("span", {class: "doe-pool-name"}, resName(ctx, r)));
+    if (mine && idx.brew.has(r)) {
+      pickable(ctx, wrap, `res-${r}`, `Pick ${resName(ctx, r)} to brew (${n} left)`, pick === r);
+    }
+    mark(ctx, wrap, `lab${lab.seat}:pool:${r}`, n);
+    box.append(wrap);
+  }
+  const extras = [];
+  if (lab.cheese) extras.push(el("span", {class: "doe-pool-item extra"}, resChip(ctx, "cheese", {size: "md"}),
+    el("b", {class: "num"}, `×${lab.cheese}`), el("span", {class: "doe-pool-name"}, "Cheese")));
+  for (const [tok, n] of Object.entries(lab.worm_tokens || {})) {
+    if (!n) continue;
+    extras.push(el("span", {class: "doe-pool-item extra"},
+      el("span", {class: "doe-token extra big", style: {"--fill": RES.worm.fill, "--ink": RES.worm.ink}},
+        `${tok.slice(-1)}Wo`), el("b", {class: "num"}, `×${n}`),
+      el("span", {class: "doe-pool-name"}, `${tok.slice(-1)}-Worm token`)));
+  }
+  if (!any && !extras.length) box.append(el("span", {class: "muted"}, "Nothing to place"));
+  box.append(...extras);
+  const head = el("h4", {}, mine ? "Your pool" : "Pool");
+  if (mine && idx.brew.size) head.append(el("span", {class: "muted"}, pick ? " · click a highlighted space" : " · pick a Resource"));
+  return el("section", {class: "doe-panel doe-pool-panel"}, head, box);
+}
+
+function drawInfo(ctx, lab) {
+  const bits = el("div", {class: "doe-info"});
+  const scrolls = lab.scrolls || [];
+  bits.append(el("div", {}, el("span", {class: "lbl"}, "Scrolls "),
+    scrolls.length ? scrolls.map((s) => resChip(ctx, s, {size: "xs"})) : el("span", {class: "muted"}, "none")));
+  const inc = el("div", {}, el("span", {class: "lbl"}, "Income icons "), el("b", {}, String(lab.income_icons || 0)),
+    el("span", {class: "muted"}, ` (−${lab.free_rats || 0} Free Rats)`));
+  mark(ctx, inc, `lab${lab.seat}:income`, lab.income_icons);
+  bits.append(inc);
+  const as = lab.assistant;
+  if (as) {
+    const tile = (ctx.game.assistants || []).find((t) => t.id === as.id);
+    bits.append(el("div", {class: `doe-hired${as.used ? " used" : ""}`}, el("span", {class: "lbl"}, "Assistant "),
+      el("b", {}, tile ? tile.name : as.id), tile ? el("span", {class: "doe-phase"}, tile.phase) : null,
+      el("span", {class: as.used ? "muted" : "ready"}, as.used ? " used" : " ready")));
+  } else {
+    bits.append(el("div", {}, el("span", {class: "lbl"}, "Assistant "), el("span", {class: "muted"}, "none hired")));
+  }
+  return el("section", {class: "doe-panel doe-info-panel"}, el("h4", {}, "Scrolls, Income, Assistant"), bits);
+}
+
+function pendingNote(ctx, lab, mine) {
+  const p = lab.pending;
+  if (!p) return null;
+  const who = mine ? "You" : ctx.table.seatName(lab.seat);
+  if (p.kind === "seer") {
+    return el("div", {class: "doe-pending"}, `Seer: ${who} drew `, ...(p.drawn || []).map((r) => resChip(ctx, r, {size: "xs"})),
+      ` — put ${resName(ctx, (p.drawn || [])[0])} on a Gathering space`);
+  }
+  if (p.kind === "rebrew") {
+    return el("div", {class: "doe-pending"}, "Re-Brewer: moving ", resChip(ctx, p.res, {size: "xs"}),
+      ` from ${p.from} — choose a highlighted space`);
+  }
+  if (p.kind === "distiller_bonus") return el("div", {class: "doe-pending"}, "Choose a Distiller Bonus token (highlighted)");
+  if (p.kind === "after_placement") return el("div", {class: "doe-pending"}, "May still activate the Assistant, then end the turn");
+  return null;
+}
+
+export function drawAlchilab(ctx, seat) {
+  const lab = ctx.game.alchilabs[seat];
+  const mine = ctx.you !== null && ctx.you === seat;
+  const idx = index(ctx, mine);
+  const pick = mine ? effectivePick(ctx, idx.brew) : null;
+  const head = el("header", {class: "doe-lab-head"}, seatTag(ctx, seat),
+    el("span", {class: "doe-lab-score"}, "Score ", el("b", {}, String(lab.score ?? 0))));
+  if (ctx.game.phase === "brewing") head.append(el("span", {class: `doe-flag${lab.done ? " done" : ""}`}, lab.done ? "done brewing" : "brewing"));
+  const note = pendingNote(ctx, lab, mine);
+  const lab$ = el("div", {class: `doe-lab${mine ? " mine" : ""}`, style: {"--seat": ctx.table.seatColor(seat)},
+                          dataset: {seat: String(seat)}, role: "region",
+                          "aria-label": `Alchilab of ${ctx.table.seatName(seat)}`},
+    head, note,
+    el("div", {class: "doe-lab-top"}, drawRats(ctx, lab), drawToxicity(ctx, lab), drawPawns(ctx, lab, idx, mine)),
+    el("div", {class: "doe-lab-main"}, drawPool(ctx, lab, idx, pick, mine)),
+    el("div", {class: "doe-lab-main"}, drawDistiller(ctx, lab, idx, pick, mine), drawBrewer(ctx, lab, idx, pick, mine),
+      drawInfo(ctx, lab)));
+  return lab$;
+}

@@ -1,0 +1,254 @@
+// Drops of Evil table renderer (notes/renderer-contract.md; view shape: engines/drops_of_evil/VIEW.md).
+// Draws the Forest board (SVG), Assistants, Recipes, tracks, bag and one Alchilab at a time
+// (tabs per seat). Clickable legal targets carry data-action; two-step choices (a pawn, a
+// Resource in the pool) are local picks carrying data-pick. Styles: drops.css (injected).
+import {RES, RES_ORDER, el, resChip, pawnChip, seatTag, clickable, mark, canon} from "./util.js";
+import {drawForest} from "./forest.js";
+import {drawAlchilab} from "./alchilab.js";
+
+export const title = "Drops of Evil";
+
+const PHASES = ["placement", "gathering", "brewing", "income"];
+
+let root = null;
+let table = null;
+let lastView = null;
+let picked = null;        // "pawn-crow" | "res-owl" | null (local UI state)
+let shownSeat = null;     // whose Alchilab is shown
+let lastPhaseKey = null;
+let lastYou = undefined;
+let sigs = new Map();
+let prevSigs = new Map();
+
+export function mount(rootEl, tableObj) {
+  root = rootEl;
+  table = tableObj;
+  const href = new URL("./drops.css", import.meta.url).href;
+  if (![...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href === href)) {
+    document.head.append(el("link", {rel: "stylesheet", href}));
+  }
+  root.classList.add("doe-root");
+  root.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && picked) {
+      picked = null;
+      e.preventDefault();
+      render(false);
+    }
+  });
+}
+
+export function update(view) {
+  lastView = view;
+  prevSigs = sigs;
+  sigs = new Map();
+  const g = view.game || {};
+  const phaseKey = `${g.round}:${g.phase}`;
+  if (phaseKey !== lastPhaseKey || view.you !== lastYou) {
+    lastPhaseKey = phaseKey;
+    lastYou = view.you;
+    if (view.you !== null && view.you !== undefined) shownSeat = view.you;
+  }
+  render(true);
+}
+
+function legalActions() {
+  return (lastView && lastView.legal_actions) || [];
+}
+
+function render(fresh) {
+  const view = lastView;
+  if (!view || !root) return;
+  const game = view.game;
+  if (!game || !game.geometry) {
+    root.replaceChildren(el("p", {}, "Waiting for the game to start…"));
+    return;
+  }
+  if (!fresh) sigs = new Map();
+  const you = view.you === undefined ? null : view.you;
+  const n = (game.alchilabs || []).length;
+  if (shownSeat === null || shownSeat >= n) shownSeat = you !== null ? you : 0;
+  // Drop a pick that no longer leads anywhere.
+  const legal = legalActions();
+  if (picked && picked.startsWith("pawn-") && !legal.some((a) => a.type === "place" && a.pawn === picked.slice(5))) picked = null;
+  if (picked && picked.startsWith("res-") && !legal.some((a) => a.type === "brew" && a.res === picked.slice(4))) picked = null;
+
+  const ctx = {
+    view, game, table, you, legal, picked, sigs, prevSigs, fresh,
+    pick(key) { picked = key; render(false); },
+    afterAct() {},
+  };
+
+  const focusKey = focusedKey();
+  const forestWrap = el("div", {class: "doe-forest-wrap"}, drawForest(ctx));
+  const left = el("div", {class: "doe-left"}, phaseStrip(ctx), forestWrap, drawAssistants(ctx));
+  const side = el("aside", {class: "doe-side"}, drawRecipes(ctx), drawTurnOrder(ctx), drawScores(ctx),
+    drawBag(ctx));
+  const parts = [el("div", {class: "doe-top"}, left, side)];
+  if (game.breakdown) parts.push(drawBreakdown(ctx));
+  parts.push(drawLabs(ctx));
+  parts.push(legend(ctx));
+  // Brew actions are reachable through a pick in the pool: claim them when the pick is drawn.
+  for (const a of legal) {
+    if (a.type === "brew" && root.ownerDocument && shownSeat === you) {
+      const lab = game.alchilabs[you];
+      if (lab && (lab.pool || {})[a.res] > 0) table.claim(a);
+    }
+  }
+  const box = el("div", {class: "doe"}, ...parts);
+  root.replaceChildren(box);
+  restoreFocus(focusKey);
+}
+
+function focusedKey() {
+  const a = document.activeElement;
+  if (!a || !root.contains(a)) return null;
+  if (a.dataset && a.dataset.pick) return `[data-pick="${CSS.escape(a.dataset.pick)}"]`;
+  if (a.dataset && a.dataset.seatTab) return `[data-seat-tab="${CSS.escape(a.dataset.seatTab)}"]`;
+  return null;
+}
+
+function restoreFocus(key) {
+  if (!key || root.contains(document.activeElement)) return;
+  const twin = root.querySelector(key);
+  if (twin) twin.focus();
+}
+
+function phaseStrip(ctx) {
+  const g = ctx.game;
+  const strip = el("div", {class: "doe-phases"},
+    el("span", {class: "doe-round"}, g.phase === "end" ? "Game over" : `Round ${g.round} / 3`));
+  for (const p of PHASES) {
+    strip.append(el("span", {class: `doe-phase-step${g.phase === p ? " on" : ""}`}, p[0].toUpperCase() + p.slice(1)));
+  }
+  if (g.phase === "placement" && g.current !== null && g.current !== undefined) {
+    strip.append(el("span", {class: "doe-current"}, "Turn: ", seatTag(ctx, g.current)));
+  }
+  return strip;
+}
+
+function drawAssistants(ctx) {
+  const g = ctx.game;
+  const byspace = new Map();
+  for (const a of ctx.legal) if (a.type === "place" && a.pawn === "coin") byspace.set(a.space, a);
+  const pawns = (g.forest && g.forest.pawns) || {};
+  const row = el("div", {class: "doe-assistants", role: "group", "aria-label": "Assistants"});
+  const pickedPawn = ctx.picked && ctx.picked.startsWith("pawn-") ? ctx.picked.slice(5) : null;
+  for (const sp of g.geometry.forest.assistant_spaces) {
+    const t = (g.assistants || [])[sp.index];
+    if (!t) continue;
+    const occ = pawns[sp.id];
+    const tile = el("div", {class: `doe-asst phase-${t.phase}${t.used ? " used" : ""}`, dataset: {space: sp.id}},
+      el("div", {class: "doe-asst-head"}, el("span", {class: "doe-asst-num"}, String(sp.index + 1)),
+        el("b", {class: "doe-asst-name"}, t.name), el("span", {class: "doe-phase"}, t.phase)),
+      el("div", {class: "doe-asst-text"}, t.text));
+    const foot = el("div", {class: "doe-asst-foot"});
+    if (occ) {
+      foot.append(pawnChip(ctx, occ.seat, "coin"), " ", ctx.table.seatName(occ.seat));
+    } else if (t.hired_by !== null && t.hired_by !== undefined) {
+      foot.append(pawnChip(ctx, t.hired_by, "coin"), " ", ctx.table.seatName(t.hired_by));
+    } else {
+      foot.append(el("span", {class: "muted"}, "free · or 1 Wo / 1 Ch"));
+    }
+    if (t.used) foot.append(el("span", {class: "doe-used"}, "used"));
+    tile.append(foot);
+    const a = byspace.get(sp.id);
+    if (a) {
+      clickable(ctx, tile, a);
+      if (pickedPawn && pickedPawn !== "coin") tile.classList.add("dim");
+    }
+    mark(ctx, tile, `asst:${sp.id}`, [occ || null, t.hired_by, t.used]);
+    row.append(tile);
+  }
+  return el("section", {class: "doe-asst-section"}, el("h4", {}, "Assistants (hire with a Coin Pouch)"), row);
+}
+
+function drawRecipes(ctx) {
+  const box = el("div", {class: "doe-recipes"});
+  for (const r of ctx.game.recipes || []) {
+    box.append(el("div", {class: "doe-recipe"},
+      el("div", {class: "doe-recipe-head"}, resChip(ctx, r.ingredient, {size: "md"}),
+        el("b", {}, r.name), el("span", {class: "doe-pts"}, `${r.points} pts`)),
+      el("div", {class: "doe-recipe-text"}, `${ctx.game.geometry.names[r.ingredient] || r.ingredient}: ${r.text}`)));
+  }
+  return el("section", {class: "doe-panel"}, el("h4", {}, "Recipes"), box);
+}
+
+function drawTurnOrder(ctx) {
+  const g = ctx.game;
+  const track = el("ol", {class: "doe-turn"});
+  (g.turn_order || []).forEach((s, i) => {
+    const li = el("li", {class: g.current === s ? "current" : ""}, el("span", {class: "doe-ord"}, String(i + 1)), seatTag(ctx, s));
+    track.append(li);
+  });
+  mark(ctx, track, "turn_order", g.turn_order);
+  return el("section", {class: "doe-panel"}, el("h4", {}, "Turn order"), track);
+}
+
+function drawScores(ctx) {
+  const labs = ctx.game.alchilabs || [];
+  const max = Math.max(30, ...labs.map((l) => l.score || 0));
+  const box = el("div", {class: "doe-scores"});
+  for (const l of labs) {
+    const row = el("div", {class: "doe-score-row"}, seatTag(ctx, l.seat),
+      el("span", {class: "doe-score-bar"}, el("span", {style: {width: `${(100 * (l.score || 0)) / max}%`,
+                                                             background: ctx.table.seatColor(l.seat)}})),
+      el("b", {class: "num"}, String(l.score || 0)));
+    mark(ctx, row, `score:${l.seat}`, l.score);
+    box.append(row);
+  }
+  return el("section", {class: "doe-panel"}, el("h4", {}, "Score track"), box);
+}
+
+function drawBag(ctx) {
+  const g = ctx.game;
+  const bag = el("div", {class: "doe-bag"});
+  for (const r of RES_ORDER) {
+    if (!(r in (g.bag || {}))) continue;
+    const item = el("span", {class: "doe-bag-item"}, resChip(ctx, r, {size: "sm"}), el("b", {}, String(g.bag[r])));
+    mark(ctx, item, `bag:${r}`, g.bag[r]);
+    bag.append(item);
+  }
+  const worms = el("span", {class: "doe-bag-item"}, resChip(ctx, "worm", {size: "sm"}), el("b", {}, String(g.worm_supply)));
+  mark(ctx, worms, "worms", g.worm_supply);
+  return el("section", {class: "doe-panel"},
+    el("h4", {}, `Bag (${g.bag_total ?? 0})`), bag,
+    el("h4", {}, "Worm supply"), el("div", {class: "doe-bag"}, worms));
+}
+
+function drawLabs(ctx) {
+  const n = (ctx.game.alchilabs || []).length;
+  const tabs = el("div", {class: "doe-tabs", role: "tablist", "aria-label": "Alchilabs"});
+  for (let s = 0; s < n; s++) {
+    const lab = ctx.game.alchilabs[s];
+    const b = el("button", {type: "button", class: `doe-tab${s === shownSeat ? " on" : ""}`, role: "tab",
+                            "aria-selected": s === shownSeat ? "true" : "false",
+                            dataset: {seatTab: String(s)}, style: {"--seat": ctx.table.seatColor(s)}},
+      el("span", {class: "dot"}), ctx.table.seatName(s), s === ctx.you ? " (you)" : "",
+      el("span", {class: "doe-tab-score"}, String(lab.score || 0)));
+    b.addEventListener("click", () => { shownSeat = s; render(false); });
+    tabs.append(b);
+  }
+  return el("section", {class: "doe-labs"}, tabs, drawAlchilab(ctx, shownSeat));
+}
+
+function drawBreakdown(ctx) {
+  const bd = ctx.game.breakdown;
+  const seats = Object.keys(bd).map(Number).sort((a, b) => a - b);
+  const cats = [];
+  for (const s of seats) for (const k of Object.keys(bd[s] || bd[String(s)])) if (!cats.includes(k)) cats.push(k);
+  const tbl = el("table", {class: "doe-breakdown"},
+    el("thead", {}, el("tr", {}, el("th", {}, ""), ...seats.map((s) => el("th", {}, seatTag(ctx, s))))),
+    el("tbody", {}, ...cats.map((c) => el("tr", {class: c === "Total" ? "total" : ""}, el("th", {}, c),
+      ...seats.map((s) => el("td", {}, String((bd[String(s)] || bd[s])[c] ?? "—")))))));
+  return el("section", {class: "doe-panel doe-final"}, el("h4", {}, "Final scoring"), tbl);
+}
+
+function legend(ctx) {
+  return el("p", {class: "doe-legend"},
+    el("span", {class: "doe-res md fresh", style: {"--fill": RES.owl.fill, "--ink": RES.owl.ink}}, el("span", {class: "doe-res-abbr"}, "Ow")),
+    " placed this round (click to take back) · ",
+    el("span", {class: "doe-res md fixed", style: {"--fill": RES.owl.fill, "--ink": RES.owl.ink}}, el("span", {class: "doe-res-abbr"}, "Ow")),
+    " fixed · ", el("span", {class: "doe-token scroll", style: {"--fill": RES.bat.fill, "--ink": RES.bat.ink}},
+      el("span", {class: "doe-scroll-res"}, "Ba"), el("span", {class: "doe-scroll-s"}, "+1")),
+    " Scroll · ", el("span", {class: "doe-flame lit"}), " Income icon · dashed Gathering space = Underbrush (no Crows)");
+}

@@ -1,0 +1,234 @@
+"""Complete matches in real browsers through the real service (issue 2 "Tests", issue 3 "Done").
+
+A real uvicorn process on a fresh migrated SQLite database; Debian's Chromium driven by
+Playwright. The host creates the match in the lobby, a friend joins through the invite link in
+another browser context, a spectator opens the spectator link in a third; everyone plays through
+real clicks on the board ([data-pick] then [data-action]) and the prompt bar, never by calling the
+page's JavaScript. Screenshots go to tests/e2e/artifacts/ (and docs/screenshots/ with
+``make screenshots``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from engines.base import Rng
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "e2e" / "artifacts"
+CHROMIUM = shutil.which("chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+#: Moves a click-playing test avoids when anything else is possible (they undo progress).
+BACKWARD = {"take_back", "cancel", "rebrew"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``make run`` in miniature: migrate a fresh SQLite file, serve it with uvicorn."""
+    db = tmp_path_factory.mktemp("db") / "lair.db"
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}", "SECRET_KEY": "e2e",
+           "BOT_DELAY": "0.05", "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
+                   check=True, capture_output=True)
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host",
+                             "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+                            cwd=ROOT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                httpx.get(url + "/healthz", timeout=1)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError("server did not start")
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium through Playwright (never a downloaded browser)."""
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed: apt-get install -y chromium")
+        pytest.skip("chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def shoot(page, name: str, docs_name: str | None = None) -> None:
+    """Screenshot to the artifacts folder (and to docs/screenshots under make screenshots)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    docs = os.environ.get("LAIR_SCREENSHOTS")
+    if docs and docs_name:
+        Path(ROOT / docs).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ROOT / docs / f"{docs_name}.png"), full_page=False)
+
+
+def name_yourself(page, name: str) -> None:
+    page.fill("#name", name)
+    page.click("#name-submit")
+
+
+def _actions(page) -> list[tuple[int, dict]]:
+    """Visible clickable actions: (index among [data-action] elements, action)."""
+    loc = page.locator("#board [data-action], #prompt-actions [data-action]")
+    raw = loc.evaluate_all(
+        "els => els.map(e => (e.offsetParent !== null && !e.disabled) ? e.getAttribute('data-action') : null)")
+    return [(i, json.loads(a)) for i, a in enumerate(raw) if a]
+
+
+def click_something(page, rng: Rng) -> bool:
+    """One real click that moves the game on; returns False if the page offered nothing."""
+    actions = _actions(page)
+    forward = [(i, a) for i, a in actions if a.get("type") not in BACKWARD]
+    picks = page.locator("#board [data-pick]")
+    n_picks = picks.count()
+    if n_picks and (not forward or all(a.get("type") in ("done", "skip", "end_turn", "pass")
+                                       for _, a in forward) or rng.below(3) == 0):
+        try:
+            picks.nth(rng.below(n_picks)).click(timeout=3000)
+        except PlaywrightTimeout:  # the board was redrawn under the pointer: look again
+            return True
+        actions = _actions(page)
+        forward = [(i, a) for i, a in actions if a.get("type") not in BACKWARD] or forward
+    choice = forward or actions
+    if not choice:
+        return False
+    # Prefer moves that place something over ending a step early.
+    placing = [x for x in choice if x[1].get("type") not in ("done", "skip", "end_turn", "pass")]
+    i, _ = rng.choice(placing if placing and rng.below(5) else choice)
+    try:
+        page.locator("#board [data-action], #prompt-actions [data-action]").nth(i).click(
+            timeout=3000)
+    except PlaywrightTimeout:  # the board was redrawn under the pointer: look again
+        pass
+    return True
+
+
+def wait_version_change(page, before: str, timeout: float = 10.0) -> None:
+    """Wait until the page shows a newer view (or an error toast)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.evaluate("document.body.dataset.version") != before:
+            return
+        if page.locator(".toast").count():
+            return
+        page.wait_for_timeout(20)
+
+
+def play_to_the_end(pages: list, watcher, seed: int, max_clicks: int = 3000) -> None:
+    """Each player clicks whenever it is their turn until every page shows the result."""
+    rng = Rng(seed)
+    for _ in range(max_clicks):
+        if all(p.evaluate("document.body.dataset.finished") == "true" for p in pages):
+            return
+        moved = False
+        for page in pages:
+            body = page.locator("body")
+            if body.get_attribute("data-your-turn") != "true" or \
+                    body.get_attribute("data-pending") == "true":
+                continue
+            before = page.evaluate("document.body.dataset.version")
+            if click_something(page, rng):
+                moved = True
+                wait_version_change(page, before)
+        if not moved:
+            pages[0].wait_for_timeout(50)
+    pytest.fail("the match did not finish")
+
+
+def start_match(browser, server: str, game: str, players: int, options: dict[str, str],
+                bots: int = 0):
+    """Host creates the match in the lobby; a friend joins by invite; a spectator watches."""
+    host_ctx, friend_ctx, watch_ctx = (browser.new_context(viewport={"width": 1400, "height": 1000})
+                                       for _ in range(3))
+    host, friend, watcher = host_ctx.new_page(), friend_ctx.new_page(), watch_ctx.new_page()
+    host.goto(server + "/")
+    name_yourself(host, "Morgana")
+    host.check(f"#game-{game}")
+    host.select_option(f"#players-{game}", str(players))
+    for key, value in options.items():
+        host.select_option(f"select[name=opt_{game}_{key}]", value)
+    host.click("#create")
+    invite = host.input_value("#invite-link")
+    watch = host.input_value("#watch-link")
+    friend.goto(invite)
+    name_yourself(friend, "Baltazar")
+    friend.click("#take-1")
+    for seat in range(2, 2 + bots):
+        host.reload()
+        host.click(f"#bot-{seat}")
+    watcher.goto(watch)
+    host.reload()
+    shoot(host, f"{game}-{players}p-waiting-room")
+    host.click("#start")
+    for page in (host, friend, watcher):
+        page.wait_for_selector("#table")
+        page.wait_for_function("document.body.dataset.version !== undefined")
+    return (host_ctx, friend_ctx, watch_ctx), (host, friend, watcher)
+
+
+def finish_and_check(pages, watcher, game: str, players: int) -> None:
+    host = pages[0]
+    for page in (*pages, watcher):
+        page.wait_for_function("document.body.dataset.finished === 'true'", timeout=30_000)
+        assert page.locator("#result").is_visible()
+    shoot(host, f"{game}-{players}p-final", f"{game}-final" if players == 2 else None)
+    shoot(watcher, f"{game}-{players}p-spectator-final")
+    assert watcher.locator("#prompt-actions [data-action]").count() == 0
+    host.click("#result a[href*='replay']")
+    host.wait_for_selector("#step")
+    host.wait_for_function("document.getElementById('step').textContent.startsWith(document.getElementById('step').textContent.split(' / ')[1])")
+    shoot(host, f"{game}-{players}p-replay")
+
+
+@pytest.mark.parametrize("players,options,bots", [(2, {"side": "A"}, 0), (4, {}, 2)],
+                         ids=["2p-side-A", "4p-with-2-bots"])
+def test_drops_of_evil_full_match(browser, server, players, options, bots):
+    """Drops of Evil: a complete match to final scoring through real clicks."""
+    contexts, (host, friend, watcher) = start_match(browser, server, "drops_of_evil", players,
+                                                    options, bots)
+    try:
+        shoot(host, f"drops_of_evil-{players}p-start", "drops_of_evil" if players == 2 else None)
+        # the spectator sees the table live but can never act
+        assert watcher.locator("body").get_attribute("data-your-turn") != "true"
+        play_to_the_end([host, friend], watcher, seed=players)
+        finish_and_check([host, friend], watcher, "drops_of_evil", players)
+    finally:
+        for ctx in contexts:
+            ctx.close()

@@ -1,0 +1,53 @@
+"""Hidden information: Power Relic hands secret (counts public), deck orders secret, active
+relics public; determinize redeals what the viewer cannot know."""
+from engines.base import Rng
+from engines.covil import ENGINE
+
+from .helpers import act, placed, set_hand
+
+
+def test_views_show_own_hand_only_and_counts_to_everyone():
+    """Power Relics: players keep them in their hands (secret); the number is public."""
+    s = placed(3)
+    set_hand(s, 1, ["P05", "P06"])
+    v0 = ENGINE.view(s, 0)["game"]["owners"]
+    v1 = ENGINE.view(s, 1)["game"]["owners"]
+    spec = ENGINE.view(s, None)["game"]["owners"]
+    assert v0[1]["hand"] is None and v0[1]["hand_count"] == 2
+    assert v1[1]["hand"] == ["P05", "P06"]
+    assert spec[1]["hand"] is None and spec[0]["hand"] is None
+    assert ENGINE.view(s, None, reveal=True)["game"]["owners"][1]["hand"] == ["P05", "P06"]
+    assert "P05" not in str(ENGINE.view(s, 0)["log"])
+
+
+def test_active_relics_are_public():
+    """Power Relics: an activated relic is face up for everyone."""
+    s = placed(2)
+    set_hand(s, 0, ["P17"])
+    s = act(s, 0, {"type": "activate", "relic": "P17"})
+    assert ENGINE.view(s, 1)["game"]["owners"][0]["active"] == ["P17"]
+    assert "P17" in ENGINE.view(s, None)["game"]["relics"]
+
+
+def test_determinize_redeals_other_hands_and_decks_keeping_own_hand():
+    """determinize: other hands, the relic deck and the Mercenary deck are resampled; the
+    viewer's own hand and every public count stay."""
+    s = placed(3)
+    changed = 0
+    for i in range(20):
+        d = ENGINE.determinize(s, 0, Rng(i))
+        assert d["own"][0]["hand"] == s["own"][0]["hand"]
+        assert [len(p["hand"]) for p in d["own"]] == [len(p["hand"]) for p in s["own"]]
+        assert ENGINE.view(d, 0) == ENGINE.view(s, 0)
+        changed += d["own"][1]["hand"] != s["own"][1]["hand"]
+        assert sorted(d["mdeck"] + d["mbox"]) == sorted(s["mdeck"] + s["mbox"])
+        ENGINE.check_invariants(d)
+    assert changed >= 15
+
+
+def test_describe_gives_rulebook_labels():
+    """describe(): short labels with the rulebook's words."""
+    s = placed(2)
+    labels = [ENGINE.describe(s, a) for a in ENGINE.legal_actions(s, 0)]
+    assert "Lie down a troop in H: move to A" in labels
+    assert "Buy a Power Relic" in labels
