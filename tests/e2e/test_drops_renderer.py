@@ -196,10 +196,12 @@ def server():
 
 def _dom(page) -> tuple[list[str], set[str], set[str], set[str]]:
     """(board data-action keys in DOM order, data-pick keys, prompt-bar keys, claimed keys)."""
-    acts = page.eval_on_selector_all("#board [data-action]", "els => els.map(e => e.dataset.action)")
-    picks = page.eval_on_selector_all("#board [data-pick]", "els => els.map(e => e.dataset.pick)")
-    prompt = page.eval_on_selector_all("#prompt button[data-prompt]", "els => els.map(e => e.dataset.prompt)")
-    claimed = json.loads(page.locator("#claimed").text_content() or "[]")
+    acts, picks, prompt, claimed = page.evaluate("""() => {
+      const all = (sel, f) => [...document.querySelectorAll(sel)].map(f);
+      return [all("#board [data-action]", (e) => e.dataset.action), all("#board [data-pick]", (e) => e.dataset.pick),
+              all("#prompt button[data-prompt]", (e) => e.dataset.prompt),
+              JSON.parse(document.getElementById("claimed").textContent || "[]")];
+    }""")
     return [canon(json.loads(a)) for a in acts], set(picks), set(prompt), set(claimed)
 
 
@@ -249,14 +251,14 @@ def _click(page, action: dict, board: list[str], prompt: set[str], rng: random.R
         return "prompt"
     if action["type"] == "brew":
         page.locator(f"#board [data-pick='res-{action['res']}']").click()
-        board, _, _ = _dom(page)[0], None, None
-    elif action["type"] == "place" and rng.random() < 0.5:
+    elif action["type"] == "place" and rng.random() < 0.3:
         pick = page.locator(f"#board [data-pick='pawn-{action['pawn']}']")
         if pick.count():
             pick.click()
-            board = _dom(page)[0]
-    assert k in board, f"cannot find {k} on the board"
-    page.locator("#board [data-action]").nth(board.index(k)).click()
+    else:
+        assert k in board, f"cannot find {k} on the board"
+    # data-action holds the action's JSON as the view sent it (same key order as the engine's dict).
+    page.locator(f"#board [data-action='{json.dumps(action, separators=(',', ':'))}']").click()
     return "board"
 
 
@@ -268,6 +270,8 @@ def _play(page, game: Game, url: str, players: int, seed: int, tag: str, shots: 
     took_back: set = set()
     counts = {"board": 0, "prompt": 0}
     seen_phase = set()
+    by_type: dict = {}
+    started = time.monotonic()
     while game.engine.result(game.state) is None:
         step = game.step
         legal = game.engine.legal_actions(game.state, game.seat())
@@ -290,13 +294,16 @@ def _play(page, game: Game, url: str, players: int, seed: int, tag: str, shots: 
             page.screenshot(path=str(ARTIFACTS / f"drops_{tag}_other_alchilab.png"), full_page=True)
             page.locator(f"#board [data-seat-tab='{game.seat()}']").click()
             board, picks, prompt = _check_reachable(page, legal)
-        counts[_click(page, action, board, prompt, rng)] += 1
+        where = _click(page, action, board, prompt, rng)
+        counts[where] += 1
+        by_type[f"{where}:{action['type']}"] = by_type.get(f"{where}:{action['type']}", 0) + 1
         _wait_step(page, step + 1)
         assert page.locator("body[data-illegal]").count() == 0
     _check_reachable(page, [])
     assert page.locator("#board .doe-final").count() == 1
     page.screenshot(path=str(ARTIFACTS / f"drops_{tag}_final.png"), full_page=True)
     shots[tag] = counts
+    print(tag, round(time.monotonic() - started, 1), "s", sorted(by_type.items()))
     assert counts["board"] > counts["prompt"], counts
     return counts
 

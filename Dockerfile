@@ -1,0 +1,26 @@
+# Lair app image: non-root, migrations applied at start (app/docker-entrypoint.sh).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    HOST=0.0.0.0 \
+    PORT=8000
+
+WORKDIR /srv/lair
+RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin lair
+
+COPY pyproject.toml README.md alembic.ini ./
+COPY app ./app
+COPY engines ./engines
+COPY migrations ./migrations
+COPY static ./static
+COPY templates ./templates
+RUN pip install -e . && chown -R lair:lair /srv/lair
+
+USER lair
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
+  CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"
+ENTRYPOINT ["/srv/lair/app/docker-entrypoint.sh"]
+CMD ["sh", "-c", "exec uvicorn app.main:app --host \"$HOST\" --port \"$PORT\" --proxy-headers --forwarded-allow-ips='*'"]

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Container entry point: apply migrations (retrying while the database starts), then run the
+# command (uvicorn by default). Tested outside Docker by tests/app/test_deploy.py.
+set -eu
+tries="${MIGRATE_TRIES:-30}"
+i=1
+until alembic upgrade head; do
+  if [ "$i" -ge "$tries" ]; then
+    echo "entrypoint: migrations failed after $tries attempts" >&2
+    exit 1
+  fi
+  echo "entrypoint: database not ready (attempt $i/$tries); retrying in 2 s" >&2
+  i=$((i + 1))
+  sleep 2
+done
+exec "$@"
