@@ -136,15 +136,14 @@ class Hub:
         """Number of spectator sockets in this process."""
         return sum(1 for c in self.conns.get(match_id, ()) if c.seat is None)
 
-    async def on_change(self, match_id: str, what: str) -> None:
+    async def on_change(self, match_id: str, what: str, snap: Snapshot | None = None) -> None:
         """Service listener: push the new state (or a reload) to every socket of the match."""
         if not self.conns.get(match_id):
             return
         if what in ("started", "cancelled"):
             self.broadcast(match_id, {"type": "reload"})
             return
-        snap = await self.service.snapshot(match_id)
-        self.push(snap)
+        self.push(snap or await self.service.current(match_id))
 
     def broadcast(self, match_id: str, message: dict) -> None:
         """Send the same public message to every socket of a match."""
@@ -213,7 +212,7 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
     sender = asyncio.create_task(conn.sender())
     hub.conns[match_id].add(conn)
     try:
-        snap = await service.snapshot(match_id)
+        snap = await service.current(match_id)
         hub.push(snap, only=conn)
         for msg in await service.chat_history(match_id, 50):
             conn.send(_encode({"type": "chat", "from": msg.name, "text": msg.text,
@@ -238,7 +237,7 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
             hub.presence(match_id)
             if seat is not None:
                 try:
-                    snap = await service.snapshot(match_id)
+                    snap = await service.current(match_id)
                 except ServiceError:
                     return
                 if snap.match.status == "active":
@@ -286,7 +285,11 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
         except ServiceError as exc:
             code = exc.code if exc.code != "not_found" else "bad_message"
             _error(conn, code, exc.message, msg.id)
-            hub.push(await service.snapshot(conn.match_id), only=conn)
+            hub.push(await service.current(conn.match_id), only=conn)
             return
+        # The mover learns that its action landed (the views alone cannot tell it apart from
+        # another seat's move committed meanwhile).
+        conn.send(_encode({"type": "ack", "ref": msg.id, "version": outcome.version,
+                           "duplicate": outcome.duplicate}))
         if outcome.duplicate:
-            hub.push(await service.snapshot(conn.match_id), only=conn)
+            hub.push(await service.current(conn.match_id), only=conn)

@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -74,8 +74,9 @@ class Outcome:
     events: list[dict] = field(default_factory=list)
 
 
-Listener = Callable[[str, str], Awaitable[None]]
-"""``listener(match_id, what)`` with ``what`` in {"state", "seats", "started", "cancelled"}."""
+Listener = Callable[[str, str, "Snapshot | None"], Awaitable[None]]
+"""``listener(match_id, what, snapshot)`` with ``what`` in {"state", "seats", "started",
+"cancelled"}; ``snapshot`` is the match as committed (None when the listener should load it)."""
 
 
 def _token() -> str:
@@ -95,6 +96,9 @@ class MatchService:
         # Recent versions' prompts per match: lets a late action in a simultaneous frame be
         # recognised as built on the same prompt (DESIGN.md, "Sequencing").
         self._prompts_at: dict[str, dict[int, dict]] = defaultdict(dict)
+        # The latest committed snapshot of each match this process has touched. Used only when
+        # the database says its version is current, so another process's commit is never missed.
+        self._snaps: dict[str, Snapshot] = {}
 
     def _remember_prompts(self, match_id: str, version: int, prompts: dict) -> None:
         recent = self._prompts_at[match_id]
@@ -107,10 +111,12 @@ class MatchService:
         """Call ``listener(match_id, what)`` after every committed change."""
         self._listeners.append(listener)
 
-    async def _changed(self, match_id: str, what: str) -> None:
+    async def _changed(self, match_id: str, what: str, snap: Snapshot | None = None) -> None:
+        if what != "state":
+            self._snaps.pop(match_id, None)  # seats or status changed: reload when needed
         for listener in self._listeners:
             try:
-                await listener(match_id, what)
+                await listener(match_id, what, snap)
             except Exception:  # a broken listener must not undo a durable move
                 log.exception("listener failed for match %s", match_id)
 
@@ -151,6 +157,21 @@ class MatchService:
         )).all()
         seats = [SeatInfo(seat.seat, seat.user_id, name, seat.bot) for seat, name in rows]
         return Snapshot(match, seats)
+
+    async def _load(self, match_id: str, session: AsyncSession) -> Snapshot:
+        snap = await self.snapshot(match_id, session)
+        self._snaps[match_id] = snap
+        return snap
+
+    async def current(self, match_id: str) -> Snapshot:
+        """The match as last committed: this process's cached snapshot when its version is
+        still the database's, else a fresh load. Raises ``ServiceError('not_found')``."""
+        async with self.sm() as s:
+            version = await s.scalar(select(Match.version).where(Match.id == match_id))
+            snap = self._snaps.get(match_id)
+            if snap is not None and version is not None and snap.match.version == version:
+                return snap
+            return await self._load(match_id, s)
 
     async def lobby(self, user_id: str | None) -> dict[str, list[Match]]:
         """``{"open": public open matches, "mine": matches the user hosts or sits in}``."""
@@ -345,17 +366,22 @@ class MatchService:
             raise ServiceError("spectator", "Spectators watch; they cannot act.")
         async with self._locks[match_id]:
             async with self.sm() as s:
-                m = (await s.execute(select(Match).where(Match.id == match_id)
-                                     .execution_options(populate_existing=True))
-                     ).scalar_one_or_none()
-                if m is None:
+                row = (await s.execute(select(Match.status, Match.version)
+                                       .where(Match.id == match_id))).first()
+                if row is None:
                     raise ServiceError("bad_message", "No such match.")
-                if m.status in ("finished", "cancelled"):
+                if row.status in ("finished", "cancelled"):
                     raise ServiceError("finished", "The match is over.")
-                if m.status != "active":
+                if row.status != "active":
                     raise ServiceError("illegal", "The match has not started yet.")
-                if await self._is_duplicate(s, match_id, seat, action_id):
-                    return Outcome(applied=False, version=m.version, duplicate=True)
+                # A resent message carries the version it was built on, which is then old.
+                if version != row.version and await self._is_duplicate(s, match_id, seat,
+                                                                        action_id):
+                    return Outcome(applied=False, version=row.version, duplicate=True)
+                snap = self._snaps.get(match_id)
+                if snap is None or snap.match.version != row.version:
+                    snap = await self._load(match_id, s)
+                m = snap.match
                 engine = self._engine(m.game)
                 state = m.state
                 if version != m.version and not await self._still_valid(
@@ -370,34 +396,40 @@ class MatchService:
                     raise ServiceError("illegal", exc.reason) from exc
                 result = engine.result(new_state)
                 now = utcnow()
-                current = m.version  # the ORM UPDATE below refreshes ``m`` in place
+                current = m.version
                 values: dict[str, Any] = {"state": new_state, "version": current + 1,
                                           "updated_at": now}
                 if result is not None:
                     values.update(status="finished", result=result, finished_at=now)
                 done = await s.execute(update(Match).where(Match.id == match_id,
                                                            Match.version == current)
-                                       .values(**values))
+                                       .values(**values)
+                                       .execution_options(synchronize_session=False))
                 if done.rowcount != 1:
                     await s.rollback()
+                    self._snaps.pop(match_id, None)
                     raise ServiceError("stale", "Another move was applied first.")
-                s.add(ActionRow(match_id=match_id, seq=current + 1, seat=seat,
-                                action_id=action_id, action=action, created_at=now))
+                await s.execute(insert(ActionRow).values(
+                    match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
+                    action=action, created_at=now))
                 try:
                     await s.commit()
                 except IntegrityError:
                     await s.rollback()
+                    self._snaps.pop(match_id, None)
                     async with self.sm() as s2:
                         if await self._is_duplicate(s2, match_id, seat, action_id):
                             cur = await s2.scalar(select(Match.version)
                                                   .where(Match.id == match_id))
                             return Outcome(applied=False, version=cur, duplicate=True)
                     raise ServiceError("stale", "Another move was applied first.")
+                for key, value in values.items():  # the cached snapshot follows the commit
+                    setattr(m, key, value)
                 new_version = current + 1
                 self._remember_prompts(match_id, current, engine.prompts(state))
                 self._remember_prompts(match_id, new_version, engine.prompts(new_state))
-        await self._changed(match_id, "state")
-        if result is None:
+        await self._changed(match_id, "state", snap)
+        if result is None and any(info.bot for info in snap.seats):
             self.schedule_bots(match_id)
         return Outcome(applied=True, version=new_version, events=events)
 
@@ -444,7 +476,7 @@ class MatchService:
 
     async def _run_bots(self, match_id: str) -> None:
         try:
-            snap = await self.snapshot(match_id)
+            snap = await self.current(match_id)
         except ServiceError:
             return
         m = snap.match
@@ -467,7 +499,7 @@ class MatchService:
         try:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            snap = await self.snapshot(match_id)
+            snap = await self.current(match_id)
             m = snap.match
             engine = self._engine(m.game)
             if m.status != "active" or info.seat not in engine.prompts(m.state):

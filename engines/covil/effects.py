@@ -16,6 +16,7 @@ from engines.base import event
 
 from . import combat, core
 from .data import RULES, card, relic
+from .text import relic_text
 
 
 def _seat(state: dict, o: int) -> list[int]:
@@ -145,10 +146,7 @@ def activate(state: dict, o: int, rid: str) -> None:
 
 
 def _describe_relic(rid: str) -> str:
-    r = relic(rid)
-    inst = r["instant"]["do"].replace("_", " ")
-    bonus = ", ".join(f"+{v} {k}" for k, v in r["bonus"].items())
-    return f"{inst}; {bonus}"
+    return relic_text(rid)
 
 
 # ----- Command abilities ---------------------------------------------------------------------

@@ -21,9 +21,14 @@ class CovilOptions(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid")
-    board: Literal["A", "B"] = "A"
-    dummies: int = Field(1, ge=1, le=2)
-    dummy_next_to_you: bool = False
+    board: Literal["A", "B"] = Field(
+        "A", title="Board",
+        description="A: Water Town (up to 4 players); B: Desert Town (2-3 players). "
+                    "Solo always uses the Desert town map.")
+    dummies: int = Field(1, ge=1, le=2, title="Dummy players (solo)",
+                         description="How many engine-played dummy players a solo game has.")
+    dummy_next_to_you: bool = Field(False, title="Dummy fortress next to yours (solo)",
+                                    description="Harder solo: dummy fortresses go next to yours.")
 
 
 _FRAME_TEXT = {
@@ -98,6 +103,14 @@ class CovilEngine(Engine):
         text = _FRAME_TEXT[f["kind"]]
         if f["kind"] == "place" and core.is_dummy(state, f["owner"]):
             text = f"Place the fortress and 2 troops of {core.name(state, f['owner'])}"
+        elif f["kind"] == "combat":
+            a, d = combat.attack_strength(state, f), combat.defense_strength(state, f)
+            if f["side"] == "atk":
+                text = f"Raise the stakes (attack {a} vs defence {d}): activate Power Relics or pass"
+            else:
+                text = f"{text} (attack {a} vs defence {d})"
+        elif f["kind"] == "effect":
+            text = f"{text}: {f['do'].replace('_', ' ')}"
         return {s: {"kind": f["kind"], "text": text} for s in f["seats"]}
 
     def _combat_choices(self, state: dict, f: dict) -> list[dict]:
@@ -225,6 +238,10 @@ class CovilEngine(Engine):
             k = len(p["hand"])
             p["hand"], pool = pool[:k], pool[k:]
         s["rdeck"] = pool
+        for f in s["stack"]:
+            # relics already offered as payment by a redealt owner are among its new hand
+            if f["kind"] == "pay" and s["own"][f["owner"]] in others:
+                f["relics"] = list(s["own"][f["owner"]]["hand"][:len(f["relics"])])
         merc = s["mdeck"] + s["mbox"]
         rng.shuffle(merc)
         s["mdeck"], s["mbox"] = merc[:len(s["mdeck"])], merc[len(s["mdeck"]):]

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from . import combat, core, data, phases
+from .text import minion_text, relic_text
 from .data import card, relic
 
 
 def _minion_info(cid: str) -> dict:
     c = card(cid)
     return {"name": c["name"], "class": c["class"], "base": c["base"], "cost": c["cost"],
-            "type": c["type"], "family": c["family"], "kind": c["kind"], "effect": c["effect"]}
+            "type": c["type"], "family": c["family"], "kind": c["kind"], "text": minion_text(cid)}
 
 
 def _frame(state: dict, f: dict, viewer: int | None, reveal: bool) -> dict:
@@ -57,7 +58,8 @@ def game_view(state: dict, viewer: int | None, reveal: bool) -> dict:
         "stack": [_frame(state, f, viewer, reveal) for f in state["stack"]],
         "dominance": phases.dominance(state) if state["phase"] != "place" else {},
         "minions": {c: _minion_info(c) for c in sorted(minions)},
-        "relics": {r: relic(r) for r in sorted(relics)},
+        "relics": {r: {"gold": relic(r)["gold"], "target": relic(r)["target"],
+                        "text": relic_text(r)} for r in sorted(relics)},
     }
 
 

@@ -314,6 +314,9 @@ function handle(data) {
     case "presence":
       onPresence(msg);
       break;
+    case "ack":  // our action landed (its view came just before): allow the next one
+      if (pending && msg.ref === pending.id) setPending(null);
+      break;
     case "pong":
       break;
     case "reload":
@@ -333,7 +336,8 @@ function onView(v) {
   legalIndex = new Map((v.legal_actions || []).map((a, i) => [canon(a), i]));
   presence = {seats: new Map((v.seats || []).map((s, i) => [i, !!s.connected])),
               spectators: v.match && typeof v.match.spectators === "number" ? v.match.spectators : presence.spectators};
-  setPending(null);
+  // A view caused by another seat's move does not end our pending action: its "ack" (or
+  // error) does, so a quick second click cannot be built on a version about to be stale.
   renderHeader();
   renderSeats();
   renderSpectators();

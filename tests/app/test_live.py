@@ -153,9 +153,11 @@ def test_duplicate_action_id_is_applied_once(client):
         recv(ann, "view")
         act(ann, 0, {"type": "bid", "n": 2}, "same")
         assert view_at(ann, 1)["version"] == 1
+        assert recv(ann, "ack") == {"type": "ack", "ref": "same", "version": 1,
+                                    "duplicate": False}
         act(ann, 0, {"type": "bid", "n": 2}, "same")
-        v = recv(ann, "view")["view"]
-        assert v["version"] == 1  # acknowledged with the current view, not re-applied
+        ack = recv(ann, "ack")
+        assert ack["duplicate"] and ack["version"] == 1  # acknowledged, not re-applied
     rows = client.portal.call(client.app.state.service.actions, mid)
     assert len(rows) == 1
 

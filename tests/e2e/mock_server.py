@@ -367,8 +367,10 @@ def create_app() -> FastAPI:
 
         if c.seat is None:
             return await error("spectator", "Spectators cannot act.")
-        if ref in g.seen_ids:
-            return await push_views(match_id)  # a duplicate is acknowledged, never re-applied
+        if ref in g.seen_ids:  # a duplicate is acknowledged, never re-applied
+            await push_views(match_id)
+            return await send(c, {"type": "ack", "ref": ref, "version": g.version,
+                                  "duplicate": True})
         if msg.get("version") != g.version:
             return await error("stale", "The table changed before your move arrived; look again.")
         action = msg.get("action")
@@ -380,6 +382,7 @@ def create_app() -> FastAPI:
         await asyncio.sleep(0.05)  # a little latency, so "pending" is observable
         g.apply(c.seat, action)
         await push_views(match_id)
+        await send(c, {"type": "ack", "ref": ref, "version": g.version, "duplicate": False})
 
     # ----- test controls ---------------------------------------------------------------------
 

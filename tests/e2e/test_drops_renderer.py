@@ -39,6 +39,10 @@ HARNESS = """<!doctype html>
 <link rel="stylesheet" href="/static/css/lair.css">
 <style>
   body { margin: 0; padding: 8px; background: var(--bg); color: var(--text); font-family: var(--font); }
+  /* The real table page's columns (lair.css .table-body): seats | board | log+chat. */
+  .cols { display: grid; gap: 16px; grid-template-columns: minmax(200px, 250px) minmax(0, 1fr) minmax(240px, 320px); }
+  .cols > aside { border: 1px dashed #4a4058; border-radius: 8px; min-height: 300px; color: #777; padding: 8px; }
+  @media (max-width: 1100px) { .cols { grid-template-columns: minmax(0, 1fr); } .cols > aside { display: none; } }
   #prompt { background: #201a28; border-top: 2px solid #a8182f; padding: 6px;
             display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-top: 8px; }
   #prompt button { font: inherit; padding: 4px 10px; border-radius: 6px; border: 1px solid #888;
@@ -46,8 +50,10 @@ HARNESS = """<!doctype html>
   #claimed { display: none; }
 </style></head>
 <body data-step="-1">
-<div id="board" class="board"></div>
-<div id="prompt"><span id="prompt-text"></span></div>
+<div class="cols"><aside>seat panels</aside>
+<main><div id="board" class="board"></div>
+<div id="prompt"><span id="prompt-text"></span></div></main>
+<aside>log, chat</aside></div>
 <pre id="claimed"></pre>
 <script type="module">
 import * as R from "/static/games/drops_of_evil/renderer.js";
@@ -226,9 +232,23 @@ def _wait_step(page, step: int):
     page.locator(f"body[data-step='{step}']").wait_for(state="attached", timeout=10_000)
 
 
+STEER = {"AS06", "AS10"}  # Seer (seer_put on Gathering spaces), Re-Brewer (rebrew on Brewer cells)
+
+
+def _steered(game: Game, a: dict) -> bool:
+    """Hire and use the Seer and the Re-Brewer, so their board steps get clicked too."""
+    if a["type"] == "place" and a["pawn"] == "coin":
+        tiles = game.engine.view(game.state, None)["game"]["assistants"]
+        return any(t["space"] == a["space"] and t["id"] in STEER for t in tiles)
+    return a["type"] == "assistant" and a["assistant"] in STEER
+
+
 def _choose(game: Game, rng: random.Random, took_back: set) -> dict:
     seat = game.seat()
     legal = game.engine.legal_actions(game.state, seat)
+    steer = [a for a in legal if _steered(game, a)]
+    if steer and rng.random() < 0.8:
+        return rng.choice(steer)
     for a in legal:
         if a["type"] == "done":
             return a
@@ -249,7 +269,8 @@ def _click(page, action: dict, board: list[str], prompt: set[str], rng: random.R
     if k in prompt:
         page.locator(f"#prompt button[data-prompt='{k}']").click()
         return "prompt"
-    if action["type"] == "brew":
+    if action["type"] == "brew" and k not in board:
+        # Pick the Resource first (a pick persists while that Resource can still be brewed).
         page.locator(f"#board [data-pick='res-{action['res']}']").click()
     elif action["type"] == "place" and rng.random() < 0.3:
         pick = page.locator(f"#board [data-pick='pawn-{action['pawn']}']")
@@ -278,6 +299,9 @@ def _play(page, game: Game, url: str, players: int, seed: int, tag: str, shots: 
         board, picks, prompt = _check_reachable(page, legal)
         phase = game.state["phase"]
         action = _choose(game, rng, took_back)
+        if action["type"] in ("seer_put", "rebrew") and action["type"] not in seen_phase:
+            seen_phase.add(action["type"])
+            page.screenshot(path=str(ARTIFACTS / f"drops_{tag}_{action['type']}.png"), full_page=True)
         if phase == "placement" and "placement" not in seen_phase and step >= players + 1:
             seen_phase.add("placement")
             page.screenshot(path=str(ARTIFACTS / f"drops_{tag}_placement.png"), full_page=True)
@@ -288,11 +312,11 @@ def _play(page, game: Game, url: str, players: int, seed: int, tag: str, shots: 
             assert page.locator("#board .doe-cell[data-action]").count() > 0
             page.screenshot(path=str(ARTIFACTS / f"drops_{tag}_brewing_pick.png"), full_page=True)
             other = (game.seat() + 1) % players
-            page.locator(f"#board [data-seat-tab='{other}']").click()
+            page.locator(f"#board .doe-tab[data-seat-tab='{other}']").click()
             assert page.locator(f"#board .doe-lab[data-seat='{other}']").count() == 1
             assert page.locator("#board .doe-lab [data-action]").count() == 0
             page.screenshot(path=str(ARTIFACTS / f"drops_{tag}_other_alchilab.png"), full_page=True)
-            page.locator(f"#board [data-seat-tab='{game.seat()}']").click()
+            page.locator("#board .doe-back button").click()
             board, picks, prompt = _check_reachable(page, legal)
         where = _click(page, action, board, prompt, rng)
         counts[where] += 1
@@ -303,6 +327,7 @@ def _play(page, game: Game, url: str, players: int, seed: int, tag: str, shots: 
     assert page.locator("#board .doe-final").count() == 1
     page.screenshot(path=str(ARTIFACTS / f"drops_{tag}_final.png"), full_page=True)
     shots[tag] = counts
+    counts = {**counts, **by_type}
     print(tag, round(time.monotonic() - started, 1), "s", sorted(by_type.items()))
     assert counts["board"] > counts["prompt"], counts
     return counts
@@ -311,18 +336,21 @@ def _play(page, game: Game, url: str, players: int, seed: int, tag: str, shots: 
 def test_two_player_game(browser, server):
     game, url = server
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = browser.new_page(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     shots = {}
-    _play(page, game, url, 2, 7, "2p", shots)
+    by_type = _play(page, game, url, 2, 2, "2p", shots)
+    for kind in ("board:place", "board:brew", "board:take_back", "board:bonus", "board:seer_put", "board:rebrew",
+                 "prompt:done"):
+        assert by_type.get(kind), (kind, by_type)
     assert not errors, errors
     page.close()
 
 
 def test_four_player_game(browser, server):
     game, url = server
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = browser.new_page(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     _play(page, game, url, 4, 11, "4p", {})
@@ -333,7 +361,7 @@ def test_four_player_game(browser, server):
 def test_phone_layout(browser, server):
     game, url = server
     game.new(2, 5, {"side": "B"})
-    page = browser.new_page(viewport={"width": 375, "height": 740}, device_scale_factor=2)
+    page = browser.new_page(viewport={"width": 375, "height": 740}, device_scale_factor=2, reduced_motion="reduce")
     page.goto(f"{url}/harness.html")
     _wait_step(page, 0)
     # Nothing but the Forest (which scrolls inside its own box) may overflow the phone width.

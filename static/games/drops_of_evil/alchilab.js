@@ -48,7 +48,10 @@ function tokenNode(ctx, slot, taken, action) {
       m ? `${m[2]}${res === "worm" ? "Wo" : "Ch"}` : r.abbr);
   }
   node.dataset.slot = slot;
-  if (taken) node.classList.add("taken");
+  if (taken) {
+    node.classList.add("taken");
+    node.replaceChildren("✓");
+  }
   if (t) node.setAttribute("aria-label", `${t.label}${taken ? " (taken)" : ""}`);
   if (action) clickable(ctx, node, action);
   return node;
@@ -171,6 +174,7 @@ function drawDistiller(ctx, lab, idx, pick, mine) {
     if (v.id === geo.top) {
       vial.append(el("span", {class: "doe-pairs", title: "Completed pairs in the top Vial"},
         `${d.top_pairs || 0} pair${d.top_pairs === 1 ? "" : "s"}`));
+      vial.classList.add("top");
     }
     if (mine) {
       const brewA = brewMush.get(v.id);
@@ -290,6 +294,11 @@ function drawInfo(ctx, lab) {
   return el("section", {class: "doe-panel doe-info-panel"}, el("h4", {}, "Scrolls, Income, Assistant"), bits);
 }
 
+function cellName(ctx, id) {
+  const c = ctx.game.geometry.brewer.cells.find((x) => x.id === id);
+  return c ? `Vial ${c.vial} (${c.col},${c.row})` : id;
+}
+
 function pendingNote(ctx, lab, mine) {
   const p = lab.pending;
   if (!p) return null;
@@ -300,7 +309,7 @@ function pendingNote(ctx, lab, mine) {
   }
   if (p.kind === "rebrew") {
     return el("div", {class: "doe-pending"}, "Re-Brewer: moving ", resChip(ctx, p.res, {size: "xs"}),
-      ` from ${p.from} — choose a highlighted space`);
+      ` from ${cellName(ctx, p.from)} — choose a highlighted space`);
   }
   if (p.kind === "distiller_bonus") return el("div", {class: "doe-pending"}, "Choose a Distiller Bonus token (highlighted)");
   if (p.kind === "after_placement") return el("div", {class: "doe-pending"}, "May still activate the Assistant, then end the turn");
@@ -320,9 +329,8 @@ export function drawAlchilab(ctx, seat) {
                           dataset: {seat: String(seat)}, role: "region",
                           "aria-label": `Alchilab of ${ctx.table.seatName(seat)}`},
     head, note,
-    el("div", {class: "doe-lab-top"}, drawRats(ctx, lab), drawToxicity(ctx, lab), drawPawns(ctx, lab, idx, mine)),
-    el("div", {class: "doe-lab-main"}, drawPool(ctx, lab, idx, pick, mine)),
-    el("div", {class: "doe-lab-main"}, drawDistiller(ctx, lab, idx, pick, mine), drawBrewer(ctx, lab, idx, pick, mine),
-      drawInfo(ctx, lab)));
+    el("div", {class: "doe-lab-top"}, drawRats(ctx, lab), drawToxicity(ctx, lab), drawInfo(ctx, lab)),
+    el("div", {class: "doe-lab-main"}, drawPawns(ctx, lab, idx, mine), drawPool(ctx, lab, idx, pick, mine)),
+    el("div", {class: "doe-lab-main"}, drawDistiller(ctx, lab, idx, pick, mine), drawBrewer(ctx, lab, idx, pick, mine)));
   return lab$;
 }

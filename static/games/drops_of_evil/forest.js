@@ -5,13 +5,13 @@ import {RES, PAWN, sv, clickable, mark, resName} from "./util.js";
 const U = 100;      // one gathering-grid unit, px
 const C = 68;       // a Gathering space's side
 const M = 14;       // side margin
-const T = 66;       // top band (Snake spaces sit at y = 0)
+const T = 80;       // top band (Snake spaces sit at y = 0)
 
 const SLOTS = {
   1: [[0, 6]],
-  2: [[-15, 6], [15, 6]],
-  3: [[-15, -6], [15, -6], [0, 18]],
-  4: [[-15, -6], [15, -6], [-15, 18], [15, 18]],
+  2: [[-16, 6], [16, 6]],
+  3: [[-16, -5], [16, -5], [0, 19]],
+  4: [[-16, -5], [16, -5], [-16, 19], [16, 19]],
 };
 
 function centre(x, y) {
@@ -21,12 +21,12 @@ function centre(x, y) {
 function svgRes(ctx, res, count, x, y) {
   const r = RES[res] || {fill: "#bbb", ink: "#000", abbr: "?"};
   const g = sv("g", {class: "doe-sres", transform: `translate(${x},${y})`},
-    sv("circle", {r: 12, fill: r.fill, stroke: "#0008", "stroke-width": 1}),
+    sv("circle", {r: 14, fill: r.fill, stroke: "#0008", "stroke-width": 1}),
     sv("text", {class: "abbr", "text-anchor": "middle", dy: "0.35em", fill: r.ink}, r.abbr),
     sv("title", {}, `${resName(ctx, res)} ×${count}`));
   if (count > 1) {
-    g.append(sv("circle", {cx: 11, cy: -10, r: 7.5, fill: "#fff", stroke: "#222", "stroke-width": 1}),
-      sv("text", {class: "cnt", x: 11, y: -10, "text-anchor": "middle", dy: "0.35em"}, String(count)));
+    g.append(sv("circle", {cx: 12, cy: -11, r: 8, fill: "#fff", stroke: "#222", "stroke-width": 1}),
+      sv("text", {class: "cnt", x: 12, y: -11, "text-anchor": "middle", dy: "0.35em"}, String(count)));
   }
   return g;
 }
@@ -63,6 +63,7 @@ export function drawForest(ctx) {
   const svg = sv("svg", {class: "doe-forest", viewBox: `0 0 ${W} ${H}`, width: W, height: H,
                          role: "group", "aria-label": "Forest board"});
   svg.style.setProperty("--w", `${W}px`);
+  svg.style.setProperty("--minw", `${geo.cols * 64}px`);
   svg.append(sv("rect", {class: "doe-forest-bg", x: 0, y: 0, width: W, height: H, rx: 14}));
 
   const byId = new Map();
@@ -75,7 +76,8 @@ export function drawForest(ctx) {
     const [cx, cy] = centre(g.x, g.y);
     const node = sv("g", {class: `doe-g ${g.clearing ? "clearing" : "underbrush"}`,
                           transform: `translate(${cx},${cy})`, "data-space": g.id});
-    node.append(sv("rect", {class: "hl", x: -C / 2 - 4, y: -C / 2 - 4, width: C + 8, height: C + 8, rx: 11}));
+    node.append(sv("rect", {class: "chg", x: -C / 2 - 8, y: -C / 2 - 8, width: C + 16, height: C + 16, rx: 13}),
+      sv("rect", {class: "hl", x: -C / 2 - 4, y: -C / 2 - 4, width: C + 8, height: C + 8, rx: 11}));
     node.append(sv("rect", {class: "cell", x: -C / 2, y: -C / 2, width: C, height: C, rx: 8}));
     node.append(sv("text", {class: "coord", x: C / 2 - 4, y: -C / 2 + 11, "text-anchor": "end"},
       `${g.col},${g.row}`));
@@ -124,7 +126,7 @@ export function drawForest(ctx) {
       const ang = Math.atan2(dy, dx) * 180 / Math.PI;
       arrows.append(sv("path", {d: "M18,-6 L27,0 L18,6 Z", transform: `rotate(${ang})`}));
     }
-    node.append(sv("circle", {class: "hl", r: 21}), arrows);
+    node.append(sv("circle", {class: "chg", r: 25}), sv("circle", {class: "hl", r: 21}), arrows);
     if (p) {
       node.append(sv("circle", {class: "disc", r: 16, fill: ctx.table.seatColor(p.seat)}),
         sv("text", {class: "letter on", "text-anchor": "middle", dy: "0.35em"}, PAWN[p.pawn]),

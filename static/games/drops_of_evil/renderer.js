@@ -88,11 +88,10 @@ function render(fresh) {
   parts.push(drawLabs(ctx));
   parts.push(legend(ctx));
   // Brew actions are reachable through a pick in the pool: claim them when the pick is drawn.
+  // (The pool is drawn on the viewer's own Alchilab; on another seat's tab a banner leads back.)
+  const myLab = you !== null ? game.alchilabs[you] : null;
   for (const a of legal) {
-    if (a.type === "brew" && root.ownerDocument && shownSeat === you) {
-      const lab = game.alchilabs[you];
-      if (lab && (lab.pool || {})[a.res] > 0) table.claim(a);
-    }
+    if (a.type === "brew" && myLab && (myLab.pool || {})[a.res] > 0) table.claim(a);
   }
   const box = el("div", {class: "doe"}, ...parts);
   root.replaceChildren(box);
@@ -228,7 +227,14 @@ function drawLabs(ctx) {
     b.addEventListener("click", () => { shownSeat = s; render(false); });
     tabs.append(b);
   }
-  return el("section", {class: "doe-labs"}, tabs, drawAlchilab(ctx, shownSeat));
+  const out = el("section", {class: "doe-labs"});
+  if (ctx.you !== null && shownSeat !== ctx.you && ctx.legal.some((a) => a.type !== "place")) {
+    const back = el("button", {type: "button", dataset: {seatTab: String(ctx.you)}}, "Back to your Alchilab");
+    back.addEventListener("click", () => { shownSeat = ctx.you; render(false); });
+    out.append(el("div", {class: "doe-back"}, `You are looking at ${ctx.table.seatName(shownSeat)}'s Alchilab; your moves are on yours.`, back));
+  }
+  out.append(tabs, drawAlchilab(ctx, shownSeat));
+  return out;
 }
 
 function drawBreakdown(ctx) {

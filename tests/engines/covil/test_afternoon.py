@@ -5,7 +5,7 @@ from engines.base import IllegalAction
 from engines.covil import ENGINE
 from engines.covil.core import net_price
 
-from .helpers import act, legal, placed, set_hall, set_hand, set_troops, take_card, turn, types
+from .helpers import act, legal, placed, set_hall, set_hand, set_troops, take_card, types
 
 
 def _pool(s, *cids):

@@ -87,7 +87,7 @@ def test_rebels_retaliate_at_five():
     _night_from(s, "raid")
     ENGINE._run_automatic(s)
     # Player 1 drew a relic in the raid, so may respond to the Rebels' attack
-    assert ENGINE.prompts(s) == {0: {"kind": "combat", "text": ENGINE.prompts(s)[0]["text"]}}
+    assert list(ENGINE.prompts(s)) == [0] and ENGINE.prompts(s)[0]["kind"] == "combat"
     f = s["stack"][-1]
     assert f["att"] is None and f["dz"] == "E"
     s = act(s, 0, {"type": "done"})

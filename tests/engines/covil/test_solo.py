@@ -1,7 +1,7 @@
 """Evil Prevails: the Dummy Player A.I., Examples A and B, and the dummy's other rules."""
 from engines.covil import ENGINE, dummy
 
-from .helpers import act, legal, placed, set_hall, set_hand, set_troops, top_deck, turn
+from .helpers import act, placed, set_hall, set_hand, set_troops, top_deck, turn
 
 YELLOW, RED = 0, 1
 

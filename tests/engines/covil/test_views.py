@@ -51,3 +51,21 @@ def test_describe_gives_rulebook_labels():
     labels = [ENGINE.describe(s, a) for a in ENGINE.legal_actions(s, 0)]
     assert "Lie down a troop in H: move to A" in labels
     assert "Buy a Power Relic" in labels
+
+
+def test_determinize_keeps_a_pending_payment_consistent():
+    """determinize during another seat's payment: its offered relics stay in its (redealt) hand."""
+    s = placed(2)
+    from .helpers import take_card
+    take_card(s, "W7")
+    s["pool"].append("W7")
+    set_hand(s, 0, ["P03", "P05"])
+    s = act(s, 0, {"type": "acquire", "card": "W7"})
+    s = act(s, 0, {"type": "pay_relic", "relic": "P05"})
+    for i in range(10):
+        d = ENGINE.determinize(s, 1, Rng(i))
+        f = d["stack"][-1]
+        assert all(r in d["own"][0]["hand"] for r in f["relics"])
+        assert ENGINE.view(d, 1) == ENGINE.view(s, 1)
+        d2 = ENGINE.apply(d, 0, {"type": "pay_minion", "slot": 1})[0]
+        ENGINE.check_invariants(d2)
