@@ -28,7 +28,7 @@ def bots(game_id: str) -> dict[str, BotFn]:
 
 
 #: Game packages hosted by Lair; each exposes ``ENGINE`` in its ``__init__``.
-GAME_PACKAGES: tuple[str, ...] = ("drops_of_evil", "evil_corp")
+GAME_PACKAGES: tuple[str, ...] = ("drops_of_evil", "evil_corp", "covil")
 
 
 def _load() -> None:

@@ -242,8 +242,10 @@ class MatchService:
                                               f"{engine.max_players} players.")
         try:
             opts = engine.parse_options(players, options).model_dump(mode="json")
-        except ValueError as exc:
-            raise ServiceError("bad_request", f"Invalid options: {exc}") from exc
+            engine.setup(players, opts, 0)  # options that only fail for this player count
+        except Exception as exc:  # noqa: BLE001 - any refusal of the engine is the host's input
+            message = exc.errors()[0]["msg"] if hasattr(exc, "errors") else str(exc)
+            raise ServiceError("bad_request", f"Invalid options: {message}") from exc
         match = Match(id=secrets.token_urlsafe(6).replace("-", "x").replace("_", "y"),
                       game=game, engine_version=engine.version, options=opts,
                       seed=seed if seed is not None else secrets.randbits(62), players=players,

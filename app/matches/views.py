@@ -5,6 +5,7 @@ facts (seat names, bots, host, connection) and never reads hidden parts of the s
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from app.matches.service import Snapshot
@@ -29,9 +30,25 @@ def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer
         seat_view.update(name=info.name or (f"{info.bot.title()} bot" if info.bot else "—"),
                          bot=bool(info.bot), host=info.user_id == m.host_id and info.user_id
                          is not None, connected=bool(info.bot) or info.seat in online)
+    names = [s.get("name") for s in view["seats"]]
+    view["log"] = [dict(e, text=name_players(e["text"], names)) for e in view["log"]]
+    if view.get("prompt") and isinstance(view["prompt"].get("text"), str):
+        view["prompt"] = dict(view["prompt"], text=name_players(view["prompt"]["text"], names))
     view["match"] = {"id": m.id, "game": m.game, "title": engine.title, "status": m.status,
                      "players": m.players, "spectators": spectators}
     return view
+
+
+_PLAYER = re.compile(r"\bPlayer ([1-9])\b")
+
+
+def name_players(text: str, names: list[str | None]) -> str:
+    """Replace the engines' seat references ("Player 2" = seat 1, their convention in event
+    and prompt texts) with the seat's display name."""
+    def sub(m: re.Match) -> str:
+        i = int(m.group(1)) - 1
+        return names[i] if 0 <= i < len(names) and names[i] else m.group(0)
+    return _PLAYER.sub(sub, text)
 
 
 def seats_summary(snap: Snapshot, connected: Iterable[int] = ()) -> list[dict]:

@@ -35,12 +35,22 @@ def _redirect(url: str) -> RedirectResponse:
 def option_fields(engine: Engine) -> list[dict[str, Any]]:
     """The create-match form fields of a game's options model.
 
-    ``[{name, label, kind: "select"|"bool"|"int", choices, default, help}]`` derived from the
-    pydantic fields (``Literal`` -> select, ``bool`` -> checkbox, ``int`` -> number).
+    ``[{name, label, kind: "select"|"bool"|"int"|"seat", choices, default, help}]`` derived from
+    the pydantic fields (``Literal`` -> select, ``bool`` -> checkbox, ``int`` -> number,
+    ``int | None`` bounded by ``ge``/``le`` -> a select of seats with "none", values 0-based).
     """
     fields = []
     for name, info in engine.options.model_fields.items():
         ann = info.annotation
+        args = get_args(ann)
+        if set(args) == {int, type(None)}:
+            bounds = {type(m).__name__: m for m in info.metadata}
+            low = getattr(bounds.get("Ge"), "ge", 0)
+            high = getattr(bounds.get("Le"), "le", engine.max_players - 1)
+            fields.append({"name": name, "label": info.title or name.replace("_", " ").capitalize(),
+                           "default": info.default, "help": info.description or "",
+                           "kind": "seat", "choices": list(range(low, high + 1))})
+            continue
         field: dict[str, Any] = {"name": name, "label": info.title or name.replace("_", " ")
                                  .capitalize(), "default": info.default,
                                  "help": info.description or ""}
@@ -123,6 +133,9 @@ async def create_match(request: Request) -> Response:
         key = f"opt_{game}_{field['name']}"
         if field["kind"] == "bool":
             options[field["name"]] = key in form
+        elif field["kind"] == "seat":
+            value = str(form.get(key) or "")
+            options[field["name"]] = int(value) if value.isdigit() else None
         elif key in form:
             options[field["name"]] = int(str(form[key])) if field["kind"] == "int" else form[key]
     try:

@@ -17,8 +17,11 @@ class EvilCorpOptions(BaseModel):
     game": the seat, or None) and the first player (None = random)."""
 
     model_config = ConfigDict(extra="forbid")
-    balance_of_power_seat: int | None = Field(default=None, ge=0, le=3)
-    first_player: int | None = Field(default=None, ge=0, le=3)
+    balance_of_power_seat: int | None = Field(
+        default=None, ge=0, le=3, title="Balance of Power",
+        description="The weaker participant's seat gets 4 gold coins at the start (optional).")
+    first_player: int | None = Field(default=None, ge=0, le=3, title="First player",
+                                     description="Random when not chosen.")
 
 
 class EvilCorpEngine(Engine):

@@ -151,10 +151,14 @@ def wait_version_change(page, before: str, timeout: float = 10.0) -> None:
         page.wait_for_timeout(20)
 
 
-def play_to_the_end(pages: list, watcher, seed: int, max_clicks: int = 3000) -> None:
-    """Each player clicks whenever it is their turn until every page shows the result."""
+def play_to_the_end(pages: list, watcher, seed: int, game: str, max_clicks: int = 4000) -> None:
+    """Each player clicks whenever it is their turn until every page shows the result.
+
+    Midway, the docs screenshot of the game's table is taken from the first player's page."""
     rng = Rng(seed)
-    for _ in range(max_clicks):
+    for clicks in range(max_clicks):
+        if clicks == 40:
+            shoot(pages[0], f"{game}-midgame", game)
         if all(p.evaluate("document.body.dataset.finished") == "true" for p in pages):
             return
         moved = False
@@ -208,27 +212,46 @@ def finish_and_check(pages, watcher, game: str, players: int) -> None:
     for page in (*pages, watcher):
         page.wait_for_function("document.body.dataset.finished === 'true'", timeout=30_000)
         assert page.locator("#result").is_visible()
-    shoot(host, f"{game}-{players}p-final", f"{game}-final" if players == 2 else None)
+    shoot(host, f"{game}-{players}p-final")
     shoot(watcher, f"{game}-{players}p-spectator-final")
     assert watcher.locator("#prompt-actions [data-action]").count() == 0
     host.click("#result a[href*='replay']")
     host.wait_for_selector("#step")
-    host.wait_for_function("document.getElementById('step').textContent.startsWith(document.getElementById('step').textContent.split(' / ')[1])")
-    shoot(host, f"{game}-{players}p-replay")
+    host.wait_for_function(
+        "(() => { const [a, b] = document.getElementById('step').textContent.split(' / ');"
+        " return a === b && Number(a) > 0; })()")
+    assert host.locator("#result").is_visible()  # the last step of the replay is the result
+    host.click("#first")
+    host.wait_for_function("document.getElementById('step').textContent.startsWith('0 /')")
+    shoot(host, f"{game}-{players}p-replay-start")
 
 
 @pytest.mark.parametrize("players,options,bots", [(2, {"side": "A"}, 0), (4, {}, 2)],
                          ids=["2p-side-A", "4p-with-2-bots"])
 def test_drops_of_evil_full_match(browser, server, players, options, bots):
     """Drops of Evil: a complete match to final scoring through real clicks."""
-    contexts, (host, friend, watcher) = start_match(browser, server, "drops_of_evil", players,
-                                                    options, bots)
+    _full_match(browser, server, "drops_of_evil", players, options, bots)
+
+
+def test_evil_corp_full_match(browser, server):
+    """Evil Corp.: a complete 2-player match through real clicks."""
+    _full_match(browser, server, "evil_corp", 2, {}, 0)
+
+
+def test_covil_full_match(browser, server):
+    """Covil: The Dark Overlords: a complete 2-player match on board A through real clicks."""
+    _full_match(browser, server, "covil", 2, {"board": "A"}, 0)
+
+
+def _full_match(browser, server, game, players, options, bots):
+    contexts, (host, friend, watcher) = start_match(browser, server, game, players, options,
+                                                    bots)
     try:
-        shoot(host, f"drops_of_evil-{players}p-start", "drops_of_evil" if players == 2 else None)
+        shoot(host, f"{game}-{players}p-start")
         # the spectator sees the table live but can never act
         assert watcher.locator("body").get_attribute("data-your-turn") != "true"
-        play_to_the_end([host, friend], watcher, seed=players)
-        finish_and_check([host, friend], watcher, "drops_of_evil", players)
+        play_to_the_end([host, friend], watcher, seed=players, game=game)
+        finish_and_check([host, friend], watcher, game, players)
     finally:
         for ctx in contexts:
             ctx.close()

@@ -63,7 +63,6 @@ function render(fresh) {
     root.replaceChildren(el("p", {}, "Waiting for the game to start…"));
     return;
   }
-  if (!fresh) sigs = new Map();
   const you = view.you === undefined ? null : view.you;
   const n = (game.alchilabs || []).length;
   if (shownSeat === null || shownSeat >= n) shownSeat = you !== null ? you : 0;
@@ -92,6 +91,12 @@ function render(fresh) {
   const myLab = you !== null ? game.alchilabs[you] : null;
   for (const a of legal) {
     if (a.type === "brew" && myLab && (myLab.pool || {})[a.res] > 0) table.claim(a);
+  }
+  if (fresh) {
+    // Record the other seats' Alchilab signatures too (drawn off-screen, nothing clickable), so a
+    // tab opened later still shows what changed in that Alchilab with the last view.
+    const quiet = {...ctx, legal: [], you: null, table: {...table, claim() {}}};
+    for (let s = 0; s < n; s++) if (s !== shownSeat) drawAlchilab(quiet, s);
   }
   const box = el("div", {class: "doe"}, ...parts);
   root.replaceChildren(box);
