@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from app.db import make_engine, make_sessionmaker
+from app.fanout import PgFanout
 from app.matches.service import MatchService
 from app.realtime import Hub
 from app.realtime import router as ws_router
@@ -36,11 +37,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = MatchService(make_sessionmaker(db), bot_delay=settings.bot_delay)
         app.state.db = db
         app.state.service = service
-        app.state.hub = Hub(service, settings)
+        hub = app.state.hub = Hub(service, settings)
+        fanout = None
+        url = settings.async_database_url
+        if url.startswith("postgresql+asyncpg://"):
+            fanout = PgFanout(url.replace("postgresql+asyncpg://", "postgresql://", 1),
+                              lambda match_id, what: hub.on_change(match_id, what, None))
+            service.subscribe(fanout.publish)
+            await fanout.start()
         await service.resume_bots()
         try:
             yield
         finally:
+            if fanout is not None:
+                await fanout.close()
             for conns in list(app.state.hub.conns.values()):
                 for conn in list(conns):
                     conn.close()

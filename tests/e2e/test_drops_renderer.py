@@ -105,7 +105,7 @@ function show(v) {
   document.body.dataset.step = String(v.step);
 }
 R.mount(document.getElementById("board"), table);
-fetch("/api/view").then((r) => r.json()).then(show);
+fetch(`/api/view${location.search}`).then((r) => r.json()).then(show);
 </script></body></html>
 """
 
@@ -131,8 +131,8 @@ class Game:
         waiting = sorted(self.engine.prompts(self.state))
         return waiting[0] if waiting else 0
 
-    def view(self) -> dict:
-        seat = self.seat()
+    def view(self, spectator: bool = False) -> dict:
+        seat = None if spectator else self.seat()
         v = self.engine.view(self.state, seat)
         v["labels"] = [self.engine.describe(self.state, a) for a in v["legal_actions"]]
         for s in v["seats"]:
@@ -178,8 +178,8 @@ def server():
         return HTMLResponse(HARNESS, headers={"cache-control": "no-store"})
 
     @app.get("/api/view")
-    def view():
-        return JSONResponse(game.view())
+    def view(spectator: int = 0):
+        return JSONResponse(game.view(spectator=bool(spectator)))
 
     @app.post("/api/act")
     async def act(request: Request):
@@ -368,4 +368,24 @@ def test_phone_layout(browser, server):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 380, width
     page.screenshot(path=str(ARTIFACTS / "drops_phone.png"), full_page=True)
+    page.close()
+
+
+def test_spectator_sees_everything_and_clicks_nothing(browser, server):
+    game, url = server
+    game.new(4, 3)
+    for _ in range(9):  # a few placements, so pawns are on the Forest
+        seat = game.seat()
+        game.act(seat, game.engine.legal_actions(game.state, seat)[0])
+    page = browser.new_page(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}/harness.html?spectator=1")
+    _wait_step(page, 9)
+    assert page.locator("#board [data-action], #board [data-pick], #prompt button").count() == 0
+    assert page.locator("#board .doe-tab").count() == 4
+    assert page.locator("#board .doe-spawn, #board .doe-as.occupied").count() >= 5
+    page.locator("#board .doe-tab[data-seat-tab='2']").click()
+    assert page.locator("#board .doe-lab[data-seat='2']").count() == 1
+    assert not errors, errors
     page.close()

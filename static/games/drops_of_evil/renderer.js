@@ -2,7 +2,7 @@
 // Draws the Forest board (SVG), Assistants, Recipes, tracks, bag and one Alchilab at a time
 // (tabs per seat). Clickable legal targets carry data-action; two-step choices (a pawn, a
 // Resource in the pool) are local picks carrying data-pick. Styles: drops.css (injected).
-import {RES, RES_ORDER, el, resChip, pawnChip, seatTag, clickable, mark, canon} from "./util.js";
+import {RES, RES_ORDER, el, resChip, pawnChip, seatTag, clickable, mark} from "./util.js";
 import {drawForest} from "./forest.js";
 import {drawAlchilab} from "./alchilab.js";
 

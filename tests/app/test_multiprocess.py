@@ -1,0 +1,89 @@
+"""Several server processes, one truth (DESIGN.md "Fan-out"; issue 6 section 1), PostgreSQL.
+
+Two real uvicorn processes on one database with no sticky sessions: a move made on process A
+reaches a player and a spectator connected to process B live (LISTEN/NOTIFY), and two actions
+for the same decision at the same version sent to A and to B end with exactly one applied and
+the other answered ``stale``.
+"""
+from __future__ import annotations
+
+import json
+import threading
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from tests.app.servers import free_port, start_server, view_at
+
+
+def _msg(ws, kind: str) -> dict:
+    while True:
+        msg = json.loads(ws.recv(timeout=10))
+        if msg["type"] == kind:
+            return msg
+
+
+def test_two_processes_share_moves_live_and_apply_each_decision_once(database_url):
+    if not database_url.startswith("postgresql"):
+        pytest.skip("several processes need PostgreSQL (LISTEN/NOTIFY)")
+    port_a, port_b = free_port(), free_port()
+    proc_a, proc_b = start_server(database_url, port_a), start_server(database_url, port_b)
+    try:
+        a_url, b_url = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
+        ann = httpx.Client(base_url=a_url, follow_redirects=True)
+        bob = httpx.Client(base_url=b_url, follow_redirects=True)
+        ann.post("/name", data={"name": "Ann", "next": "/"})
+        bob.post("/name", data={"name": "Bob", "next": "/"})
+        mid = str(ann.post("/matches", data={"game": "toy", "players_toy": "2",
+                                             "public": "on"}).url).rsplit("/", 1)[1]
+        bob.post(f"/m/{mid}/seat", data={"seat": "1"})  # on process B
+        ann.post(f"/m/{mid}/start")
+        cookie = lambda c: {"Cookie": f"lair_user={c.cookies['lair_user']}"}  # noqa: E731
+        path = f"/ws/matches/{mid}"
+        with connect(f"ws://127.0.0.1:{port_a}{path}", additional_headers=cookie(ann)) as a, \
+                connect(f"ws://127.0.0.1:{port_b}{path}", additional_headers=cookie(ann)) as a2, \
+                connect(f"ws://127.0.0.1:{port_b}{path}", additional_headers=cookie(bob)) as b, \
+                connect(f"ws://127.0.0.1:{port_b}{path}") as spectator:
+            for ws in (a, a2, b, spectator):
+                view_at(ws)
+            a.send(json.dumps({"type": "action", "id": "1", "version": 0,
+                               "action": {"type": "bid", "n": 3}}))
+            # Ann's move, committed by A, reaches Bob and the spectator on B
+            assert view_at(b, 1)["game"]["bids"][0] is True
+            assert view_at(spectator, 1)["version"] == 1
+            b.send(json.dumps({"type": "action", "id": "2", "version": 1,
+                               "action": {"type": "bid", "n": 1}}))
+            assert view_at(a, 2)["game"]["turn"] == 0  # and Bob's, committed by B, reaches A
+            view_at(a2, 2)
+            # Ann's laptop (on A) and phone (on B) send different moves at the same version
+            barrier = threading.Barrier(2)
+            outcomes: dict[str, dict] = {}
+
+            def send(ws, name, n):
+                barrier.wait()
+                ws.send(json.dumps({"type": "action", "id": name, "version": 2,
+                                    "action": {"type": "take", "n": n}}))
+                while True:
+                    msg = json.loads(ws.recv(timeout=10))
+                    if msg["type"] in ("ack", "error"):
+                        outcomes[name] = msg
+                        return
+
+            threads = [threading.Thread(target=send, args=(a, "laptop", 1)),
+                       threading.Thread(target=send, args=(a2, "phone", 2))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(timeout=20)
+            kinds = sorted(m["type"] for m in outcomes.values())
+            assert kinds == ["ack", "error"], outcomes
+            assert [m["code"] for m in outcomes.values() if m["type"] == "error"] == ["stale"]
+            assert view_at(spectator, 3)["version"] == 3
+        record_rows = httpx.get(f"{a_url}/matches/{mid}/replay?step=99",
+                                cookies=ann.cookies).json()
+        assert record_rows["steps"] == 3
+    finally:
+        for proc in (proc_a, proc_b):
+            proc.kill()
+            proc.wait(timeout=10)
