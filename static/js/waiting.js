@@ -1,21 +1,31 @@
-// The waiting room: stays live by reloading when seats change or the match starts.
+// The waiting room: reloads when the seats change (someone joins, leaves or a bot is added) or
+// when the match starts or is cancelled. The page embeds the seats it was rendered with, so the
+// page of the person who made the change does not reload a second time.
 const root = document.getElementById("waiting");
+// Compared without the "connected" flags and independently of key order.
+const seatsKey = (seats) => JSON.stringify(seats.map((s) =>
+  Object.keys(s).filter((k) => k !== "connected").sort().map((k) => [k, s[k]])));
+const shown = seatsKey(JSON.parse(root.dataset.seats || "[]"));
 let delay = 500;
+let leaving = false;
+window.addEventListener("beforeunload", () => { leaving = true; });
+
+function reload() {
+  if (!leaving) { leaving = true; location.reload(); }
+}
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}${root.dataset.wsPath}`);
-  let first = true;
   ws.onopen = () => { document.body.dataset.ws = "open"; delay = 500; };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === "reload" || msg.type === "view") { location.reload(); return; }
-    if (msg.type === "lobby") {
-      if (first) { first = false; return; }  // the page already shows this state
-      location.reload();
-    }
+    if (msg.type === "reload" || msg.type === "view") reload();
+    else if (msg.type === "lobby" && seatsKey(msg.seats) !== shown) reload();
   };
   ws.onclose = () => {
     document.body.dataset.ws = "closed";
+    if (leaving) return;
     setTimeout(connect, delay);
     delay = Math.min(delay * 2, 10000);
   };

@@ -191,20 +191,23 @@ def start_match(browser, server: str, game: str, players: int, options: dict[str
     host.click("#create")
     invite = host.input_value("#invite-link")
     watch = host.input_value("#watch-link")
-    friend.goto(invite)
-    name_yourself(friend, "Baltazar")
-    friend.click("#take-1")
+    if players > 1:
+        friend.goto(invite)
+        name_yourself(friend, "Baltazar")
+        friend.click("#take-1")
     for seat in range(2, 2 + bots):
-        host.reload()
+        host.wait_for_selector(f"#bot-{seat}")
         host.click(f"#bot-{seat}")
+        host.wait_for_selector(f"#seats li[data-seat='{seat}'] strong")
     watcher.goto(watch)
-    host.reload()
+    host.wait_for_selector("#start")
     shoot(host, f"{game}-{players}p-waiting-room")
     host.click("#start")
-    for page in (host, friend, watcher):
+    players_pages = [host, friend] if players > 1 else [host]
+    for page in (*players_pages, watcher):
         page.wait_for_selector("#table")
         page.wait_for_function("document.body.dataset.version !== undefined")
-    return (host_ctx, friend_ctx, watch_ctx), (host, friend, watcher)
+    return (host_ctx, friend_ctx, watch_ctx), players_pages, watcher
 
 
 def finish_and_check(pages, watcher, game: str, players: int) -> None:
@@ -226,32 +229,24 @@ def finish_and_check(pages, watcher, game: str, players: int) -> None:
     shoot(host, f"{game}-{players}p-replay-start")
 
 
-@pytest.mark.parametrize("players,options,bots", [(2, {"side": "A"}, 0), (4, {}, 2)],
-                         ids=["2p-side-A", "4p-with-2-bots"])
-def test_drops_of_evil_full_match(browser, server, players, options, bots):
-    """Drops of Evil: a complete match to final scoring through real clicks."""
-    _full_match(browser, server, "drops_of_evil", players, options, bots)
-
-
-def test_evil_corp_full_match(browser, server):
-    """Evil Corp.: a complete 2-player match through real clicks."""
-    _full_match(browser, server, "evil_corp", 2, {}, 0)
-
-
-def test_covil_full_match(browser, server):
-    """Covil: The Dark Overlords: a complete 2-player match on board A through real clicks."""
-    _full_match(browser, server, "covil", 2, {"board": "A"}, 0)
-
-
-def _full_match(browser, server, game, players, options, bots):
-    contexts, (host, friend, watcher) = start_match(browser, server, game, players, options,
-                                                    bots)
+@pytest.mark.parametrize("game,players,options,bots", [
+    ("drops_of_evil", 2, {"side": "A"}, 0),
+    ("drops_of_evil", 4, {}, 2),
+    ("evil_corp", 2, {}, 0),
+    ("evil_corp", 4, {}, 2),
+    ("covil", 1, {}, 0),
+    ("covil", 3, {"board": "A"}, 1),
+], ids=["drops_of_evil-2p-side-A", "drops_of_evil-4p-2-bots", "evil_corp-2p",
+        "evil_corp-4p-teams-2-bots", "covil-solo", "covil-3p-1-bot"])
+def test_full_match(browser, server, game, players, options, bots):
+    """A complete match to final scoring, through real clicks, with a live spectator."""
+    contexts, pages, watcher = start_match(browser, server, game, players, options, bots)
     try:
-        shoot(host, f"{game}-{players}p-start")
+        shoot(pages[0], f"{game}-{players}p-start")
         # the spectator sees the table live but can never act
         assert watcher.locator("body").get_attribute("data-your-turn") != "true"
-        play_to_the_end([host, friend], watcher, seed=players, game=game)
-        finish_and_check([host, friend], watcher, game, players)
+        play_to_the_end(pages, watcher, seed=players, game=game)
+        finish_and_check(pages, watcher, game, players)
     finally:
         for ctx in contexts:
             ctx.close()
