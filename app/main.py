@@ -2,9 +2,15 @@
 
 Run with ``uvicorn app.main:app`` (``make run``). The schema comes from Alembic migrations only
 (``alembic upgrade head``); the app never creates tables itself.
+
+Operations (``app/ops/``): JSON logs configured at start-up, request/match ids per request,
+``/readyz``, ``/metrics`` and ``/admin`` (operator token), and the graceful shutdown: uvicorn closes
+the sockets with 1012 on SIGTERM, then the lifespan drains in-flight actions and bot moves and hands
+pending bot moves to the other processes before the database is closed.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,6 +21,13 @@ from fastapi.staticfiles import StaticFiles
 from app.db import make_engine, make_sessionmaker
 from app.fanout import PgFanout
 from app.matches.service import MatchService
+from app.ops import events as logs_events
+from app.ops import logs
+from app.ops.admin import router as admin_router
+from app.ops.health import router as health_router
+from app.ops.metrics import router as metrics_router
+from app.ops.requests import RequestContext
+from app.ops.shutdown import drain
 from app.realtime import Hub
 from app.realtime import router as ws_router
 from app.routes.api import router as api_router
@@ -31,8 +44,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        # Here, not at import: uvicorn installs its own logging config after importing the app.
+        logs.configure(settings.log_level, settings.log_format)
         if settings.secret_key == DEV_SECRET:
             log.warning("SECRET_KEY is the development default; set it before hosting")
+        if settings.web_concurrency > 1 and settings.async_database_url.startswith("sqlite"):
+            log.error("WEB_CONCURRENCY > 1 needs PostgreSQL: SQLite processes do not see each "
+                      "other's moves live")
         db = make_engine(settings.async_database_url)
         service = MatchService(make_sessionmaker(db), bot_delay=settings.bot_delay)
         app.state.db = db
@@ -42,27 +60,56 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         url = settings.async_database_url
         if url.startswith("postgresql+asyncpg://"):
             fanout = PgFanout(url.replace("postgresql+asyncpg://", "postgresql://", 1),
-                              lambda match_id, what: hub.on_change(match_id, what, None))
+                              lambda match_id, what: _remote_change(service, hub, match_id, what))
             service.subscribe(fanout.publish)
             await fanout.start()
         await service.resume_bots()
         try:
             yield
         finally:
+            # uvicorn has stopped accepting connections and closed the sockets (1012) by now.
+            app.state.stopping = True
+            handoff = await drain(service, settings.shutdown_timeout)
             if fanout is not None:
+                for match_id in handoff:  # another process makes these bots' moves
+                    await fanout.publish(match_id, "bots")
                 await fanout.close()
             for conns in list(app.state.hub.conns.values()):
                 for conn in list(conns):
                     conn.close()
+                    await _close_quietly(conn.ws, 1012, "service restart")
             await db.dispose()
+            logs_events.shutdown("done", handed_off=len(handoff))
 
     app = FastAPI(title="Lair", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
+    app.state.stopping = False
+    app.add_middleware(RequestContext)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(pages_router)
     app.include_router(api_router)
     app.include_router(ws_router)
+    app.include_router(health_router)
+    app.include_router(metrics_router)
+    app.include_router(admin_router)
     return app
+
+
+async def _remote_change(service: MatchService, hub: Hub, match_id: str, what: str) -> None:
+    """Another process committed a change (push the new views), or is shutting down and hands
+    over the match's pending bot moves (``what == "bots"``)."""
+    if what == "bots":
+        if not service.stopping:
+            service.schedule_bots(match_id)
+        return
+    await hub.on_change(match_id, what, None)
+
+
+async def _close_quietly(ws, code: int, reason: str) -> None:
+    try:
+        await asyncio.wait_for(ws.close(code=code, reason=reason), timeout=1)
+    except BaseException:  # noqa: BLE001 - already closed, or the peer is gone
+        pass
 
 
 app = create_app()

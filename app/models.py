@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text,
-                        UniqueConstraint)
+                        UniqueConstraint, false)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -81,6 +81,10 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action_id: Mapped[str] = mapped_column(String(64))
     action: Mapped[dict] = mapped_column(JSONType)
+    #: Some event of this action drew something random or revealed hidden information.
+    irreversible: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: This row is ``{"type": "undo"}`` (DESIGN.md, "Undo is an action too").
+    undo: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

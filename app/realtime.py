@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from app.identity import read_user_id
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import build_view, seats_summary
+from app.ops import events as ops_events
 from app.settings import Settings
 from engines import registry
 
@@ -36,7 +37,8 @@ class ActionMsg(_Msg):
     """``{"type":"action","id":str,"version":int,"action":{...}}``."""
 
     type: Literal["action"]
-    id: str = Field(min_length=1, max_length=64)
+    # No NUL: PostgreSQL text refuses it (it would surface as a server error, not a refusal).
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[^\x00]+$")
     version: int
     action: dict[str, Any]
 
@@ -61,6 +63,20 @@ def _encode(obj: dict) -> str:
     return orjson.dumps(obj).decode()
 
 
+def origin_allowed(origin: str | None, host: str | None, allowed: list[str]) -> bool:
+    """Cross-site websocket hijacking guard: a browser always sends ``Origin``; accept it only
+    when it names this very host (``scheme://<Host header>``) or one of ``allowed`` (exact
+    ``scheme://host[:port]`` strings). No ``Origin`` at all (bots, curl, tests) is accepted:
+    those clients carry no victim's cookies by accident."""
+    if origin is None:
+        return True
+    origin = origin.strip().rstrip("/").lower()
+    if origin in {o.strip().rstrip("/").lower() for o in allowed}:
+        return True
+    scheme, sep, netloc = origin.partition("://")
+    return bool(sep and host) and scheme in ("http", "https") and netloc == host.strip().lower()
+
+
 class Connection:
     """One open socket: its viewer, a bounded send queue and a sender task."""
 
@@ -75,6 +91,7 @@ class Connection:
         self.closed = False
         self.tokens = 30.0
         self.refilled = time.monotonic()
+        self.task: asyncio.Task | None = None  # the sender, cancelled if it stalls
 
     def send(self, text: str) -> None:
         """Queue a frame; a socket whose queue is full is too slow and gets closed."""
@@ -85,6 +102,10 @@ class Connection:
         except asyncio.QueueFull:
             log.info("closing slow socket in match %s", self.match_id)
             self.close()
+            # The sender may be stuck in a write to a peer that stopped reading: stop it, so
+            # the socket is really closed (and its memory freed) instead of lingering.
+            if self.task is not None:
+                self.task.cancel()
 
     def close(self) -> None:
         """Stop the sender (the socket closes; the client reconnects)."""
@@ -103,8 +124,8 @@ class Connection:
             pass
         finally:
             self.closed = True
-            try:
-                await self.ws.close()
+            try:  # a stalled peer cannot take a close frame: give up after a moment
+                await asyncio.wait_for(self.ws.close(code=1013), timeout=2)
             except Exception:
                 pass
 
@@ -196,6 +217,10 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
     # Accept before refusing: a close code sent before the handshake reaches the browser as
     # 1006, and the client would keep retrying instead of stopping on 4403/4404.
     await ws.accept()
+    if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
+                          settings.allowed_origins):
+        await ws.close(code=4403, reason="Cross-site websocket refused (Origin).")
+        return
     try:
         snap = await service.snapshot(match_id)
     except ServiceError:
@@ -209,8 +234,10 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
     user = await service.get_user(user_id)
     conn = Connection(ws, match_id, user_id, seat, user.name if user else "Spectator",
                       settings.ws_send_queue)
-    sender = asyncio.create_task(conn.sender())
+    sender = conn.task = asyncio.create_task(conn.sender())
     hub.conns[match_id].add(conn)
+    ops_events.ws_connected(match_id, seat)
+    close_code: int | None = None  # the client's close code, for the log
     try:
         snap = await service.current(match_id)
         hub.push(snap, only=conn)
@@ -221,13 +248,26 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
         if seat is not None and snap.match.status == "active":
             hub.push(snap)  # the others' seat panels show this seat as connected
         while not conn.closed:
-            raw = await ws.receive_text()
-            await _handle(raw, conn, service, hub, settings)
-    except WebSocketDisconnect:
-        pass
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                close_code = frame.get("code")
+                break
+            raw = frame.get("text")
+            if raw is None:  # a binary frame: the wire is JSON text only
+                _error(conn, "bad_message", "Send JSON text frames, not binary ones.")
+                continue
+            try:
+                await _handle(raw, conn, service, hub, settings)
+            except Exception:  # a bug must cost this one message, not the socket or the server
+                log.exception("message failed in match %s", match_id)
+                _error(conn, "bad_message", "The server could not process that message.")
+    except WebSocketDisconnect as exc:
+        close_code = exc.code
     except RuntimeError:  # receive after close
         pass
     finally:
+        ops_events.ws_closed(match_id, seat, close_code,
+                             None if close_code is not None else "closed by server")
         hub.conns[match_id].discard(conn)
         if not hub.conns[match_id]:
             del hub.conns[match_id]
@@ -270,26 +310,30 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
     if isinstance(msg, PingMsg):
         conn.send('{"type":"pong"}')
     elif isinstance(msg, ChatMsg):
-        try:
-            line = await service.post_chat(conn.match_id, conn.user_id, conn.name, msg.text,
-                                           settings.chat_max_chars)
+        try:  # NUL is not text (and PostgreSQL refuses it)
+            line = await service.post_chat(conn.match_id, conn.user_id, conn.name,
+                                           msg.text.replace("\x00", ""), settings.chat_max_chars)
         except ServiceError as exc:
             _error(conn, exc.code, exc.message)
             return
         hub.broadcast(conn.match_id, {"type": "chat", "from": line.name, "text": line.text,
                                       "at": line.created_at.isoformat()})
     else:
+        started = time.perf_counter()
         try:
             outcome = await service.submit(conn.match_id, conn.seat, msg.id, msg.version,
                                            msg.action)
         except ServiceError as exc:
             code = exc.code if exc.code != "not_found" else "bad_message"
             _error(conn, code, exc.message, msg.id)
+            ops_events.action_rejected(conn.match_id, conn.seat, code)
             hub.push(await service.current(conn.match_id), only=conn)
             return
         # The mover learns that its action landed (the views alone cannot tell it apart from
         # another seat's move committed meanwhile).
         conn.send(_encode({"type": "ack", "ref": msg.id, "version": outcome.version,
                            "duplicate": outcome.duplicate}))
+        if outcome.applied:
+            ops_events.action_sent(started)
         if outcome.duplicate:
             hub.push(await service.current(conn.match_id), only=conn)

@@ -2,7 +2,8 @@
 
 ``DATABASE_URL`` (SQLAlchemy async URL; ``postgresql://`` is rewritten to ``postgresql+asyncpg://``),
 ``SECRET_KEY`` (signs identity cookies), ``HOST``/``PORT``, ``BOT_DELAY`` (seconds a bot waits
-before acting, so humans can follow), ``COOKIE_SECURE`` (set when served over HTTPS).
+before acting, so humans can follow), ``COOKIE_SECURE`` (set when served over HTTPS),
+``ALLOWED_ORIGINS`` (other sites' origins allowed to open the websocket; default none).
 """
 from __future__ import annotations
 
@@ -27,6 +28,16 @@ class Settings(BaseSettings):
     max_message_bytes: int = 64 * 1024
     chat_max_chars: int = 500
     ws_send_queue: int = 64
+    # Extra browser origins allowed to open the websocket (exact "https://host[:port]"; JSON
+    # list in ALLOWED_ORIGINS). The site's own host is always allowed; other sites never are.
+    allowed_origins: list[str] = []
+
+    # Operations (README "Operations"): logs, operator access, shutdown, process count.
+    log_level: str = "INFO"
+    log_format: str = "json"  # "json" (one JSON object per line) or "text"
+    admin_token: str = ""  # enables /admin and /metrics (Bearer token); empty: both disabled
+    shutdown_timeout: float = 10.0  # seconds to finish in-flight actions on SIGTERM
+    web_concurrency: int = 1  # uvicorn worker processes (read by uvicorn too); >1 needs PostgreSQL
 
     @property
     def async_database_url(self) -> str:

@@ -1,15 +1,20 @@
-"""Load benchmark: bots playing real matches over real websockets against a real server.
+"""Lair load benchmark (`make bench`): real server on PostgreSQL, bots + spectators over real
+websockets, against the two limits under it (raw commit rate, bare websocket fan-out).
 
-    .venv/bin/python bench/load.py [--matches 50] [--seconds 15] [--game drops_of_evil]
-                                   [--database sqlite|postgresql]
+    .venv/bin/python bench/load.py                 # default: ~3 min, all three games
+    .venv/bin/python bench/load.py --full          # 1,000 matches x (4 players + 2 spectators)
+    .venv/bin/python bench/load.py --game covil --matches 200 --seconds 20
 
-Starts ``uvicorn app.main:app`` on a fresh migrated database, creates ``--matches`` matches
-through the HTTP lobby (two guest players each), connects both players' websockets, and lets
-each player act (a random legal move, take-backs excluded) whenever its view says it may, for
-``--seconds`` after a warm-up. Reports moves/s, the mover's round trip (action sent -> own new
-view) p50/p99, and the server's CPU µs per move, beside the engine's own cost per move measured
-in this process in the same run, so the figures read as ratios (service cost / rules cost), not
-as absolute claims about another machine.
+One run, per game: (1) engine cost per action from a cProfile (apply + every viewer's view +
+encoding, in-process); (2) the raw PostgreSQL commit rate at the saturation run's concurrency
+(asyncpg, ~2 KB JSONB single-row INSERTs, and Lair-like UPDATE+INSERT transactions); (3) Lair:
+``uvicorn app.main:app`` on a fresh migrated PostgreSQL database, matches created through the HTTP
+lobby, every player and spectator on its own websocket; server RSS before/after connecting;
+a paced run (each match one action/s on average) and a saturation run (bots act as soon as
+prompted), with a py-spy profile of the server; then connect/disconnect cycles with RSS
+checkpoints; (4) the bare fan-out server (``bench/fanout_server.py``, same uvicorn, a real view
+captured in (3) as the message template) with the same rooms, paced and saturated.
+Prints a summary and writes ``bench/results/<UTC timestamp>.json``.
 """
 from __future__ import annotations
 
@@ -17,196 +22,380 @@ import argparse
 import asyncio
 import os
 import random
-import socket
-import statistics
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
+from datetime import datetime, timezone
 from pathlib import Path
-
-import httpx
-import orjson
-import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-BACKWARD = {"take_back", "cancel", "rebrew"}
+import httpx  # noqa: E402
+import orjson  # noqa: E402
+
+from bench import clients, pgcommit  # noqa: E402
+from bench.common import (ROOT, cpu_seconds, free_port, latency_summary, machine_busy,  # noqa
+                          postgres_cpu, raise_fd_limit, rss_bytes, start_uvicorn, stop)
+from bench.engine_profile import profile_game  # noqa: E402
+from bench.server_profile import PySpy  # noqa: E402
+
+GAMES = ["drops_of_evil", "evil_corp", "covil"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User+system CPU seconds of a process (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+# ----- phases ----------------------------------------------------------------------------------
+async def measure(units: list, window: clients.Window, mode: str, pid: int, warmup: float,
+                  seconds: float, profile: PySpy | None = None) -> dict:
+    """Run ``units`` (tables or rooms) in ``mode`` and return the phase's figures."""
+    for u in units:
+        if hasattr(u, "socks") and hasattr(u, "cookies"):  # Lair table: fresh bookkeeping
+            u.games, u.game = [], clients.Game(len(u.socks))
+        else:
+            u.game = clients.Game(u.game.n)
+    window.errors, window.views, window.view_bytes = Counter(), 0, 0
+    window.mode, window.start, window.end = mode, float("inf"), float("inf")
+    for u in units:
+        if isinstance(u, clients.Room):
+            u.kick()
+        else:
+            for s in u.socks:
+                s.maybe_act()
+    await asyncio.sleep(warmup)
+    spy = profile.start(pid, seconds) if profile else None
+    cpu0, pg0, me0, busy0 = cpu_seconds(pid), postgres_cpu(), time.process_time(), machine_busy()
+    window.start = clients.now()
+    window.end = window.start + seconds
+    await asyncio.sleep(seconds)
+    cpu1, pg1, me1, busy1 = cpu_seconds(pid), postgres_cpu(), time.process_time(), machine_busy()
+    window.mode = "idle"
+    await asyncio.sleep(2.0)  # let the last views arrive
+    lat, missing, acks = [], 0, 0
+    for u in units:
+        for g in u.all_games():
+            got, miss = g.latencies()
+            lat += got
+            missing += miss
+            acks += g.acks
+    busy = (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1]) * (os.cpu_count() or 1) * 100
+    out = {"mode": mode, "seconds": seconds, "actions_per_s": round(acks / seconds, 1),
+           "latency_action_to_last_view": latency_summary(lat),
+           "undelivered_versions": missing, "errors": dict(window.errors),
+           "views_per_s": round(window.views / seconds),
+           "mean_view_bytes": round(window.view_bytes / max(1, window.views)),
+           "server_cpu_pct": round((cpu1 - cpu0) / seconds * 100, 1),
+           "server_cpu_us_per_action": round((cpu1 - cpu0) / max(acks, 1) * 1e6),
+           "postgres_cpu_pct_all_dbs": round((pg1 - pg0) / seconds * 100, 1),
+           "loadgen_cpu_pct": round((me1 - me0) / seconds * 100, 1),
+           "machine_busy_pct_of_%d" % ((os.cpu_count() or 1) * 100): round(busy, 1)}
+    if spy is not None:
+        out["server_profile"] = profile.finish(spy)
+    return out
 
 
-def engine_cost(game: str, players: int, moves: int = 3000) -> float:
-    """Seconds of CPU per engine.apply + one view per seat, in this process (the rules' cost)."""
-    from engines import registry
-    from engines.base import Rng
+async def churn(tables: list, pid: int, cycles: int, concurrency: int = 50) -> dict:
+    """Spectator sockets connect (until their first view), then close; RSS at checkpoints."""
+    import websockets
+    done, errors = 0, Counter()
+    marks = [int(cycles * k / 5) for k in range(1, 6)]
+    points = [{"cycles": 0, "rss_mb": round(rss_bytes(pid) / 2**20, 1)}]
+    rng = random.Random(5)
 
-    engine = registry.get(game)
-    rng = Rng(7)
-    done, t0 = 0, time.process_time()
-    while done < moves:
-        state = engine.setup(players, {}, rng.below(1 << 30))
-        while done < moves and engine.prompts(state):
-            seat = rng.choice(sorted(engine.prompts(state)))
-            acts = [a for a in engine.legal_actions(state, seat) if a["type"] not in BACKWARD]
-            acts = acts or engine.legal_actions(state, seat)
-            state, _ = engine.apply(state, seat, rng.choice(acts))
-            for viewer in range(players):
-                orjson.dumps(engine.view(state, viewer))
-            done += 1
-    return (time.process_time() - t0) / moves
+    async def one() -> None:
+        nonlocal done
+        t = rng.choice(tables)
+        url = f"{t.base.replace('http', 'ws', 1)}/ws/matches/{t.match_id}"
+        try:
+            async with websockets.connect(url, origin=t.base, max_size=None,
+                                          open_timeout=30) as ws:
+                await asyncio.wait_for(ws.recv(), 30)
+        except Exception as exc:  # noqa: BLE001 - counted
+            errors[type(exc).__name__] += 1
+        done += 1
 
-
-class Player:
-    """One guest with a websocket, acting whenever its view offers a legal move."""
-
-    def __init__(self, url: str, cookie: str, rng: random.Random):
-        self.url, self.cookie, self.rng = url, cookie, rng
-        self.latencies: list[float] = []
-        self.moves = 0
-        self.errors: dict[str, int] = {}
-        self.sent_at: float | None = None
-        self.measuring = False
-
-    async def run(self, stop: asyncio.Event) -> None:
-        view = None
-        async with websockets.connect(self.url, additional_headers={"Cookie": self.cookie},
-                                      max_size=None) as ws:
-            while not stop.is_set():
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-                except asyncio.TimeoutError:
-                    continue
-                msg = orjson.loads(raw)
-                if msg["type"] == "ack":
-                    if self.measuring and self.sent_at is not None:
-                        self.latencies.append(time.perf_counter() - self.sent_at)
-                        self.moves += 1
-                    self.sent_at = None
-                    if view is not None:
-                        await self.maybe_act(ws, view)
-                    continue
-                if msg["type"] == "error":
-                    self.sent_at = None
-                    if self.measuring:
-                        self.errors[msg["code"]] = self.errors.get(msg["code"], 0) + 1
-                    continue
-                if msg["type"] != "view":
-                    continue
-                view = msg["view"]
-                await self.maybe_act(ws, view)
-
-    async def maybe_act(self, ws, view: dict) -> None:
-        """Send one random forward move if none is in flight (one message in flight each)."""
-        acts = view["legal_actions"]
-        if self.sent_at is not None or not acts or view["result"] is not None:
-            return
-        forward = [a for a in acts if a.get("type") not in BACKWARD] or acts
-        self.sent_at = time.perf_counter()
-        await ws.send(orjson.dumps({"type": "action", "id": uuid.uuid4().hex,
-                                    "version": view["version"],
-                                    "action": self.rng.choice(forward)}).decode())
+    start = time.perf_counter()
+    for mark in marks:
+        while done < mark:
+            batch = min(concurrency, mark - done)
+            await asyncio.gather(*(one() for _ in range(batch)))
+        await asyncio.sleep(1.0)
+        points.append({"cycles": done, "rss_mb": round(rss_bytes(pid) / 2**20, 1)})
+    growth = points[-1]["rss_mb"] - points[1]["rss_mb"]
+    return {"cycles": cycles, "seconds": round(time.perf_counter() - start, 1),
+            "rss_checkpoints": points, "errors": dict(errors),
+            "growth_after_first_fifth_mb": round(growth, 1),
+            "growth_kb_per_1000_cycles": round(growth * 1024 / max(1, cycles * 0.8) * 1000, 1)}
 
 
-async def main_async(args) -> None:
-    tmp = tempfile.mkdtemp(prefix="lair-bench-")
-    if args.database == "sqlite":
-        db_url = f"sqlite+aiosqlite:///{tmp}/bench.db"
-    else:
-        import asyncpg
-        name = f"lair_bench_{uuid.uuid4().hex[:8]}"
-        conn = await asyncpg.connect(args.pg)
-        await conn.execute(f'CREATE DATABASE "{name}"')
-        await conn.close()
-        db_url = args.pg.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") \
-            + "/" + name
-    env = {**os.environ, "DATABASE_URL": db_url, "SECRET_KEY": "bench", "BOT_DELAY": "0",
-           "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
-                   check=True, capture_output=True)
+# ----- Lair -------------------------------------------------------------------------------------
+async def make_guests(http: httpx.AsyncClient, n: int, sem: asyncio.Semaphore) -> list[str]:
+    async def one(i: int) -> str:
+        async with sem:
+            r = await http.post("/name", data={"name": f"bot{i}", "next": "/"})
+            return r.cookies["lair_user"]
+    return list(await asyncio.gather(*(one(i) for i in range(n))))
+
+
+async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy | None) -> dict:
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--port",
-                               str(port), "--log-level", "warning"], cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
+    server = start_uvicorn("app.main:app", {"DATABASE_URL": db_url, "SECRET_KEY": "bench",
+                                            "BOT_DELAY": "0"}, port)
+    out: dict = {"players": players, "spectators": args.spectators, "matches": args.matches}
+    window = clients.Window()
+    window.rate = args.rate
     try:
-        async with httpx.AsyncClient(base_url=base, follow_redirects=True) as probe:
-            for _ in range(100):
-                try:
-                    await probe.get("/healthz")
-                    break
-                except httpx.HTTPError:
-                    await asyncio.sleep(0.1)
-        players: list[Player] = []
-        rng = random.Random(1)
-        for m in range(args.matches):
-            host = httpx.AsyncClient(base_url=base, follow_redirects=True)
-            guest = httpx.AsyncClient(base_url=base, follow_redirects=True)
-            await host.post("/name", data={"name": f"h{m}", "next": "/"})
-            await guest.post("/name", data={"name": f"g{m}", "next": "/"})
-            r = await host.post("/matches", data={"game": args.game,
-                                                  f"players_{args.game}": "2", "public": "on"})
-            mid = str(r.url).rsplit("/", 1)[1]
-            await guest.post(f"/m/{mid}/seat", data={"seat": "1"})
-            await host.post(f"/m/{mid}/start")
-            for c in (host, guest):
-                players.append(Player(f"ws://127.0.0.1:{port}/ws/matches/{mid}",
-                                      f"lair_user={c.cookies['lair_user']}",
-                                      random.Random(rng.random())))
-                await c.aclose()
-        stop = asyncio.Event()
-        tasks = [asyncio.create_task(p.run(stop)) for p in players]
-        await asyncio.sleep(args.warmup)
-        for p in players:
-            p.measuring = True
-        cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
-        await asyncio.sleep(args.seconds)
-        cpu1, t1 = cpu_seconds(server.pid), time.perf_counter()
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        limits = httpx.Limits(max_connections=32)
+        async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
+            t0 = time.perf_counter()
+            sem = asyncio.Semaphore(16)
+            cookies = await make_guests(http, args.matches * players, sem)
+            rng = random.Random(11)
+            tables = [clients.Table(i, base, cookies[i * players:(i + 1) * players],
+                                    args.spectators, window, game, http,
+                                    random.Random(rng.random())) for i in range(args.matches)]
+
+            async def create(t):
+                async with sem:
+                    await t.create_match()
+            await asyncio.gather(*(create(t) for t in tables))
+            out["setup_seconds"] = round(time.perf_counter() - t0, 1)
+            log(f"{game}: {len(tables)} matches created in {out['setup_seconds']} s")
+            await asyncio.sleep(1)
+            rss0 = rss_bytes(server.pid)
+            t0 = time.perf_counter()
+            csem = asyncio.Semaphore(64)
+            await asyncio.gather(*(t.connect(csem) for t in tables))
+            sockets = sum(len(t.socks) for t in tables)
+            await asyncio.sleep(2)
+            rss1 = rss_bytes(server.pid)
+            out["memory"] = {"sockets": sockets, "rss_before_mb": round(rss0 / 2**20, 1),
+                             "rss_connected_mb": round(rss1 / 2**20, 1),
+                             "kb_per_socket": round((rss1 - rss0) / 1024 / sockets, 1),
+                             "connect_seconds": round(time.perf_counter() - t0, 1)}
+            log(f"{game}: {sockets} sockets connected in {out['memory']['connect_seconds']} s, "
+                f"{out['memory']['kb_per_socket']} KB/socket")
+            out["paced"] = await measure(tables, window, "paced", server.pid, args.warmup,
+                                         args.seconds)
+            log(f"{game}: paced {brief(out['paced'])}")
+            for t in tables[args.sat_matches:]:
+                t.active = False
+            out["saturation"] = await measure(tables, window, "saturation", server.pid,
+                                              args.warmup, args.seconds, profiler)
+            out["saturation"]["active_matches"] = min(args.sat_matches, len(tables))
+            log(f"{game}: saturation {brief(out['saturation'])}")
+            out["rss_after_play_mb"] = round(rss_bytes(server.pid) / 2**20, 1)
+            for t in tables:
+                t.active = True
+            if args.churn:
+                out["churn"] = await churn(tables, server.pid, args.churn)
+                log(f"{game}: churn {out['churn']['rss_checkpoints']}")
+            sample = window.sample_view
+            for t in tables:
+                for s in t.socks:
+                    s.stop()
+            await asyncio.sleep(0.5)
     finally:
-        server.terminate()
-        server.wait(timeout=10)
-    moves = sum(p.moves for p in players)
-    lat = sorted(x for p in players for x in p.latencies)
-    rules = engine_cost(args.game, 2)
-    per_move = (cpu1 - cpu0) / max(moves, 1)
-    print(f"game {args.game}, {args.matches} matches x 2 players, {args.database}, "
-          f"{args.seconds:.0f} s measured")
-    errors: dict[str, int] = {}
-    for p in players:
-        for code, n in p.errors.items():
-            errors[code] = errors.get(code, 0) + n
-    print(f"moves/s                 {moves / (t1 - t0):10.0f}")
-    print(f"refused actions         {sum(errors.values()):10d} {errors or ''}")
-    if lat:
-        print(f"mover round trip p50    {statistics.median(lat) * 1000:10.2f} ms")
-        print(f"mover round trip p99    {lat[int(len(lat) * 0.99) - 1] * 1000:10.2f} ms")
-    print(f"server CPU per move     {per_move * 1e6:10.0f} µs")
-    print(f"rules CPU per move      {rules * 1e6:10.0f} µs (apply + one view per seat, in-process)")
-    print(f"service / rules ratio   {per_move / rules:10.2f}")
+        stop(server)
+    return out, sample
+
+
+async def run_bare(args, players: int, template: Path) -> dict:
+    port = free_port()
+    server = start_uvicorn("bench.fanout_server:app", {"FANOUT_TEMPLATE": str(template)}, port)
+    base = f"http://127.0.0.1:{port}"
+    window = clients.Window()
+    window.rate = args.rate
+    out: dict = {}
+    try:
+        rng = random.Random(13)
+        rooms = [clients.Room(i, base, players, args.spectators, window,
+                              random.Random(rng.random())) for i in range(args.matches)]
+        rss0 = rss_bytes(server.pid)
+        sem = asyncio.Semaphore(64)
+        await asyncio.gather(*(r.connect(sem) for r in rooms))
+        await asyncio.sleep(1)
+        sockets = players * 0 + sum(len(r.socks) for r in rooms)
+        out["kb_per_socket"] = round((rss_bytes(server.pid) - rss0) / 1024 / sockets, 1)
+        out["paced"] = await measure(rooms, window, "paced", server.pid, args.warmup,
+                                     args.seconds)
+        for r in rooms[args.sat_matches:]:
+            r.active = False
+        out["saturation"] = await measure(rooms, window, "saturation", server.pid, args.warmup,
+                                          args.seconds)
+        for r in rooms:
+            for s in r.socks:
+                s.stop()
+        await asyncio.sleep(0.5)
+    finally:
+        stop(server)
+    return out
+
+
+def brief(p: dict) -> str:
+    lat = p["latency_action_to_last_view"]
+    return (f"{p['actions_per_s']} actions/s, p50/p95/p99 {lat['p50_ms']}/{lat['p95_ms']}/"
+            f"{lat['p99_ms']} ms, errors {p['errors'] or 0}, undelivered "
+            f"{p['undelivered_versions']}, server CPU {p['server_cpu_pct']} %, "
+            f"load gen CPU {p['loadgen_cpu_pct']} %")
+
+
+def ratio(a, b):
+    return round(a / b, 3) if a is not None and b else None
+
+
+# ----- main --------------------------------------------------------------------------------------
+async def main_async(args) -> dict:
+    import asyncpg
+    started = datetime.now(timezone.utc)
+    result: dict = {"started_utc": started.isoformat(timespec="seconds"),
+                    "machine": machine_info(), "args": vars(args), "games": {}}
+    name = f"lair_bench_{uuid.uuid4().hex[:8]}"
+    conn = await asyncpg.connect(args.pg)
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+    dsn = args.pg.rsplit("/", 1)[0] + "/" + name
+    db_url = dsn.replace("postgresql://", "postgresql+asyncpg://", 1)
+    tmp = Path(tempfile.mkdtemp(prefix="lair-bench-"))
+    profiler = PySpy(tmp) if args.server_profile else None
+    try:
+        subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT,
+                       env={**os.environ, "DATABASE_URL": db_url, "PYTHONPATH": str(ROOT)},
+                       check=True, capture_output=True)
+        games = GAMES if args.game == "all" else [args.game]
+        from engines import registry
+        concurrency = min(args.sat_matches, args.matches, 40)  # Lair's pool: 20 + 20 overflow
+        state_bytes = 20000
+        for game in games:
+            eng = registry.get(game)
+            players = max(eng.min_players, min(args.players, eng.max_players))
+            log(f"{game}: engine profile ({players} players + 1 spectator view per action)")
+            prof = profile_game(game, players, args.profile_actions)
+            state_bytes = max(state_bytes, prof["mean_state_bytes"])
+            result["games"][game] = {"engine": prof}
+            log(f"{game}: engine µs/action {prof['us_per_action']}")
+        log(f"raw PostgreSQL commits at concurrency {concurrency}")
+        result["postgres_raw"] = await pgcommit.measure(dsn, concurrency, args.pg_seconds,
+                                                        state_bytes=state_bytes)
+        raw = result["postgres_raw"]["single_row"]["commits_per_s"]
+        log(f"raw commits/s: single row {raw}, update+insert "
+            f"{result['postgres_raw']['update_insert']['commits_per_s']}")
+        for game in games:
+            entry = result["games"][game]
+            players = entry["engine"]["players"]
+            entry["lair"], sample = await run_lair(args, game, db_url, players, profiler)
+            template = tmp / f"{game}.json"
+            template.write_bytes(sample or b'{"pad": "' + b"x" * 20000 + b'"}')
+            log(f"{game}: bare fan-out ({len(sample or b'')} bytes view template)")
+            entry["bare"] = await run_bare(args, players, template)
+            log(f"{game}: bare paced {brief(entry['bare']['paced'])}")
+            log(f"{game}: bare saturation {brief(entry['bare']['saturation'])}")
+            lair, bare = entry["lair"], entry["bare"]
+            entry["ratios"] = {
+                "saturation_actions_over_raw_commits": ratio(
+                    lair["saturation"]["actions_per_s"], raw),
+                "saturation_actions_over_bare_rounds": ratio(
+                    lair["saturation"]["actions_per_s"], bare["saturation"]["actions_per_s"]),
+                "paced_p99_over_bare_p99": ratio(
+                    lair["paced"]["latency_action_to_last_view"]["p99_ms"],
+                    bare["paced"]["latency_action_to_last_view"]["p99_ms"]),
+                "saturation_p99_over_bare_p99": ratio(
+                    lair["saturation"]["latency_action_to_last_view"]["p99_ms"],
+                    bare["saturation"]["latency_action_to_last_view"]["p99_ms"]),
+            }
+            log(f"{game}: ratios {entry['ratios']}")
+    finally:
+        conn = await asyncpg.connect(args.pg)
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await conn.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+    result["wall_seconds"] = round((datetime.now(timezone.utc) - started).total_seconds())
+    return result
+
+
+def machine_info() -> dict:
+    cpu = next((line.split(":", 1)[1].strip() for line in
+                Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")),
+               "?")
+    mem = Path("/proc/meminfo").read_text().split("\n", 1)[0].split()[1]
+    return {"cpus": os.cpu_count(), "cpu_model": cpu, "mem_gb": round(int(mem) / 2**20, 1),
+            "python": sys.version.split()[0], "loadavg_at_start": os.getloadavg(),
+            "note": "load generator, server and PostgreSQL share these cores; other users' "
+                    "processes may run too (see loadavg_at_start)"}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=15)
-    parser.add_argument("--warmup", type=float, default=3)
-    parser.add_argument("--game", default="drops_of_evil")
-    parser.add_argument("--database", choices=["sqlite", "postgresql"], default="postgresql")
-    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/test")
-    asyncio.run(main_async(parser.parse_args()))
+    parser.add_argument("--game", default="all", choices=["all", *GAMES])
+    parser.add_argument("--matches", type=int, help="connected matches (default 60; --full 1000)")
+    parser.add_argument("--sat-matches", type=int, help="matches playing in the saturation run "
+                        "(the others stay connected; default 60)")
+    parser.add_argument("--players", type=int, default=4, help="per match (clamped per game)")
+    parser.add_argument("--spectators", type=int, default=2)
+    parser.add_argument("--rate", type=float, default=1.0, help="paced: actions/s per match")
+    parser.add_argument("--seconds", type=float, help="measured seconds per phase (8; --full 30)")
+    parser.add_argument("--warmup", type=float, default=2)
+    parser.add_argument("--churn", type=int, help="connect/disconnect cycles (1000; full 10000)")
+    parser.add_argument("--profile-actions", type=int, default=150)
+    parser.add_argument("--pg-seconds", type=float, default=4)
+    parser.add_argument("--no-server-profile", dest="server_profile", action="store_false")
+    parser.add_argument("--full", action="store_true", help="the issue's targets: 1,000 matches "
+                        "x (4 players + 2 spectators), 30 s phases, 10,000 churn cycles")
+    parser.add_argument("--pg", default=os.environ.get(
+        "LAIR_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test"))
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
+    args = parser.parse_args()
+    args.matches = args.matches or (1000 if args.full else 60)
+    args.sat_matches = args.sat_matches or min(args.matches, 60)
+    args.seconds = args.seconds or (30 if args.full else 8)
+    args.churn = args.churn if args.churn is not None else (10000 if args.full else 1000)
+    raise_fd_limit()
+    try:
+        import uvloop
+        uvloop.install()
+    except ImportError:
+        pass
+    result = asyncio.run(main_async(args))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}.json"
+    path.write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
+    print_summary(result)
+    print(f"written: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def print_summary(r: dict) -> None:
+    m = r["machine"]
+    print(f"\n== Lair bench: {m['cpus']} CPUs ({m['cpu_model']}), load avg at start "
+          f"{m['loadavg_at_start'][0]:.1f}, {r['wall_seconds']} s ==")
+    pg = r["postgres_raw"]
+    print(f"raw PostgreSQL at concurrency {pg['single_row']['concurrency']}: "
+          f"{pg['single_row']['commits_per_s']} single-row commits/s "
+          f"(p99 {pg['single_row']['p99_ms']} ms), {pg['update_insert']['commits_per_s']} "
+          f"UPDATE+INSERT transactions/s")
+    for game, e in r["games"].items():
+        lair, bare, eng = e["lair"], e["bare"], e["engine"]
+        print(f"\n{game}: {lair['matches']} matches x ({lair['players']} players + "
+              f"{lair['spectators']} spectators)")
+        print(f"  engine per action: {eng['us_per_action']} µs, views {eng['mean_view_bytes']} B")
+        for mode in ("paced", "saturation"):
+            print(f"  Lair {mode:10s} {brief(lair[mode])}")
+            print(f"  bare {mode:10s} {brief(bare[mode])}")
+        mem = lair["memory"]
+        print(f"  memory: {mem['kb_per_socket']} KB/socket ({mem['sockets']} sockets; bare "
+              f"server {bare['kb_per_socket']} KB/socket)")
+        if "churn" in lair:
+            c = lair["churn"]
+            print(f"  churn: {c['cycles']} cycles, RSS MB {[p['rss_mb'] for p in c['rss_checkpoints']]}"
+                  f" ({c['growth_kb_per_1000_cycles']} KB per 1000 cycles after the first fifth)")
+        print(f"  ratios: {e['ratios']}")
 
 
 if __name__ == "__main__":

@@ -1,16 +1,22 @@
-"""Match records: replaying an action log from its seed, and hashing states (golden records).
+"""Action logs: the one canonical replay (with undo), and state hashes for golden records.
 
 A record is ``{"game", "version", "players", "options", "seed", "actions": [[seat, action], ...],
-"final_hash"}``. Pure functions; used by the service's replay and by ``tests/records``.
+"final_hash"}``. The log may contain ``{"type": "undo"}`` actions (DESIGN.md, "Undo is an action
+too"): an undo takes the table back to the state before that seat's latest move and adds a
+public event saying so. Nothing is ever removed from the log; replaying it always gives the same
+state. Pure functions; used by the service, the replay view, ``tests/records`` and verification.
 """
 from __future__ import annotations
 
 import hashlib
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import orjson
 
 from engines import registry
+from engines.base import Engine, IllegalAction, clone, event
+
+UNDO = {"type": "undo"}
 
 
 def state_hash(state: dict) -> str:
@@ -18,24 +24,86 @@ def state_hash(state: dict) -> str:
     return hashlib.sha256(orjson.dumps(state, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
+class UndoTrail:
+    """Which seat may undo now, and the states to go back to.
+
+    Undo is allowed only for the seat's own latest moves, none of whose events was irreversible
+    (nothing random drawn, nothing hidden revealed), with no other seat having acted since.
+    So the trail holds only the current run of one seat's reversible moves (a list of the
+    states before each of them); any other seat's move or an irreversible event clears it.
+    """
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.before: list[dict] = []
+
+    def can_undo(self, seat: int | None) -> bool:
+        """True if ``seat`` may undo its latest move now."""
+        return seat is not None and seat == self.seat and bool(self.before)
+
+    def moved(self, seat: int, before: dict, events: list[dict]) -> None:
+        """Record a move by ``seat`` from state ``before`` that produced ``events``."""
+        if any(e.get("irreversible") for e in events):
+            self.seat, self.before = None, []
+            return
+        if seat != self.seat:
+            self.seat, self.before = seat, []
+        self.before.append(before)
+
+    def undo(self, seat: int) -> dict:
+        """The state after ``seat`` undoes its latest move. Raises ``IllegalAction``."""
+        if not self.can_undo(seat):
+            raise IllegalAction("You can only take back your own latest moves, before anything "
+                                "was drawn or revealed and before another player moved.")
+        state = clone(self.before.pop())
+        if not self.before:
+            self.seat = None
+        state["log"].append(event(f"Player {seat + 1} took back a move."))
+        return state
+
+
+def step(engine: Engine, state: dict, trail: UndoTrail, seat: int, action: dict
+         ) -> tuple[dict, list[dict]]:
+    """Apply one logged action (an engine action or an undo); returns ``(state, events)``.
+
+    Raises ``IllegalAction`` when the action is not allowed.
+    """
+    if action == UNDO:
+        new = trail.undo(seat)
+        return new, new["log"][-1:]
+    new, events = engine.apply(state, seat, action)
+    trail.moved(seat, state, events)
+    return new, events
+
+
 def replay_states(game: str, players: int, options: dict, seed: int,
-                  actions: Iterable[tuple[int, dict]]):
-    """Yield the state before any action, then after each action (step 0, 1, ...).
+                  actions: Iterable[tuple[int, dict]]) -> Iterator[dict]:
+    """Yield the state before any action, then after each logged action (step 0, 1, ...).
 
     Raises ``engines.base.IllegalAction`` if the log does not fit the rules (a changed engine).
     """
     engine = registry.get(game)
     state = engine.setup(players, options, seed)
+    trail = UndoTrail()
     yield state
     for seat, action in actions:
-        state, _ = engine.apply(state, seat, action)
+        state, _ = step(engine, state, trail, seat, action)
         yield state
+
+
+def replay_log(game: str, players: int, options: dict, seed: int,
+               actions: Iterable[tuple[int, dict]]) -> tuple[dict, UndoTrail]:
+    """The state after the whole log, and the undo trail at that point."""
+    engine = registry.get(game)
+    state = engine.setup(players, options, seed)
+    trail = UndoTrail()
+    for seat, action in actions:
+        state, _ = step(engine, state, trail, seat, action)
+    return state, trail
 
 
 def replay_record(record: dict) -> dict:
     """The final state of a record."""
-    state = None
-    for state in replay_states(record["game"], record["players"], record["options"],
-                               record["seed"], record["actions"]):
-        pass
+    state, _ = replay_log(record["game"], record["players"], record["options"], record["seed"],
+                          record["actions"])
     return state

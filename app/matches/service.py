@@ -11,17 +11,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
+import orjson
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.models import ActionRow, ChatMessage, Match, Seat, User, utcnow
+from app.ops import events as ops_events
 from engines import registry
 from engines.base import Engine, IllegalAction
+from engines.records import UNDO, replay_log
 
 log = logging.getLogger("lair.service")
 
@@ -53,6 +57,27 @@ class Snapshot:
 
     match: Match
     seats: list[SeatInfo]
+    #: The seat that may undo now and how many of its latest moves (see engines.records.UndoTrail).
+    undo_seat: int | None = None
+    undo_depth: int = 0
+
+    def note_move(self, seat: int, irreversible: bool, undo: bool) -> None:
+        """Follow the undo rule for one committed log row (same logic as ``UndoTrail``)."""
+        if undo:
+            self.undo_depth -= 1
+            if self.undo_depth <= 0:
+                self.undo_seat, self.undo_depth = None, 0
+        elif irreversible:
+            self.undo_seat, self.undo_depth = None, 0
+        elif seat != self.undo_seat:
+            self.undo_seat, self.undo_depth = seat, 1
+        else:
+            self.undo_depth += 1
+
+    def can_undo(self, seat: int | None) -> bool:
+        """True if ``seat`` may take back its latest move now."""
+        return (seat is not None and seat == self.undo_seat and self.undo_depth > 0
+                and self.match.status == "active")
 
     def seat_of(self, user_id: str | None) -> int | None:
         """The seat held by ``user_id`` in this match, or None."""
@@ -79,6 +104,33 @@ Listener = Callable[[str, str, "Snapshot | None"], Awaitable[None]]
 "cancelled"}; ``snapshot`` is the match as committed (None when the listener should load it)."""
 
 
+def _loose_scalars(action: Any) -> bool:
+    """True if ``action`` holds a bool, a float or a 0/1 int anywhere: the values Python's
+    ``==`` confuses (``1.0 == 1 == True``). Iterative: client JSON may be nested 1,000 deep."""
+    todo = [action]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, dict):
+            todo.extend(x.values())
+        elif isinstance(x, list):
+            todo.extend(x)
+        elif isinstance(x, (bool, float)) or (isinstance(x, int) and x in (0, 1)):
+            return True
+    return False
+
+
+def _require_exact(engine: Engine, state: dict, seat: int, action: Any) -> None:
+    """The engines check legality with ``==``, which takes ``{"tile": 2.0}`` or ``{"n": true}``
+    for ``{"tile": 2}``/``{"n": 1}``: the state would then hold a float (a crash later) or a
+    bool. Require a legal action of the very same JSON types. Raises ``IllegalAction``."""
+    if not _loose_scalars(action):
+        return
+    key = orjson.dumps(action, option=orjson.OPT_SORT_KEYS)
+    if not any(orjson.dumps(a, option=orjson.OPT_SORT_KEYS) == key
+               for a in engine.legal_actions(state, seat)):
+        raise IllegalAction("That is not one of your legal actions.")
+
+
 def _token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -93,6 +145,10 @@ class MatchService:
         self._listeners: list[Listener] = []
         self._bot_pending: set[tuple[str, int]] = set()
         self._tasks: set[asyncio.Task] = set()
+        # Graceful shutdown (app.ops.shutdown): no new bot move is started once ``stopping``;
+        # ``handoff`` collects the matches whose bot moves another process must make.
+        self.stopping = False
+        self.handoff: set[str] = set()
         # Recent versions' prompts per match: lets a late action in a simultaneous frame be
         # recognised as built on the same prompt (DESIGN.md, "Sequencing").
         self._prompts_at: dict[str, dict[int, dict]] = defaultdict(dict)
@@ -156,7 +212,13 @@ class MatchService:
             .where(Seat.match_id == match_id).order_by(Seat.seat)
         )).all()
         seats = [SeatInfo(seat.seat, seat.user_id, name, seat.bot) for seat, name in rows]
-        return Snapshot(match, seats)
+        snap = Snapshot(match, seats)
+        if match.status == "active":
+            for seat, irreversible, undo in (await session.execute(
+                    select(ActionRow.seat, ActionRow.irreversible, ActionRow.undo)
+                    .where(ActionRow.match_id == match_id).order_by(ActionRow.seq))).all():
+                snap.note_move(seat, irreversible, undo)
+        return snap
 
     async def _load(self, match_id: str, session: AsyncSession) -> Snapshot:
         snap = await self.snapshot(match_id, session)
@@ -332,6 +394,24 @@ class MatchService:
                 await s.execute(update(Match).where(Match.id == match_id)
                                 .values(status="cancelled", updated_at=utcnow()))
                 await s.commit()
+        ops_events.match_ended(match_id, "cancelled")
+        await self._changed(match_id, "cancelled")
+
+    async def end(self, match_id: str) -> None:
+        """Operator: end a match that is not over (e.g. abandoned). It becomes ``cancelled``
+        (its log is kept) and its sockets reload. Raises ``ServiceError`` ``not_found``, or
+        ``finished`` when it is already over."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                await self.snapshot(match_id, s)
+                done = await s.execute(update(Match).where(
+                    Match.id == match_id, Match.status.in_(("open", "active")))
+                    .values(status="cancelled", updated_at=utcnow())
+                    .execution_options(synchronize_session=False))
+                if done.rowcount != 1:
+                    raise ServiceError("finished", "The match is already over.")
+                await s.commit()
+        ops_events.match_ended(match_id, "ended_by_admin")
         await self._changed(match_id, "cancelled")
 
     async def start(self, match_id: str, host_id: str) -> None:
@@ -352,6 +432,7 @@ class MatchService:
                                 .values(status="active", state=state, version=0,
                                         updated_at=utcnow()))
                 await s.commit()
+        ops_events.match_started(match_id, m.game, m.players)
         await self._changed(match_id, "started")
         self.schedule_bots(match_id)
 
@@ -366,6 +447,7 @@ class MatchService:
         """
         if seat is None:
             raise ServiceError("spectator", "Spectators watch; they cannot act.")
+        started = time.perf_counter()
         async with self._locks[match_id]:
             async with self.sm() as s:
                 row = (await s.execute(select(Match.status, Match.version)
@@ -391,9 +473,14 @@ class MatchService:
                     raise ServiceError("stale", "The table changed before your move arrived; "
                                                 "here is the current state.")
                 try:
-                    new_state, events = engine.apply(state, seat, action)
+                    if action == UNDO:
+                        new_state, events = await self._undo(s, snap, seat)
+                    else:
+                        _require_exact(engine, state, seat, action)
+                        new_state, events = engine.apply(state, seat, action)
                 except IllegalAction as exc:
-                    if seat not in engine.prompts(state) and not engine.legal_actions(state, seat):
+                    if action != UNDO and seat not in engine.prompts(state) and \
+                            not engine.legal_actions(state, seat):
                         raise ServiceError("not_your_seat", "It is not your turn.") from exc
                     raise ServiceError("illegal", exc.reason) from exc
                 result = engine.result(new_state)
@@ -411,9 +498,11 @@ class MatchService:
                     await s.rollback()
                     self._snaps.pop(match_id, None)
                     raise ServiceError("stale", "Another move was applied first.")
+                irreversible = any(e.get("irreversible") for e in events)
                 await s.execute(insert(ActionRow).values(
                     match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
-                    action=action, created_at=now))
+                    action=action, created_at=now, irreversible=irreversible,
+                    undo=action == UNDO))
                 try:
                     await s.commit()
                 except IntegrityError:
@@ -427,13 +516,33 @@ class MatchService:
                     raise ServiceError("stale", "Another move was applied first.")
                 for key, value in values.items():  # the cached snapshot follows the commit
                     setattr(m, key, value)
+                snap.note_move(seat, irreversible, action == UNDO)
                 new_version = current + 1
                 self._remember_prompts(match_id, current, engine.prompts(state))
                 self._remember_prompts(match_id, new_version, engine.prompts(new_state))
+        ops_events.action_applied(match_id, m.game, seat, new_version, started)
+        if result is not None:
+            ops_events.match_ended(match_id, "finished", new_version)
         await self._changed(match_id, "state", snap)
         if result is None and any(info.bot for info in snap.seats):
             self.schedule_bots(match_id)
         return Outcome(applied=True, version=new_version, events=events)
+
+    async def _undo(self, s: AsyncSession, snap: Snapshot, seat: int
+                    ) -> tuple[dict, list[dict]]:
+        """The state after ``seat`` takes back its latest move: the whole log is replayed
+        with the canonical replay (engines.records), so the result is what any later replay
+        of the log gives. Raises ``IllegalAction`` when the undo rule forbids it."""
+        if not snap.can_undo(seat):
+            raise IllegalAction("You can only take back your own latest moves, before anything "
+                                "was drawn or revealed and before another player moved.")
+        m = snap.match
+        rows = (await s.execute(select(ActionRow.seat, ActionRow.action)
+                                .where(ActionRow.match_id == m.id).order_by(ActionRow.seq))).all()
+        state, _trail = await asyncio.to_thread(
+            replay_log, m.game, m.players, m.options, m.seed,
+            [(r.seat, r.action) for r in rows] + [(seat, UNDO)])
+        return state, state["log"][-1:]
 
     async def _is_duplicate(self, s: AsyncSession, match_id: str, seat: int, action_id: str
                             ) -> bool:
@@ -472,6 +581,9 @@ class MatchService:
     # ----- bots ------------------------------------------------------------------------------
     def schedule_bots(self, match_id: str) -> None:
         """Start a task that makes the bot seats now waited for move (through ``submit``)."""
+        if self.stopping:  # shutting down: another process takes this match's bots over
+            self.handoff.add(match_id)
+            return
         task = asyncio.get_running_loop().create_task(self._run_bots(match_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -501,6 +613,9 @@ class MatchService:
         try:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
+            if self.stopping:
+                self.handoff.add(match_id)
+                return
             snap = await self.current(match_id)
             m = snap.match
             engine = self._engine(m.game)
@@ -510,9 +625,13 @@ class MatchService:
             rng = Rng((m.seed * 1_000_003 + m.version * 101 + info.seat) & ((1 << 64) - 1))
             action = await asyncio.to_thread(bot, engine, m.state, info.seat, rng)
             self._bot_pending.discard(key)
-            await self.submit(match_id, info.seat, f"bot-{m.version}-{info.seat}", m.version,
-                              action)
+            outcome = await self.submit(match_id, info.seat, f"bot-{m.version}-{info.seat}",
+                                        m.version, action)
+            if outcome.applied:
+                ops_events.bot_move(match_id, m.game, info.seat, info.bot or "random",
+                                    outcome.version)
         except ServiceError as exc:
+            ops_events.action_rejected(match_id, info.seat, exc.code, bot=True)
             if exc.code == "stale":  # someone moved first; look again
                 self._bot_pending.discard(key)
                 self.schedule_bots(match_id)

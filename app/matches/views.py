@@ -10,6 +10,7 @@ from typing import Iterable
 
 from app.matches.service import Snapshot
 from engines.base import Engine
+from engines.records import UNDO
 
 
 def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer: int | None,
@@ -25,6 +26,9 @@ def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer
     view = engine.view(state, viewer, reveal=reveal)
     view["version"] = version
     view["labels"] = [engine.describe(state, a) for a in view["legal_actions"]]
+    if not reveal and snap.can_undo(viewer) and state is m.state:
+        view["legal_actions"].append(dict(UNDO))
+        view["labels"].append("Undo my last move")
     online = set(connected)
     for info, seat_view in zip(snap.seats, view["seats"]):
         seat_view.update(name=info.name or (f"{info.bot.title()} bot" if info.bot else "—"),

@@ -1,0 +1,1 @@
+"""Operations: health and readiness, JSON logs, Prometheus metrics, graceful shutdown, admin."""

@@ -1,0 +1,80 @@
+"""The operational events: one JSON log line and the matching metric per event.
+
+The shared code (service, websocket) calls these one-liners; they decide what is logged. What
+may appear: match ids, seat numbers, versions, game ids, bot kinds, error codes, close codes,
+durations. What never appears: actions (a secret bid is an action), states, views, events' texts,
+seeds, tokens, cookies, user ids or names.
+"""
+from __future__ import annotations
+
+import logging
+import time
+
+from app.ops import metrics
+
+log = logging.getLogger("lair.events")
+
+CLOSE_REASONS = {1000: "normal", 1001: "going away", 1006: "dropped", 1012: "service restart",
+                 4000: "heartbeat timeout", 4403: "forbidden", 4404: "no such match"}
+
+
+def _emit(event: str, message: str, level: int = logging.INFO, **fields) -> None:
+    log.log(level, message, extra={"event": event, **fields})
+
+
+def ws_connected(match_id: str, seat: int | None) -> None:
+    """A viewer's socket joined a match (``seat`` None: spectator)."""
+    _emit("ws_connect", "websocket connected", match_id=match_id, seat=seat)
+
+
+def ws_closed(match_id: str, seat: int | None, code: int | None, reason: str | None = None
+              ) -> None:
+    """A socket left; ``code`` is the websocket close code when known."""
+    metrics.WS_CLOSES.labels(str(code) if code is not None else "none").inc()
+    _emit("ws_close", "websocket closed", match_id=match_id, seat=seat, code=code,
+          reason=reason or CLOSE_REASONS.get(code, "closed"))
+
+
+def action_applied(match_id: str, game: str, seat: int, version: int, started: float) -> None:
+    """An action was committed as ``version`` (``started``: ``time.perf_counter()`` at receipt)."""
+    metrics.ACTIONS_APPLIED.labels(game).inc()
+    elapsed = time.perf_counter() - started
+    metrics.ACTION_SECONDS.labels("commit").observe(elapsed)
+    _emit("action_applied", "action applied", match_id=match_id, game=game, seat=seat,
+          version=version, ms=round(elapsed * 1000, 2))
+
+
+def action_sent(started: float) -> None:
+    """The views of a committed action (and the mover's ack) are queued to every socket."""
+    metrics.ACTION_SECONDS.labels("sent").observe(time.perf_counter() - started)
+
+
+def action_rejected(match_id: str, seat: int | None, code: str, bot: bool = False) -> None:
+    """An action was refused with wire error ``code`` (the message is not logged: an engine's
+    reason is safe for its seat, and that is all we promise about it)."""
+    metrics.ACTIONS_REJECTED.labels(code).inc()
+    _emit("action_rejected", "action rejected", match_id=match_id, seat=seat, code=code, bot=bot)
+
+
+def bot_move(match_id: str, game: str, seat: int, kind: str, version: int) -> None:
+    """A bot's move was committed as ``version``."""
+    metrics.BOT_MOVES.labels(game).inc()
+    _emit("bot_move", "bot moved", match_id=match_id, game=game, seat=seat, bot=kind,
+          version=version)
+
+
+def match_started(match_id: str, game: str, players: int) -> None:
+    """A match left the waiting room."""
+    metrics.MATCHES_STARTED.labels(game).inc()
+    _emit("match_start", "match started", match_id=match_id, game=game, players=players)
+
+
+def match_ended(match_id: str, how: str, version: int | None = None) -> None:
+    """A match is over: ``how`` in {"finished", "cancelled", "ended_by_admin"}."""
+    metrics.MATCHES_ENDED.labels(how).inc()
+    _emit("match_end", "match ended", match_id=match_id, how=how, version=version)
+
+
+def shutdown(stage: str, **fields) -> None:
+    """Graceful shutdown progress (``stage``: "draining", "handoff", "done")."""
+    _emit("shutdown", f"shutdown {stage}", stage=stage, **fields)

@@ -1,0 +1,76 @@
+"""Prometheus metrics (prometheus-client), served on ``GET /metrics`` to operators only.
+
+Counters and the histogram are process-wide (one process serves one app); the gauges are read at
+scrape time from the app's hub, database and pool, so they are never out of step.
+
+Names (all prefixed ``lair_``):
+``open_sockets`` (gauge), ``matches_in_progress`` (gauge, status active in the database),
+``actions_applied_total{game}``, ``actions_rejected_total{code}``,
+``action_seconds{stage}`` (histogram: ``commit`` = receive → durable commit, ``sent`` = receive →
+views queued to every socket of this process and the ack queued), ``bot_moves_total{game}``,
+``matches_started_total{game}``, ``matches_ended_total{how}``,
+``websocket_closes_total{code}``, ``db_pool_connections{state}`` (gauge: ``size``,
+``checked_out``, ``idle``, ``overflow``).
+
+Access: ``Authorization: Bearer <ADMIN_TOKEN>`` (else 401); without ``ADMIN_TOKEN`` set, 404.
+"""
+from __future__ import annotations
+
+import hmac
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import Response
+from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
+from sqlalchemy import func, select
+
+from app.models import Match
+
+ACTIONS_APPLIED = Counter("lair_actions_applied_total", "Actions committed", ["game"])
+ACTIONS_REJECTED = Counter("lair_actions_rejected_total", "Actions refused, by error code",
+                           ["code"])
+ACTION_SECONDS = Histogram("lair_action_seconds", "Action latency from receipt", ["stage"],
+                           buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5))
+BOT_MOVES = Counter("lair_bot_moves_total", "Bot moves committed", ["game"])
+MATCHES_STARTED = Counter("lair_matches_started_total", "Matches started", ["game"])
+MATCHES_ENDED = Counter("lair_matches_ended_total", "Matches ended", ["how"])
+WS_CLOSES = Counter("lair_websocket_closes_total", "Websockets closed, by close code", ["code"])
+OPEN_SOCKETS = Gauge("lair_open_sockets", "Open match websockets in this process")
+IN_PROGRESS = Gauge("lair_matches_in_progress", "Matches with status active (database)")
+POOL = Gauge("lair_db_pool_connections", "Database connection pool use", ["state"])
+
+router = APIRouter()
+
+
+def authorized(request: Request, token: str) -> bool:
+    """True when ``token`` is set and the request carries ``Authorization: Bearer <token>``."""
+    given = request.headers.get("authorization", "")
+    return bool(token) and hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
+
+
+async def refresh(app) -> None:
+    """Set the gauges from the app's hub, database and pool (called at each scrape)."""
+    hub = getattr(app.state, "hub", None)
+    OPEN_SOCKETS.set(sum(len(c) for c in hub.conns.values()) if hub else 0)
+    db = getattr(app.state, "db", None)
+    if db is None:
+        return
+    async with db.connect() as conn:
+        IN_PROGRESS.set(await conn.scalar(
+            select(func.count()).select_from(Match).where(Match.status == "active")) or 0)
+    pool = db.pool
+    for state, read in (("size", "size"), ("checked_out", "checkedout"), ("idle", "checkedin"),
+                        ("overflow", "overflow")):
+        if hasattr(pool, read):
+            POOL.labels(state).set(max(0, getattr(pool, read)()))
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    """Prometheus text format; 404 unless ``ADMIN_TOKEN`` is set and given as a bearer token."""
+    token = request.app.state.settings.admin_token
+    if not token:
+        raise HTTPException(404)
+    if not authorized(request, token):
+        raise HTTPException(401, headers={"WWW-Authenticate": "Bearer"})
+    await refresh(request.app)
+    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

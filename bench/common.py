@@ -1,0 +1,111 @@
+"""Small helpers shared by the benchmark modules: ports, /proc readings, percentiles, servers."""
+from __future__ import annotations
+
+import os
+import resource
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    """An unused loopback TCP port."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def raise_fd_limit() -> None:
+    """Allow this process (and children started after) as many sockets as the hard limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User+system CPU seconds of a process (Linux /proc); 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident set size of a process (VmRSS), in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def postgres_cpu() -> float:
+    """CPU seconds of every process named postgres (all databases: other users' load counts)."""
+    total = 0.0
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if (d / "comm").read_text().strip() == "postgres":
+                    total += cpu_seconds(int(d.name))
+            except OSError:
+                pass
+    return total
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of the whole machine from /proc/stat."""
+    v = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = v[3] + v[4]
+    return sum(v) - idle, sum(v)
+
+
+def percentile(sorted_values: list[float], q: float) -> float | None:
+    """Nearest-rank percentile of an ascending list (None when empty)."""
+    if not sorted_values:
+        return None
+    k = max(0, min(len(sorted_values) - 1, int(round(q * len(sorted_values) + 0.5)) - 1))
+    return sorted_values[k]
+
+
+def latency_summary(values: list[float]) -> dict:
+    """``{"n", "p50_ms", "p95_ms", "p99_ms", "max_ms"}`` of latencies in seconds."""
+    s = sorted(values)
+    ms = lambda x: None if x is None else round(x * 1000, 2)  # noqa: E731
+    return {"n": len(s), "p50_ms": ms(percentile(s, 0.50)), "p95_ms": ms(percentile(s, 0.95)),
+            "p99_ms": ms(percentile(s, 0.99)), "max_ms": ms(s[-1] if s else None)}
+
+
+def start_uvicorn(app: str, env: dict, port: int) -> subprocess.Popen:
+    """Start ``uvicorn app`` on 127.0.0.1:port (one process, the project's defaults) and wait
+    until ``/healthz`` (Lair) or any HTTP answer comes back. Raises RuntimeError if it dies."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port),
+         "--log-level", "warning", "--no-access-log", "--backlog", "8192"],
+        cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+        preexec_fn=raise_fd_limit)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{app} exited with {proc.returncode}")
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError(f"{app} did not start")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Terminate a server we started (kill after 10 s)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

@@ -1,0 +1,70 @@
+"""Sampling profile of the running server with py-spy (if installed in the venv or on PATH).
+
+``PySpy(tmp).start(pid, seconds)`` starts ``py-spy record --format raw`` (collapsed stacks);
+``finish(handle)`` waits and returns ``{"samples", "self": [{"function", "share"}],
+"inclusive": [{"function", "share"}]}`` where ``inclusive`` lists only frames of the project
+(app/, engines/) and a few libraries worth naming (sqlalchemy, asyncpg, websockets, orjson).
+Any failure (no permission to attach, no py-spy) returns ``{"error": ...}``.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+NAMED = ("app/", "engines/", "sqlalchemy/", "asyncpg/", "websockets/", "starlette/",
+         "uvicorn/", "pydantic")
+
+
+class PySpy:
+    def __init__(self, tmp: Path):
+        self.tmp = tmp
+        venv = Path(sys.executable).parent / "py-spy"
+        self.exe = str(venv) if venv.exists() else shutil.which("py-spy")
+
+    def start(self, pid: int, seconds: float):
+        if not self.exe:
+            return {"error": "py-spy not installed"}
+        out = self.tmp / f"pyspy-{pid}.txt"
+        proc = subprocess.Popen([self.exe, "record", "-p", str(pid), "-d", str(int(seconds)),
+                                 "-r", "67", "-f", "raw", "-o", str(out), "--nonblocking"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        return proc, out
+
+    def finish(self, handle, top: int = 15) -> dict:
+        if isinstance(handle, dict):
+            return handle
+        proc, out = handle
+        try:
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            return {"error": "py-spy timed out"}
+        if not out.exists():
+            return {"error": (err or b"").decode(errors="replace")[-300:]}
+        own, incl, total = Counter(), Counter(), 0
+        for line in out.read_text().splitlines():
+            stack, _, n = line.rpartition(" ")
+            if not stack or not n.isdigit():
+                continue
+            n = int(n)
+            frames = stack.split(";")
+            total += n
+            own[_short(frames[-1])] += n
+            for f in set(_short(f) for f in frames):
+                if any(k in f for k in NAMED):
+                    incl[f] += n
+        share = lambda c: [{"function": f, "share": round(k / total, 3)}  # noqa: E731
+                           for f, k in c.most_common(top)]
+        return {"samples": total, "self": share(own), "inclusive": share(incl)}
+
+
+def _short(frame: str) -> str:
+    """``func (/long/path/site-packages/pkg/mod.py:12)`` -> ``func (pkg/mod.py:12)``."""
+    for cut in ("site-packages/", "/work/main/", "lib/python3"):
+        if cut in frame:
+            head, _, tail = frame.partition("(")
+            return f"{head}({tail.split(cut, 1)[1]}"
+    return frame

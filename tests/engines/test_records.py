@@ -1,0 +1,69 @@
+"""The canonical replay with undo (engines/records.py; DESIGN.md "Undo is an action too")."""
+from __future__ import annotations
+
+import pytest
+
+from engines import registry
+from engines.base import IllegalAction, Rng
+from engines.records import UNDO, UndoTrail, replay_log, step
+
+
+def _to_brewing(seed: int = 3):
+    engine = registry.get("drops_of_evil")
+    state = engine.setup(2, {}, seed)
+    rng = Rng(1)
+    log = []
+    while len(engine.prompts(state)) < 2:
+        seat = min(engine.prompts(state))
+        action = rng.choice([a for a in engine.legal_actions(state, seat)
+                             if a["type"] != "take_back"])
+        log.append((seat, action))
+        state, _ = engine.apply(state, seat, action)
+    return engine, state, log
+
+
+def test_undo_walks_back_a_run_of_one_seats_reversible_moves():
+    engine, state, log = _to_brewing()
+    trail = UndoTrail()
+    start = state
+    moves = [a for a in engine.legal_actions(state, 0) if a["type"] == "brew"][:1]
+    assert moves, "seat 0 has something to brew"
+    state, _ = step(engine, state, trail, 0, moves[0])
+    second = [a for a in engine.legal_actions(state, 0) if a["type"] == "brew"]
+    if second:
+        state, _ = step(engine, state, trail, 0, second[0])
+    depth = len(trail.before)
+    assert trail.can_undo(0) and not trail.can_undo(1)
+    for _ in range(depth):
+        state, events = step(engine, state, trail, 0, UNDO)
+        assert events[-1]["text"] == "Player 1 took back a move."
+    assert not trail.can_undo(0)
+    assert engine.view(state, 0)["game"] == engine.view(start, 0)["game"]
+    with pytest.raises(IllegalAction):
+        step(engine, state, trail, 0, UNDO)
+
+
+def test_another_seats_move_ends_the_undo_run():
+    engine, state, _ = _to_brewing()
+    trail = UndoTrail()
+    a0 = [a for a in engine.legal_actions(state, 0) if a["type"] == "brew"][0]
+    state, _ = step(engine, state, trail, 0, a0)
+    a1 = [a for a in engine.legal_actions(state, 1) if a["type"] == "brew"][0]
+    state, _ = step(engine, state, trail, 1, a1)
+    assert not trail.can_undo(0) and trail.can_undo(1)
+
+
+def test_irreversible_events_cannot_be_undone():
+    trail = UndoTrail()
+    trail.moved(0, {"log": []}, [{"text": "drew", "to": "all", "irreversible": True}])
+    assert not trail.can_undo(0)
+
+
+def test_replaying_a_log_with_undos_is_deterministic():
+    engine, state, log = _to_brewing()
+    a0 = [a for a in engine.legal_actions(state, 0) if a["type"] == "brew"][0]
+    full = log + [(0, a0), (0, UNDO)]
+    first, _ = replay_log("drops_of_evil", 2, {}, 3, full)
+    again, _ = replay_log("drops_of_evil", 2, {}, 3, full)
+    assert first == again
+    assert first["log"][-1]["text"] == "Player 1 took back a move."
