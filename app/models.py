@@ -66,6 +66,8 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    #: While a bot stands in for a player who left mid-match: that player, who may come back.
+    away_user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     rejoin_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
 
 

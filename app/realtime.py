@@ -125,7 +125,8 @@ class Connection:
         finally:
             self.closed = True
             try:  # a stalled peer cannot take a close frame: give up after a moment
-                await asyncio.wait_for(self.ws.close(code=1013), timeout=2)
+                async with asyncio.timeout(2):  # (3.11's wait_for can swallow a cancel)
+                    await self.ws.close(code=1013)
             except Exception:
                 pass
 
@@ -183,6 +184,8 @@ class Hub:
                 conn.send(text)
             return
         engine = registry.get(m.game)
+        for conn in targets:  # a seat handed to a bot (or taken back) changes who sees what
+            conn.seat = snap.seat_of(conn.user_id)
         cache: dict[int | None, str] = {}
         connected = self.connected_seats(m.id)
         spectators = self.spectators(m.id)
@@ -290,7 +293,7 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
     if len(raw.encode()) > settings.max_message_bytes:
         _error(conn, "too_large", f"Messages are limited to {settings.max_message_bytes} bytes.")
         return
-    if not conn.allow():
+    if not conn.allow(settings.ws_rate, settings.ws_burst):
         _error(conn, "rate_limited", "Too many messages; slow down.")
         return
     try:
@@ -322,7 +325,7 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
         started = time.perf_counter()
         try:
             outcome = await service.submit(conn.match_id, conn.seat, msg.id, msg.version,
-                                           msg.action)
+                                           msg.action, actor=conn.user_id)
         except ServiceError as exc:
             code = exc.code if exc.code != "not_found" else "bad_message"
             _error(conn, code, exc.message, msg.id)

@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     # Extra browser origins allowed to open the websocket (exact "https://host[:port]"; JSON
     # list in ALLOWED_ORIGINS). The site's own host is always allowed; other sites never are.
     allowed_origins: list[str] = []
+    # Per-socket rate limit (token bucket): messages per second, and the burst allowed.
+    ws_rate: float = 10.0
+    ws_burst: float = 30.0
 
     # Operations (README "Operations"): logs, operator access, shutdown, process count.
     log_level: str = "INFO"

@@ -138,7 +138,9 @@ async def churn(tables: list, pid: int, cycles: int, concurrency: int = 50) -> d
 async def make_guests(http: httpx.AsyncClient, n: int, sem: asyncio.Semaphore) -> list[str]:
     async def one(i: int) -> str:
         async with sem:
-            r = await http.post("/name", data={"name": f"bot{i}", "next": "/"})
+            # An explicit Cookie header keeps the client's jar out (each guest is new).
+            r = await http.post("/name", data={"name": f"bot{i}", "next": "/"},
+                                headers={"Cookie": "fresh=1"})
             return r.cookies["lair_user"]
     return list(await asyncio.gather(*(one(i) for i in range(n))))
 
@@ -147,7 +149,8 @@ async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy |
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = start_uvicorn("app.main:app", {"DATABASE_URL": db_url, "SECRET_KEY": "bench",
-                                            "BOT_DELAY": "0"}, port)
+                                            "BOT_DELAY": "0", "LOG_LEVEL": "WARNING"}, port,
+                           log=Path(tempfile.gettempdir()) / f"lair-bench-{port}.log")
     out: dict = {"players": players, "spectators": args.spectators, "matches": args.matches}
     window = clients.Window()
     window.rate = args.rate

@@ -20,6 +20,7 @@ import orjson
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import aliased
 
 from app.models import ActionRow, ChatMessage, Match, Seat, User, utcnow
 from app.ops import events as ops_events
@@ -49,6 +50,9 @@ class SeatInfo:
     user_id: str | None
     name: str | None
     bot: str | None
+    #: A bot standing in for this player (who left mid-match and may take the seat back).
+    away_user_id: str | None = None
+    away_name: str | None = None
 
 
 @dataclass
@@ -125,10 +129,17 @@ def _require_exact(engine: Engine, state: dict, seat: int, action: Any) -> None:
     bool. Require a legal action of the very same JSON types. Raises ``IllegalAction``."""
     if not _loose_scalars(action):
         return
-    key = orjson.dumps(action, option=orjson.OPT_SORT_KEYS)
+    try:
+        key = orjson.dumps(action, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:  # nested deeper than any action is
+        raise IllegalAction("That is not one of your legal actions.") from None
     if not any(orjson.dumps(a, option=orjson.OPT_SORT_KEYS) == key
                for a in engine.legal_actions(state, seat)):
         raise IllegalAction("That is not one of your legal actions.")
+
+
+#: ``submit(actor=BOT)``: the bot runner acting for a bot seat.
+BOT = "\x00bot"
 
 
 def _token() -> str:
@@ -207,11 +218,14 @@ class MatchService:
         )).scalar_one_or_none()
         if match is None:
             raise ServiceError("not_found", "No such match.", 404)
+        away = aliased(User)
         rows = (await session.execute(
-            select(Seat, User.name).outerjoin(User, Seat.user_id == User.id)
+            select(Seat, User.name, away.name).outerjoin(User, Seat.user_id == User.id)
+            .outerjoin(away, Seat.away_user_id == away.id)
             .where(Seat.match_id == match_id).order_by(Seat.seat)
         )).all()
-        seats = [SeatInfo(seat.seat, seat.user_id, name, seat.bot) for seat, name in rows]
+        seats = [SeatInfo(seat.seat, seat.user_id, name, seat.bot, seat.away_user_id, away_name)
+                 for seat, name, away_name in rows]
         snap = Snapshot(match, seats)
         if match.status == "active":
             for seat, irreversible, undo in (await session.execute(
@@ -235,20 +249,29 @@ class MatchService:
                 return snap
             return await self._load(match_id, s)
 
-    async def lobby(self, user_id: str | None) -> dict[str, list[Match]]:
-        """``{"open": public open matches, "mine": matches the user hosts or sits in}``."""
+    async def lobby(self, user_id: str | None) -> dict[str, Any]:
+        """``{"open": public open matches, "mine": matches the user hosts or sits in,
+        "your_turn": ids of the user's running matches waiting for them}``; in "mine" the
+        matches waiting for the user come first (then the most recently active)."""
         async with self.sm() as s:
             open_ = (await s.execute(
                 select(Match).where(Match.status == "open", Match.public.is_(True))
                 .order_by(Match.created_at.desc()).limit(50))).scalars().all()
             mine: list[Match] = []
+            your_turn: set[str] = set()
             if user_id:
-                seated = select(Seat.match_id).where(Seat.user_id == user_id)
-                mine = (await s.execute(
-                    select(Match).where((Match.host_id == user_id) | Match.id.in_(seated))
+                seats = dict((await s.execute(select(Seat.match_id, Seat.seat)
+                                              .where(Seat.user_id == user_id))).all())
+                mine = list((await s.execute(
+                    select(Match).where((Match.host_id == user_id) | Match.id.in_(list(seats)))
                     .where(Match.status != "cancelled")
-                    .order_by(Match.updated_at.desc()).limit(50))).scalars().all()
-            return {"open": list(open_), "mine": list(mine)}
+                    .order_by(Match.updated_at.desc()).limit(50))).scalars().all())
+                for m in mine:
+                    if m.status == "active" and m.id in seats and m.game in registry.ENGINES \
+                            and seats[m.id] in registry.get(m.game).prompts(m.state):
+                        your_turn.add(m.id)
+                mine.sort(key=lambda m: m.id not in your_turn)  # stable: recency kept
+            return {"open": list(open_), "mine": mine, "your_turn": your_turn}
 
     async def by_token(self, kind: str, token: str) -> Match:
         """The match whose ``invite``/``watch`` token is ``token``. Raises ``not_found``."""
@@ -438,9 +461,12 @@ class MatchService:
 
     # ----- play ------------------------------------------------------------------------------
     async def submit(self, match_id: str, seat: int | None, action_id: str, version: int,
-                     action: Any) -> Outcome:
+                     action: Any, *, actor: str | None = None) -> Outcome:
         """Apply one action from ``seat`` built on ``version``; see DESIGN.md "Sequencing".
 
+        ``actor`` is who claims the seat: a user id (checked against the seat's owner now, so a
+        player whose seat was given to a bot cannot act any more), ``BOT`` for the bot runner
+        (the seat must still be a bot's), or None for trusted internal callers.
         Raises ``ServiceError`` with code ``spectator`` (no seat), ``finished``, ``stale``,
         ``illegal`` (with the engine's reason) or ``bad_message``. A re-sent ``action_id`` is
         acknowledged as a duplicate and never applied twice. The state is unchanged on error.
@@ -466,6 +492,7 @@ class MatchService:
                 if snap is None or snap.match.version != row.version:
                     snap = await self._load(match_id, s)
                 m = snap.match
+                self._require_actor(snap, seat, actor)
                 engine = self._engine(m.game)
                 state = m.state
                 if version != m.version and not await self._still_valid(
@@ -527,6 +554,60 @@ class MatchService:
         if result is None and any(info.bot for info in snap.seats):
             self.schedule_bots(match_id)
         return Outcome(applied=True, version=new_version, events=events)
+
+    @staticmethod
+    def _require_actor(snap: Snapshot, seat: int, actor: str | None) -> None:
+        if actor is None:
+            return
+        if not 0 <= seat < len(snap.seats):
+            raise ServiceError("not_your_seat", "No such seat.")
+        info = snap.seats[seat]
+        if actor == BOT:
+            if info.bot is None:
+                raise ServiceError("not_your_seat", "This seat is played by a person again.")
+        elif info.user_id != actor:
+            raise ServiceError("not_your_seat", "This seat is not yours (any more): a bot may "
+                                                "play it; take it back from the table page.")
+
+    async def replace_with_bot(self, match_id: str, host_id: str, seat: int, bot: str) -> None:
+        """Host only, during the match: a bot plays ``seat`` for a player who left; the player
+        can take the seat back with :meth:`reclaim_seat`. Raises ``ServiceError``."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                self._require_host(snap, host_id)
+                if snap.match.status != "active":
+                    raise ServiceError("bad_request", "Only a running match's seats can be "
+                                                      "handed to a bot.")
+                info = self._seat(snap, seat)
+                if info.user_id is None:
+                    raise ServiceError("bad_request", "A bot already plays that seat.")
+                if bot not in registry.bots(snap.match.game):
+                    raise ServiceError("bad_request", "Unknown bot.")
+                await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
+                                .values(user_id=None, bot=bot, away_user_id=info.user_id))
+                await self._touch(s, match_id)
+                await s.commit()
+        await self._changed(match_id, "seats")
+        self.schedule_bots(match_id)
+
+    async def reclaim_seat(self, match_id: str, user_id: str) -> int:
+        """The player a bot stood in for takes the seat back. Returns the seat.
+        Raises ``ServiceError('bad_request')`` if no seat waits for this user."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                mine = [i for i in snap.seats if i.away_user_id == user_id]
+                if not mine or snap.match.status != "active":
+                    raise ServiceError("bad_request", "No seat of yours is played by a bot.")
+                await s.execute(update(Seat).where(Seat.match_id == match_id,
+                                                   Seat.seat == mine[0].seat)
+                                .values(user_id=user_id, bot=None, away_user_id=None,
+                                        rejoin_token=_token()))
+                await self._touch(s, match_id)
+                await s.commit()
+        await self._changed(match_id, "seats")
+        return mine[0].seat
 
     async def _undo(self, s: AsyncSession, snap: Snapshot, seat: int
                     ) -> tuple[dict, list[dict]]:
@@ -626,7 +707,7 @@ class MatchService:
             action = await asyncio.to_thread(bot, engine, m.state, info.seat, rng)
             self._bot_pending.discard(key)
             outcome = await self.submit(match_id, info.seat, f"bot-{m.version}-{info.seat}",
-                                        m.version, action)
+                                        m.version, action, actor=BOT)
             if outcome.applied:
                 ops_events.bot_move(match_id, m.game, info.seat, info.bot or "random",
                                     outcome.version)

@@ -31,7 +31,10 @@ def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer
         view["labels"].append("Undo my last move")
     online = set(connected)
     for info, seat_view in zip(snap.seats, view["seats"]):
-        seat_view.update(name=info.name or (f"{info.bot.title()} bot" if info.bot else "—"),
+        name = info.name or (f"{info.bot.title()} bot" if info.bot else "—")
+        if info.bot and info.away_name:
+            name = f"{info.away_name} ({info.bot} bot)"
+        seat_view.update(name=name, away=info.away_user_id is not None,
                          bot=bool(info.bot), host=info.user_id == m.host_id and info.user_id
                          is not None, connected=bool(info.bot) or info.seat in online)
     names = [s.get("name") for s in view["seats"]]

@@ -97,7 +97,8 @@ async def lobby(request: Request) -> Response:
     lists = await _service(request).lobby(user.id if user else None)
     titles = {e.id: e.title for e in registry.ENGINES.values()}
     return _page(request, "lobby.html", user=user, games=_games(), open=lists["open"],
-                 mine=lists["mine"], titles=titles, error=request.query_params.get("error"))
+                 mine=lists["mine"], your_turn=lists["your_turn"], titles=titles,
+                 error=request.query_params.get("error"))
 
 
 @router.post("/name")
@@ -183,8 +184,12 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
     renderer_url = (f"/static/games/{m.game}/renderer.js" if renderer.exists()
                     else "/static/js/fallback-renderer.js")
     replay_url = f"/m/{m.id}/replay" + (f"?watch={m.watch_token}" if watch else "")
+    away_seat = next((i.seat for i in snap.seats if user and i.away_user_id == user.id), None)
+    replaceable = [i for i in snap.seats if i.user_id and (not user or i.user_id != user.id)]
     return _page(request, "table.html", renderer_url=renderer_url, replay_url=replay_url,
-                 lobby_url="/", **ctx)
+                 lobby_url="/", away_seat=away_seat,
+                 replaceable=replaceable if is_host and m.status == "active" else [],
+                 bots=sorted(registry.bots(m.game)), **ctx)
 
 
 @router.get("/m/{match_id}", response_class=HTMLResponse)
@@ -309,6 +314,23 @@ async def cancel(request: Request, match_id: str) -> Response:
     service = _service(request)
     return await _host_or_player_action(request, match_id,
                                         lambda uid: service.cancel(match_id, uid))
+
+
+@router.post("/m/{match_id}/replace")
+async def replace_with_bot(request: Request, match_id: str, seat: int = Form(...),
+                           bot: str = Form("greedy")) -> Response:
+    """Host, during the match: a bot plays the seat of a player who left (who may come back)."""
+    service = _service(request)
+    return await _host_or_player_action(
+        request, match_id, lambda uid: service.replace_with_bot(match_id, uid, seat, bot))
+
+
+@router.post("/m/{match_id}/reclaim")
+async def reclaim(request: Request, match_id: str) -> Response:
+    """The player a bot stood in for takes the seat back."""
+    service = _service(request)
+    return await _host_or_player_action(request, match_id,
+                                        lambda uid: service.reclaim_seat(match_id, uid))
 
 
 @router.get("/m/{match_id}/replay", response_class=HTMLResponse)

@@ -120,3 +120,15 @@ def test_bad_game_and_count(client):
     assert "error=" in r.headers["location"]
     r = client.post("/matches", data={"game": "toy", "players_toy": "9"}, follow_redirects=False)
     assert "error=" in r.headers["location"]
+
+
+def test_matches_waiting_for_you_come_first_in_the_lobby(client):
+    named(client, "Host")
+    waiting = create(client)
+    client.post(f"/m/{waiting}/fill", data={"bot": "random"})
+    client.post(f"/m/{waiting}/start")  # toy bid phase: Host is prompted at once
+    later = create(client)  # more recent, but not waiting for Host
+    page = client.get("/").text
+    mine = page[page.index('id="my-matches"'):]
+    assert mine.index(f"/m/{waiting}") < mine.index(f"/m/{later}")
+    assert "your turn" in mine

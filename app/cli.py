@@ -1,0 +1,128 @@
+"""``lair``: the operator's command line (installed by ``pip install``; ``[project.scripts]``).
+
+    lair matches [--status active|open|finished|cancelled|all]   list matches
+    lair end MATCH                                                end an abandoned match
+    lair remove-chat MESSAGE_ID                                   remove a chat message
+    lair verify [MATCH]                                           replay stored matches
+
+The database is ``DATABASE_URL`` (the same settings as the server) unless ``--database-url`` is
+given. Exit status: 0 success, 1 a verification failed or the match/message was not found, 2 bad
+usage. ``end`` also tells running PostgreSQL processes, so open tables reload at once.
+Nothing printed contains a seed, a token or hidden game information.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from sqlalchemy import func, select, text
+
+from app.db import make_engine, make_sessionmaker
+from app.fanout import CHANNEL
+from app.matches.service import MatchService, ServiceError
+from app.models import Match, Seat, User
+from app.ops.admin import remove_chat
+from app.ops.verify import verify_all
+from app.settings import Settings
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="lair", description="Operate a Lair site from a shell.")
+    p.add_argument("--database-url", help="overrides DATABASE_URL")
+    sub = p.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("matches", help="list matches by status")
+    m.add_argument("--status", default="active",
+                   choices=["active", "open", "finished", "cancelled", "all"])
+    e = sub.add_parser("end", help="end a match that is not over (it becomes cancelled)")
+    e.add_argument("match")
+    c = sub.add_parser("remove-chat", help="remove one chat message (id from the admin page)")
+    c.add_argument("message", type=int)
+    v = sub.add_parser("verify", help="replay every stored match with the current engines")
+    v.add_argument("match", nargs="?")
+    return p
+
+
+async def _matches(sm, status: str, out) -> int:
+    async with sm() as s:
+        seated = (select(Seat.match_id, func.count(Seat.user_id).label("humans"),
+                         func.count(Seat.bot).label("bots")).group_by(Seat.match_id).subquery())
+        q = (select(Match, User.name, seated.c.humans, seated.c.bots)
+             .outerjoin(User, Match.host_id == User.id)
+             .outerjoin(seated, seated.c.match_id == Match.id)
+             .order_by(Match.updated_at.desc()))
+        if status != "all":
+            q = q.where(Match.status == status)
+        rows = (await s.execute(q)).all()
+    print(f"{'match':<10} {'game':<14} {'status':<10} {'seats':<12} {'version':>7}  "
+          f"{'updated (UTC)':<16}  host", file=out)
+    for m, host, humans, bots in rows:
+        seats = f"{humans or 0}p+{bots or 0}b/{m.players}"
+        print(f"{m.id:<10} {m.game:<14} {m.status:<10} {seats:<12} {m.version:>7}  "
+              f"{m.updated_at:%Y-%m-%d %H:%M}  {host or '-'}", file=out)
+    print(f"{len(rows)} match(es)", file=out)
+    return 0
+
+
+async def _end(engine, sm, match_id: str, out) -> int:
+    try:
+        await MatchService(sm).end(match_id)
+    except ServiceError as exc:
+        print(f"{match_id}: {exc.message}", file=out)
+        return 1
+    if engine.dialect.name == "postgresql":  # running servers: reload the players' tables
+        async with engine.begin() as conn:
+            await conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                               {"channel": CHANNEL, "payload": f"cli {match_id} cancelled"})
+    print(f"{match_id}: ended", file=out)
+    return 0
+
+
+async def _remove_chat(sm, message_id: int, out) -> int:
+    match_id = await remove_chat(MatchService(sm), message_id)
+    if match_id is None:
+        print(f"no chat message {message_id}", file=out)
+        return 1
+    print(f"chat message {message_id} removed from match {match_id}", file=out)
+    return 0
+
+
+async def _verify(sm, match_id: str | None, out) -> int:
+    verdicts = await verify_all(sm, match_id)
+    bad = 0
+    for v in verdicts:
+        line = f"{v.match_id:<10} {v.game:<14} {v.status:<10} v{v.version:<5} "
+        line += "ok" if v.ok else f"FAILED: {v.problem}"
+        if v.note:
+            line += f" ({v.note})"
+        print(line, file=out)
+        bad += not v.ok
+    print(f"{len(verdicts)} match(es) verified, {bad} failed", file=out)
+    return 1 if bad else 0
+
+
+async def run(argv: list[str], out=sys.stdout) -> int:
+    """Run one command; returns the exit status."""
+    args = _parser().parse_args(argv)
+    settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
+    engine = make_engine(settings.async_database_url)
+    sm = make_sessionmaker(engine)
+    try:
+        if args.command == "matches":
+            return await _matches(sm, args.status, out)
+        if args.command == "end":
+            return await _end(engine, sm, args.match, out)
+        if args.command == "remove-chat":
+            return await _remove_chat(sm, args.message, out)
+        return await _verify(sm, args.match, out)
+    finally:
+        await engine.dispose()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point (``lair``)."""
+    return asyncio.run(run(sys.argv[1:] if argv is None else argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""A bot for an abandoned seat, and taking it back (issue 7 item 2)."""
+from __future__ import annotations
+
+from tests.app.test_live import act, recv, started, state_of, view_at
+
+
+def test_host_hands_an_absent_players_seat_to_a_bot_who_can_take_it_back(client):
+    mid, bob = started(client)
+    assert "Replace Bob" in client.get(f"/m/{mid}").text
+    assert "Only the host" in bob.post(f"/m/{mid}/replace", data={"seat": "0"}).text
+    r = client.post(f"/m/{mid}/replace", data={"seat": "1", "bot": "random"},
+                    follow_redirects=False)
+    assert r.status_code == 303
+    client.portal.call(client.app.state.service.drain)
+    with client.websocket_connect(f"/ws/matches/{mid}") as ann:
+        v = recv(ann, "view")["view"]
+        assert v["seats"][1]["name"] == "Bob (random bot)" and v["seats"][1]["bot"]
+        assert v["game"]["bids"][1] is True  # the bot made Bob's secret bid
+        # Bob's socket is no longer his seat: he sees the public view and cannot act
+        with bob.websocket_connect(f"/ws/matches/{mid}") as b:
+            bv = recv(b, "view")["view"]
+            assert bv["you"] is None and bv["legal_actions"] == []
+            before = state_of(client, mid)
+            act(b, bv["version"], {"type": "bid", "n": 1}, "x")
+            assert recv(b, "error")["code"] == "spectator"
+            assert state_of(client, mid) == before
+        assert "Take my seat back" in bob.get(f"/m/{mid}").text
+        bob.post(f"/m/{mid}/reclaim")
+        v = view_at(ann, v["version"])
+        with bob.websocket_connect(f"/ws/matches/{mid}") as b:
+            bv = recv(b, "view")["view"]
+            assert bv["you"] == 1 and bv["seats"][1]["name"] == "Bob"
+    assert "Take my seat back" not in bob.get(f"/m/{mid}").text
+
+
+def test_a_stale_socket_of_a_replaced_player_cannot_act(client):
+    mid, bob = started(client)
+    with bob.websocket_connect(f"/ws/matches/{mid}") as b:
+        recv(b, "view")
+        client.post(f"/m/{mid}/replace", data={"seat": "1", "bot": "random"})
+        client.portal.call(client.app.state.service.drain)
+        version, _ = state_of(client, mid)
+        act(b, version, {"type": "take", "n": 1}, "late")
+        err = recv(b, "error")
+        assert err["code"] in ("spectator", "not_your_seat")
+
+
+def test_reclaim_without_an_away_seat_is_refused(client):
+    mid, bob = started(client)
+    assert "No seat of yours" in bob.post(f"/m/{mid}/reclaim").text
