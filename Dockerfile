@@ -20,7 +20,10 @@ RUN pip install -e . && chown -R lair:lair /srv/lair
 
 USER lair
 EXPOSE 8000
+# Ready = database reachable and migrated to head (README "Operations").
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
-  CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"
+  CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=2)"
 ENTRYPOINT ["/srv/lair/app/docker-entrypoint.sh"]
-CMD ["sh", "-c", "exec uvicorn app.main:app --host \"$HOST\" --port \"$PORT\" --proxy-headers --forwarded-allow-ips='*'"]
+# JSON logs from the first line (--log-config); WEB_CONCURRENCY = worker processes (uvicorn reads
+# it); FORWARDED_ALLOW_IPS = the proxy's address (default: any, for a private container network).
+CMD ["sh", "-c", "exec uvicorn app.main:app --host \"$HOST\" --port \"$PORT\" --proxy-headers --forwarded-allow-ips=\"${FORWARDED_ALLOW_IPS:-*}\" --log-config app/ops/log-config.json --timeout-graceful-shutdown 20"]

@@ -165,6 +165,10 @@ class Hub:
         if what in ("started", "cancelled"):
             self.broadcast(match_id, {"type": "reload"})
             return
+        if what.startswith("rematch:"):
+            new_id = what.split(":", 1)[1]
+            self.broadcast(match_id, {"type": "rematch", "match": new_id, "url": f"/m/{new_id}"})
+            return
         self.push(snap or await self.service.current(match_id))
 
     def broadcast(self, match_id: str, message: dict) -> None:

@@ -35,6 +35,7 @@ class Window:
         self.view_bytes = 0
         self.views = 0
         self.sample_view: bytes | None = None
+        self.compression: str | None = "deflate"  # what browsers offer; None: no deflate
 
     def inside(self, t: float) -> bool:
         return self.start <= t < self.end
@@ -167,7 +168,7 @@ class Sock:
         try:
             async with websockets.connect(self.url, additional_headers=headers, origin=origin,
                                           max_size=None, open_timeout=60,
-                                          ping_interval=None) as ws:
+                                          ping_interval=None, compression=w.compression) as ws:
                 self.ws = ws
                 async for raw in ws:
                     self.on_message(raw, w)
@@ -339,7 +340,7 @@ class RoomSock:
         w = self.room.window
         try:
             async with websockets.connect(self.url, max_size=None, open_timeout=60,
-                                          ping_interval=None) as ws:
+                                          ping_interval=None, compression=w.compression) as ws:
                 self.ws = ws
                 self.ready.set()
                 async for raw in ws:

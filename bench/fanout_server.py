@@ -76,5 +76,7 @@ async def room_socket(ws: WebSocket, room: str) -> None:
         _rooms[room].remove(conn)
         if not _rooms[room]:
             del _rooms[room]
+        while not conn.queue.empty():
+            conn.queue.get_nowait()
         conn.queue.put_nowait(None)
         await asyncio.gather(task, return_exceptions=True)

@@ -154,6 +154,7 @@ async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy |
     out: dict = {"players": players, "spectators": args.spectators, "matches": args.matches}
     window = clients.Window()
     window.rate = args.rate
+    window.compression = args.compression
     try:
         limits = httpx.Limits(max_connections=32)
         async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
@@ -216,6 +217,7 @@ async def run_bare(args, players: int, template: Path) -> dict:
     base = f"http://127.0.0.1:{port}"
     window = clients.Window()
     window.rate = args.rate
+    window.compression = args.compression
     out: dict = {}
     try:
         rng = random.Random(13)
@@ -246,7 +248,8 @@ def brief(p: dict) -> str:
     lat = p["latency_action_to_last_view"]
     return (f"{p['actions_per_s']} actions/s, p50/p95/p99 {lat['p50_ms']}/{lat['p95_ms']}/"
             f"{lat['p99_ms']} ms, errors {p['errors'] or 0}, undelivered "
-            f"{p['undelivered_versions']}, server CPU {p['server_cpu_pct']} %, "
+            f"{p['undelivered_versions']}, server CPU {p['server_cpu_pct']} % = "
+            f"{p['server_cpu_us_per_action']} µs/action, "
             f"load gen CPU {p['loadgen_cpu_pct']} %")
 
 
@@ -309,6 +312,11 @@ async def main_async(args) -> dict:
                 "paced_p99_over_bare_p99": ratio(
                     lair["paced"]["latency_action_to_last_view"]["p99_ms"],
                     bare["paced"]["latency_action_to_last_view"]["p99_ms"]),
+                # CPU-based (robust when other processes share the machine): the share of
+                # Lair's server CPU per action that the bare sending of the same views costs.
+                "bare_cpu_per_round_over_lair_cpu_per_action": ratio(
+                    bare["saturation"]["server_cpu_us_per_action"],
+                    lair["saturation"]["server_cpu_us_per_action"]),
                 "saturation_p99_over_bare_p99": ratio(
                     lair["saturation"]["latency_action_to_last_view"]["p99_ms"],
                     bare["saturation"]["latency_action_to_last_view"]["p99_ms"]),
@@ -337,17 +345,20 @@ def machine_info() -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="all", choices=["all", *GAMES])
-    parser.add_argument("--matches", type=int, help="connected matches (default 60; --full 1000)")
+    parser.add_argument("--matches", type=int, help="connected matches (default 40; --full 1000)")
     parser.add_argument("--sat-matches", type=int, help="matches playing in the saturation run "
-                        "(the others stay connected; default 60)")
+                        "(the others stay connected; default 40)")
     parser.add_argument("--players", type=int, default=4, help="per match (clamped per game)")
     parser.add_argument("--spectators", type=int, default=2)
     parser.add_argument("--rate", type=float, default=1.0, help="paced: actions/s per match")
-    parser.add_argument("--seconds", type=float, help="measured seconds per phase (8; --full 30)")
+    parser.add_argument("--seconds", type=float, help="measured seconds per phase (6; --full 30)")
     parser.add_argument("--warmup", type=float, default=2)
-    parser.add_argument("--churn", type=int, help="connect/disconnect cycles (1000; full 10000)")
+    parser.add_argument("--churn", type=int, help="connect/disconnect cycles per game (300; --full 10000)")
     parser.add_argument("--profile-actions", type=int, default=150)
-    parser.add_argument("--pg-seconds", type=float, default=4)
+    parser.add_argument("--pg-seconds", type=float, default=3)
+    parser.add_argument("--no-deflate", dest="compression", action="store_const", const=None,
+                        default="deflate", help="clients do not offer permessage-deflate "
+                        "(browsers do, and uvicorn accepts it)")
     parser.add_argument("--no-server-profile", dest="server_profile", action="store_false")
     parser.add_argument("--full", action="store_true", help="the issue's targets: 1,000 matches "
                         "x (4 players + 2 spectators), 30 s phases, 10,000 churn cycles")
@@ -355,10 +366,10 @@ def main() -> None:
         "LAIR_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test"))
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
     args = parser.parse_args()
-    args.matches = args.matches or (1000 if args.full else 60)
-    args.sat_matches = args.sat_matches or min(args.matches, 60)
-    args.seconds = args.seconds or (30 if args.full else 8)
-    args.churn = args.churn if args.churn is not None else (10000 if args.full else 1000)
+    args.matches = args.matches or (1000 if args.full else 40)
+    args.sat_matches = args.sat_matches or min(args.matches, 40)
+    args.seconds = args.seconds or (30 if args.full else 6)
+    args.churn = args.churn if args.churn is not None else (10000 if args.full else 300)
     raise_fd_limit()
     try:
         import uvloop
@@ -376,7 +387,7 @@ def main() -> None:
 
 def print_summary(r: dict) -> None:
     m = r["machine"]
-    print(f"\n== Lair bench: {m['cpus']} CPUs ({m['cpu_model']}), load avg at start "
+    print(f"\n== Lair bench ({'deflate' if r['args']['compression'] else 'no deflate'}): {m['cpus']} CPUs ({m['cpu_model']}), load avg at start "
           f"{m['loadavg_at_start'][0]:.1f}, {r['wall_seconds']} s ==")
     pg = r["postgres_raw"]
     print(f"raw PostgreSQL at concurrency {pg['single_row']['concurrency']}: "

@@ -1,9 +1,10 @@
 """Sampling profile of the running server with py-spy (if installed in the venv or on PATH).
 
-``PySpy(tmp).start(pid, seconds)`` starts ``py-spy record --format raw`` (collapsed stacks);
-``finish(handle)`` waits and returns ``{"samples", "self": [{"function", "share"}],
-"inclusive": [{"function", "share"}]}`` where ``inclusive`` lists only frames of the project
-(app/, engines/) and a few libraries worth naming (sqlalchemy, asyncpg, websockets, orjson).
+``PySpy(tmp).start(pid, seconds)`` starts ``py-spy record --format raw`` (collapsed stacks, idle
+samples excluded, so shares are of the server's CPU time); ``finish(handle)`` waits and returns
+``{"samples", "self": [{"function", "share"}], "self_by_package": [...], "inclusive_project":
+[...]}``: own time per function, own time per package (app, engines, sqlalchemy, asyncpg,
+websockets, ...), and time under each project function (app/, engines/) including callees.
 Any failure (no permission to attach, no py-spy) returns ``{"error": ...}``.
 """
 from __future__ import annotations
@@ -14,8 +15,6 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-NAMED = ("app/", "engines/", "sqlalchemy/", "asyncpg/", "websockets/", "starlette/",
-         "uvicorn/", "pydantic")
 
 
 class PySpy:
@@ -29,7 +28,7 @@ class PySpy:
             return {"error": "py-spy not installed"}
         out = self.tmp / f"pyspy-{pid}.txt"
         proc = subprocess.Popen([self.exe, "record", "-p", str(pid), "-d", str(int(seconds)),
-                                 "-r", "67", "-f", "raw", "-o", str(out), "--nonblocking"],
+                                 "-r", "97", "-f", "raw", "-o", str(out), "--nonblocking"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         return proc, out
 
@@ -44,7 +43,7 @@ class PySpy:
             return {"error": "py-spy timed out"}
         if not out.exists():
             return {"error": (err or b"").decode(errors="replace")[-300:]}
-        own, incl, total = Counter(), Counter(), 0
+        own, incl, pkg, total = Counter(), Counter(), Counter(), 0
         for line in out.read_text().splitlines():
             stack, _, n = line.rpartition(" ")
             if not stack or not n.isdigit():
@@ -53,12 +52,24 @@ class PySpy:
             frames = stack.split(";")
             total += n
             own[_short(frames[-1])] += n
+            pkg[_package(frames[-1])] += n
             for f in set(_short(f) for f in frames):
-                if any(k in f for k in NAMED):
+                if "(app/" in f or "(engines/" in f:
                     incl[f] += n
         share = lambda c: [{"function": f, "share": round(k / total, 3)}  # noqa: E731
                            for f, k in c.most_common(top)]
-        return {"samples": total, "self": share(own), "inclusive": share(incl)}
+        return {"samples": total, "self": share(own), "self_by_package": share(pkg),
+                "inclusive_project": share(incl)}
+
+
+def _package(frame: str) -> str:
+    """The package of a frame: ``app``, ``engines``, a site-packages name, or ``stdlib``."""
+    path = frame.rpartition("(")[2]
+    if "site-packages/" in path:
+        return path.split("site-packages/", 1)[1].split("/", 1)[0].split(".", 1)[0]
+    if "/work/main/" in path:
+        return path.split("/work/main/", 1)[1].split("/", 1)[0]
+    return "stdlib/native" if "lib/python3" in path else path.split(":")[0][-40:]
 
 
 def _short(frame: str) -> str:

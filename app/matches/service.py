@@ -526,11 +526,11 @@ class MatchService:
                     self._snaps.pop(match_id, None)
                     raise ServiceError("stale", "Another move was applied first.")
                 irreversible = any(e.get("irreversible") for e in events)
-                await s.execute(insert(ActionRow).values(
-                    match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
-                    action=action, created_at=now, irreversible=irreversible,
-                    undo=action == UNDO))
-                try:
+                try:  # the INSERT itself fails on a reused action id at the current version
+                    await s.execute(insert(ActionRow).values(
+                        match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
+                        action=action, created_at=now, irreversible=irreversible,
+                        undo=action == UNDO))
                     await s.commit()
                 except IntegrityError:
                     await s.rollback()
@@ -608,6 +608,41 @@ class MatchService:
                 await s.commit()
         await self._changed(match_id, "seats")
         return mine[0].seat
+
+    async def rematch(self, match_id: str, host_id: str) -> Match:
+        """Host only, after the end: a new open match with the same game, options and
+        players in the same seats (bots included); everyone at the old table is told."""
+        snap = await self.snapshot(match_id)
+        self._require_host(snap, host_id)
+        m = snap.match
+        if m.status != "finished":
+            raise ServiceError("bad_request", "A rematch is offered once the match is over.")
+        new = await self.create_match(host_id, m.game, m.players, m.options, m.public,
+                                      host_seat=None)
+        async with self.sm() as s:
+            for info in snap.seats:
+                user = info.user_id or info.away_user_id
+                await s.execute(update(Seat).where(Seat.match_id == new.id,
+                                                   Seat.seat == info.seat)
+                                .values(user_id=user, bot=None if user else info.bot,
+                                        rejoin_token=_token() if user else None))
+            await s.commit()
+        await self._changed(match_id, f"rematch:{new.id}")
+        return new
+
+    async def set_host(self, match_id: str, host_id: str, seat: int) -> None:
+        """Host only: hand the host role to the player in ``seat``."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                self._require_host(snap, host_id)
+                info = self._seat(snap, seat)
+                if info.user_id is None:
+                    raise ServiceError("bad_request", "Only a player can be the host.")
+                await s.execute(update(Match).where(Match.id == match_id)
+                                .values(host_id=info.user_id, updated_at=utcnow()))
+                await s.commit()
+        await self._changed(match_id, "seats")
 
     async def _undo(self, s: AsyncSession, snap: Snapshot, seat: int
                     ) -> tuple[dict, list[dict]]:

@@ -41,6 +41,7 @@ class Scrub(logging.Filter):
         except Exception:  # noqa: BLE001 - a bad format string must not lose the line
             message = str(record.msg)
         record.msg, record.args = scrub(message), None
+        record.__dict__.pop("color_message", None)  # uvicorn's ANSI-coloured duplicate
         for name, var in (("request_id", request_id), ("match_id", match_id)):
             if getattr(record, name, None) is None and var.get() is not None:
                 setattr(record, name, var.get())
@@ -63,28 +64,36 @@ class _Stderr(logging.StreamHandler):
         self._fixed = value if value is not sys.stderr else None
 
 
+def json_formatter() -> logging.Formatter:
+    """The JSON line formatter (also named by ``app/ops/log-config.json``)."""
+    return JsonFormatter("{asctime}{levelname}{name}{message}", style="{",
+                         rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+                         datefmt="%Y-%m-%dT%H:%M:%S%z")
+
+
 def configure(level: str = "INFO", fmt: str = "json", stream: IO[str] | None = None) -> None:
     """Send every log record (ours, uvicorn's, SQLAlchemy's warnings) to ``stream`` (stderr) as
     one JSON line (``fmt="json"``) or as plain text (``fmt="text"``), at ``level``.
 
     Called at application start-up, after uvicorn has installed its own logging config: its
     error logger is routed through ours and its access log is turned off (:mod:`app.ops.requests`
-    logs requests without query strings or tokens).
+    logs requests without query strings or tokens). When uvicorn was started with
+    ``--log-config app/ops/log-config.json`` (the container does), that handler is reused, so
+    even uvicorn's first lines, written before the app starts, are JSON.
     """
-    handler = _Stderr(stream)
-    if fmt == "json":
-        handler.setFormatter(JsonFormatter(
-            "{asctime}{levelname}{name}{message}", style="{",
-            rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
-            datefmt="%Y-%m-%dT%H:%M:%S%z"))
-    else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
-    handler.addFilter(Scrub())
+    formatter = (json_formatter() if fmt == "json" else
+                 logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
     root = logging.getLogger()
-    for old in [h for h in root.handlers if getattr(h, "_lair", False)]:
-        root.removeHandler(old)
-    handler._lair = True  # type: ignore[attr-defined]
-    root.addHandler(handler)
+    ours = [h for h in root.handlers if any(isinstance(f, Scrub) for f in h.filters)]
+    if stream is not None or not ours:
+        for old in ours:
+            root.removeHandler(old)
+        handler = _Stderr(stream)
+        handler.addFilter(Scrub())
+        root.addHandler(handler)
+        ours = [handler]
+    for handler in ours:
+        handler.setFormatter(formatter)
     root.setLevel(level.upper())
     for name in ("uvicorn", "uvicorn.error"):
         logger = logging.getLogger(name)

@@ -333,6 +333,27 @@ async def reclaim(request: Request, match_id: str) -> Response:
                                         lambda uid: service.reclaim_seat(match_id, uid))
 
 
+@router.post("/m/{match_id}/rematch")
+async def rematch(request: Request, match_id: str) -> Response:
+    """Host, after the end: the same players again in a new match (its waiting room)."""
+    user = await _user(request)
+    if user is None:
+        return _name_page(request, f"/m/{match_id}")
+    try:
+        new = await _service(request).rematch(match_id, user.id)
+    except ServiceError as exc:
+        return _message(request, "Not possible", exc.message, exc.status, back=f"/m/{match_id}")
+    return _redirect(f"/m/{new.id}")
+
+
+@router.post("/m/{match_id}/host")
+async def hand_host(request: Request, match_id: str, seat: int = Form(...)) -> Response:
+    """Host: hand the host role to the player in ``seat``."""
+    service = _service(request)
+    return await _host_or_player_action(request, match_id,
+                                        lambda uid: service.set_host(match_id, uid, seat))
+
+
 @router.get("/m/{match_id}/replay", response_class=HTMLResponse)
 async def replay_page(request: Request, match_id: str, watch: str | None = None) -> Response:
     """Step through a match from its action log (everything revealed once it is over)."""

@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engines.base import Engine, IllegalAction, Rng, clone, event
 
-from . import combat, core, data, dummy, effects, phases, scoring, turn, view
+from . import combat, core, data, dummy, effects, phases, rules_help, scoring, turn, view
 from .data import RULES, card, relic
 
 
@@ -97,6 +97,16 @@ class CovilEngine(Engine):
 
     # ----- prompts and legal actions ---------------------------------------------------------
     def prompts(self, state: dict) -> dict[int, dict]:
+        """``{seat: {"kind", "text", "rule"}}``; ``rule`` is the section id of the rules summary
+        (``data/rules_help.yaml``) the prompt comes from."""
+        return {s: {**p, "rule": rules_help.PROMPT_RULES[p["kind"]]}
+                for s, p in self._prompts(state).items()}
+
+    def illegal_reason(self, state: dict, seat: int, action) -> str:
+        """Why ``action`` is refused, in the rulebook's words (see ``rules_help.py``)."""
+        return rules_help.illegal_reason(self, state, seat, action)
+
+    def _prompts(self, state: dict) -> dict[int, dict]:
         if state["result"] is not None or not state["stack"]:
             return {}
         f = state["stack"][-1]

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engines.base import Engine, Rng, clone
 
-from . import brewing, income, placement
+from . import brewing, income, placement, rules_help
 from .bots import BOTS
 from .data import (ASSISTANTS, BAG_TYPES, BOARDS, CELL_VIAL, COLUMN_SLOTS, D_SLOTS, NAMES,
                    POOL_TYPES, TOX_MAX, TOX_TYPES, VIAL_CELLS)
@@ -44,6 +44,16 @@ class DropsOfEvil(Engine):
 
     # ----- who and what -----------------------------------------------------------------------
     def prompts(self, state: dict) -> dict[int, dict]:
+        """``{seat: {"kind", "text", "rule"}}``; ``rule`` is the section id of the rules summary
+        (``data/rules_help.yaml``) the prompt comes from."""
+        return {s: {**p, "rule": rules_help.PROMPT_RULES[p["kind"]]}
+                for s, p in self._prompts(state).items()}
+
+    def illegal_reason(self, state: dict, seat: int, action) -> str:
+        """Why ``action`` is refused, in the rulebook's words (see ``rules_help.py``)."""
+        return rules_help.illegal_reason(self, state, seat, action)
+
+    def _prompts(self, state: dict) -> dict[int, dict]:
         phase = state["phase"]
         if phase == "placement":
             seat = placement.current_seat(state)

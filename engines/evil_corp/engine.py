@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engines.base import Engine, Rng
 
-from . import data, day, effects, night, views
+from . import data, day, effects, night, rules_help, views
 from .setup import setup as _setup
 from .state import SEAT_NAMES, board_tiles, seats_of, side_of
 
@@ -48,6 +48,16 @@ class EvilCorpEngine(Engine):
 
     # ----- who decides -------------------------------------------------------------------------
     def prompts(self, state):
+        """``{seat: {"kind", "text", "rule"}}``; ``rule`` is the section id of the rules summary
+        (``data/rules_help.yaml``) the prompt comes from."""
+        return {s: {**p, "rule": rules_help.PROMPT_RULES[p["kind"]]}
+                for s, p in self._prompts(state).items()}
+
+    def illegal_reason(self, state, seat, action):
+        """Why ``action`` is refused, in the rulebook's words (see ``rules_help.py``)."""
+        return rules_help.illegal_reason(self, state, seat, action)
+
+    def _prompts(self, state):
         if state["phase"] == "over":
             return {}
         top = state["stack"][-1] if state["stack"] else None

@@ -51,6 +51,9 @@ async function show(n) {
   const data = await res.json();
   step = data.step; steps = data.steps; current = data.view;
   text(document.getElementById("step"), `${step} / ${steps}`);
+  const slider = document.getElementById("slider");
+  slider.max = String(steps);
+  slider.value = String(step);
   text(document.getElementById("replay-note"), current.match.status === "finished"
     ? "The match is over: all hidden information is revealed."
     : "The match is still running: you see only what your seat may know.");
@@ -64,6 +67,11 @@ async function show(n) {
 }
 
 document.getElementById("first").onclick = () => show(0);
+// The slider shows the step while dragging and loads it when released (one request, not fifty).
+document.getElementById("slider").addEventListener("input", (e) => {
+  text(document.getElementById("step"), `${e.target.value} / ${steps}`);
+});
+document.getElementById("slider").addEventListener("change", (e) => show(Number(e.target.value)));
 document.getElementById("prev").onclick = () => show(Math.max(0, step - 1));
 document.getElementById("next").onclick = () => show(Math.min(steps, step + 1));
 document.getElementById("last").onclick = () => show(steps);

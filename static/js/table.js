@@ -156,6 +156,9 @@ const table = Object.freeze({
   busy() { return pending !== null; },
 });
 
+/** Where the host's rematch waits (set by a "rematch" message), or null. */
+let rematchUrl = null;
+
 function act(action) {
   if (!view) return false;
   const i = legalIndex.get(canon(action));
@@ -319,6 +322,11 @@ function handle(data) {
       break;
     case "pong":
       break;
+    case "rematch":  // the host started a rematch: offer the way to its waiting room
+      rematchUrl = msg.url;
+      toast("The host started a rematch with the same players.", "info");
+      renderResult();
+      break;
     case "reload":
       location.reload();
       break;
@@ -393,8 +401,42 @@ function renderHeader() {
   } else if (waiting.length) {
     dom.turn.append("Waiting for ", ...joinChips(waiting));
   }
+  if (myTurn && document.body.dataset.yourTurn === "false") chime();
   document.body.dataset.yourTurn = myTurn ? "true" : "false";
   document.title = `${myTurn ? "▶ Your turn · " : ""}${title} · Lair`;
+}
+
+// ----- turn notification sound (opt-in, remembered per browser) --------------------------------
+
+const soundToggle = document.getElementById("sound-toggle");
+if (soundToggle) {
+  soundToggle.checked = localStorage.getItem("lair.sound") === "on";
+  soundToggle.addEventListener("change", () => {
+    localStorage.setItem("lair.sound", soundToggle.checked ? "on" : "off");
+    if (soundToggle.checked) chime();
+  });
+}
+
+/** Two short soft notes when it becomes your turn (Web Audio; no file to download). */
+function chime() {
+  if (!soundToggle || !soundToggle.checked) return;
+  try {
+    const ctx = chime.ctx || (chime.ctx = new AudioContext());
+    [660, 880].forEach((f, i) => {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      const t = ctx.currentTime + i * 0.16;
+      osc.frequency.value = f;
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(0.15, t + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.15);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(t);
+      osc.stop(t + 0.16);
+    });
+  } catch (e) {
+    console.warn("table: no sound", e);
+  }
 }
 
 function joinChips(seats) {
@@ -551,6 +593,15 @@ function renderPrompt() {
   else text = "";
   if (view.result === null && !isOpen()) text = text ? `${text} (offline: moves resume when reconnected)` : "Offline…";
   dom.promptText.textContent = text;
+  // Rules help: "?" opens the rules-summary section the prompt comes from, in a new tab so the
+  // table (and its socket) stays as it is.
+  const rule = !view.result && view.prompt && view.prompt.text ? view.prompt.rule : null;
+  if (typeof rule === "string" && rule) {
+    dom.promptText.append(" ", el("a", {
+      class: "rule-link", href: `/rules/${encodeURIComponent(cfg.game)}#${encodeURIComponent(rule)}`,
+      target: "_blank", rel: "noopener", title: "Rules for this step", "aria-label": "Rules for this step",
+    }, "?"));
+  }
 
   const legal = view.legal_actions || [];
   const buttons = [];
@@ -749,6 +800,14 @@ function renderResult() {
   const links = el("p", {class: "result-links"});
   if (cfg.replayUrl) links.append(el("a", {class: "btn btn-primary", href: cfg.replayUrl}, "Watch the replay"), " ");
   links.append(el("a", {class: "btn", href: cfg.lobbyUrl}, "Back to the lobby"));
+  if (rematchUrl) {
+    links.append(" ", el("a", {class: "btn btn-primary", id: "rematch-link", href: rematchUrl}, "Join the rematch"));
+  } else if (cfg.isHost && cfg.matchId) {
+    // A plain form post: the server creates the match and redirects the host to its waiting room.
+    const form = el("form", {method: "post", action: `/m/${cfg.matchId}/rematch`, class: "inline"},
+      el("button", {class: "btn", type: "submit", id: "rematch"}, "Rematch with the same players"));
+    links.append(" ", form);
+  }
   parts.push(links);
   dom.result.replaceChildren(...parts);
 }

@@ -32,6 +32,8 @@ CHROMIUM = shutil.which("chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
+#: The configurations whose table goes to docs/screenshots/<game>.png (`make screenshots`).
+DOCS_SHOTS = {("drops_of_evil", 2), ("evil_corp", 2), ("covil", 3)}
 #: Moves a click-playing test avoids when anything else is possible (they undo progress).
 BACKWARD = {"take_back", "cancel", "rebrew"}
 
@@ -96,6 +98,7 @@ def shoot(page, name: str, docs_name: str | None = None) -> None:
     docs = os.environ.get("LAIR_SCREENSHOTS")
     if docs and docs_name:
         Path(ROOT / docs).mkdir(parents=True, exist_ok=True)
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(ROOT / docs / f"{docs_name}.png"), full_page=False)
 
 
@@ -151,14 +154,15 @@ def wait_version_change(page, before: str, timeout: float = 10.0) -> None:
         page.wait_for_timeout(20)
 
 
-def play_to_the_end(pages: list, watcher, seed: int, game: str, max_clicks: int = 4000) -> None:
+def play_to_the_end(pages: list, watcher, seed: int, game: str, docs: bool,
+                    max_clicks: int = 4000) -> None:
     """Each player clicks whenever it is their turn until every page shows the result.
 
     Midway, the docs screenshot of the game's table is taken from the first player's page."""
     rng = Rng(seed)
     for clicks in range(max_clicks):
         if clicks == 40:
-            shoot(pages[0], f"{game}-midgame", game)
+            shoot(pages[0], f"{game}-midgame", game if docs else None)
         if all(p.evaluate("document.body.dataset.finished") == "true" for p in pages):
             return
         moved = False
@@ -245,7 +249,8 @@ def test_full_match(browser, server, game, players, options, bots):
         shoot(pages[0], f"{game}-{players}p-start")
         # the spectator sees the table live but can never act
         assert watcher.locator("body").get_attribute("data-your-turn") != "true"
-        play_to_the_end(pages, watcher, seed=players, game=game)
+        play_to_the_end(pages, watcher, seed=players, game=game,
+                        docs=(game, players) in DOCS_SHOTS)
         finish_and_check(pages, watcher, game, players)
     finally:
         for ctx in contexts:

@@ -1,0 +1,104 @@
+"""The ``lair`` command line (issue 8, items 4 and 6): ``lair matches``, ``lair end MATCH``,
+``lair remove-chat ID`` and ``lair verify`` (replay every stored match with today's engines)."""
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from sqlalchemy import update
+
+from app.cli import run
+from app.db import make_engine
+from app.models import Match
+from tests.app.test_live import act, recv, started, view_at
+
+
+def lair(url: str, *args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    status = asyncio.run(run(["--database-url", url, *args], out=out))
+    return status, out.getvalue()
+
+
+def play_two_matches(client) -> tuple[str, str]:
+    """A finished toy match (against a bot) and an active one with a chat line."""
+    done, _ = started(client, bots=True)
+    with client.websocket_connect(f"/ws/matches/{done}") as ws:
+        version = view_at(ws, 0)["version"]
+        while True:
+            view = view_at(ws, version)
+            if view["result"] is not None:
+                break
+            if view["legal_actions"]:
+                act(ws, view["version"], view["legal_actions"][-1], f"a{view['version']}")
+                recv(ws, "ack")
+            version = view["version"] + 1
+    live, _ = started(client)
+    with client.websocket_connect(f"/ws/matches/{live}") as ws:
+        view_at(ws, 0)
+        act(ws, 0, {"type": "bid", "n": 2}, "b1")
+        view_at(ws, 1)
+        ws.send_json({"type": "chat", "text": "gg"})
+        recv(ws, "chat")
+    return done, live
+
+
+def test_matches_verify_end_and_remove_chat(client, database_url):
+    done, live = play_two_matches(client)
+    chat_id = client.portal.call(client.app.state.service.chat_history, live)[0].id
+    client.__exit__(None, None, None)  # the server is stopped; the shell takes over
+
+    status, out = lair(database_url, "matches", "--status", "all")
+    assert status == 0 and done in out and live in out and "2 match(es)" in out
+    status, out = lair(database_url, "matches")  # active ones by default
+    assert status == 0 and live in out and done not in out
+
+    status, out = lair(database_url, "verify")
+    assert status == 0, out
+    assert f"{done}" in out and "2 match(es) verified, 0 failed" in out
+
+    status, out = lair(database_url, "remove-chat", str(chat_id))
+    assert status == 0 and live in out
+    assert lair(database_url, "remove-chat", str(chat_id))[0] == 1
+
+    status, out = lair(database_url, "end", live)
+    assert status == 0 and "ended" in out
+    status, out = lair(database_url, "end", live)
+    assert status == 1 and "already over" in out
+    assert lair(database_url, "end", "nosuch")[0] == 1
+    status, out = lair(database_url, "matches", "--status", "cancelled")
+    assert live in out
+
+
+def test_verify_catches_a_state_the_log_does_not_give(client, database_url):
+    done, live = play_two_matches(client)
+    client.__exit__(None, None, None)
+
+    async def tamper():
+        engine = make_engine(database_url)
+        async with engine.begin() as conn:
+            state = (await conn.execute(Match.__table__.select().where(Match.id == live))
+                     ).one().state
+            state["bids"] = [3, None]  # not what the log says (seat 0 bid 2)
+            await conn.execute(update(Match).where(Match.id == live).values(state=state))
+        await engine.dispose()
+
+    asyncio.run(tamper())
+    status, out = lair(database_url, "verify")
+    assert status == 1
+    assert f"{live}" in out and "FAILED: replay gives a different state" in out
+    assert "1 failed" in out
+    status, out = lair(database_url, "verify", done)
+    assert status == 0 and "1 match(es) verified, 0 failed" in out
+
+
+def test_lair_console_script_is_installed(database_url):
+    exe = shutil.which("lair", path=str(Path(os.sys.executable).parent))
+    assert exe, "pip install -e . registers the lair command"
+    out = subprocess.run([exe, "matches", "--status", "all"], capture_output=True, text=True,
+                         env={**os.environ, "DATABASE_URL": database_url}, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "0 match(es)" in out.stdout

@@ -1,0 +1,76 @@
+"""Prometheus metrics (issue 8, item 3): ``/metrics`` only with the operator's token; the
+documented metric names, and counters that follow applied and rejected actions."""
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
+
+from app.main import create_app
+from app.settings import Settings
+from tests.app.test_live import act, recv, started, view_at
+from tests.app.test_ops_support import ADMIN
+
+NAMES = {"lair_open_sockets", "lair_matches_in_progress", "lair_actions_applied",
+         "lair_actions_rejected", "lair_action_seconds", "lair_bot_moves",
+         "lair_matches_started", "lair_matches_ended", "lair_websocket_closes",
+         "lair_db_pool_connections"}
+
+
+@pytest.fixture
+def ops_client(database_url):
+    settings = Settings(database_url=database_url, secret_key="test-secret", bot_delay=0,
+                        admin_token=ADMIN)
+    with TestClient(create_app(settings), base_url="http://testserver") as c:
+        yield c
+
+
+def scrape(client, families: set[str] | None = None) -> dict[tuple[str, tuple], float]:
+    """``{(sample name, labels): value}``; the metric family names go into ``families``."""
+    r = client.get("/metrics", headers={"Authorization": f"Bearer {ADMIN}"})
+    assert r.status_code == 200
+    samples = {}
+    for fam in text_string_to_metric_families(r.text):
+        if families is not None:
+            families.add(fam.name)
+        for s in fam.samples:
+            samples[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    return samples
+
+
+def test_metrics_are_disabled_without_an_admin_token(client):
+    assert client.get("/metrics").status_code == 404
+    assert client.get("/metrics", headers={"Authorization": "Bearer "}).status_code == 404
+
+
+def test_metrics_refuse_a_missing_or_wrong_token(ops_client):
+    assert ops_client.get("/metrics").status_code == 401
+    assert ops_client.get("/metrics", headers={"Authorization": "Bearer nope"}).status_code == 401
+    assert ops_client.get("/metrics", headers={"Authorization": ADMIN}).status_code == 401
+
+
+def test_metric_names_and_action_counters(ops_client):
+    families: set[str] = set()
+    before = scrape(ops_client, families)
+    assert NAMES <= families, NAMES - families
+    mid, _bob = started(ops_client)
+    with ops_client.websocket_connect(f"/ws/matches/{mid}") as ws:
+        view_at(ws, 0)
+        act(ws, 0, {"type": "bid", "n": 2}, "m1")
+        assert recv(ws, "ack")["version"] == 1
+        act(ws, 1, {"type": "bid", "n": 3}, "m2")  # Ann has bid already
+        rejected_code = recv(ws, "error")["code"]
+        after = scrape(ops_client)
+        assert after[("lair_open_sockets", ())] == 1
+    assert after[("lair_matches_in_progress", ())] == 1
+
+    def delta(name, **labels):
+        key = (name, tuple(sorted(labels.items())))
+        return after.get(key, 0) - before.get(key, 0)
+
+    assert delta("lair_actions_applied_total", game="toy") == 1
+    assert delta("lair_actions_rejected_total", code=rejected_code) == 1
+    assert delta("lair_action_seconds_count", stage="commit") == 1
+    assert delta("lair_action_seconds_count", stage="sent") == 1
+    assert delta("lair_matches_started_total", game="toy") == 1
+    assert after[("lair_db_pool_connections", (("state", "size"),))] >= 1

@@ -1,0 +1,49 @@
+"""Rematch with the same players and handing the host role on (issue 7 item 4)."""
+from __future__ import annotations
+
+from tests.app.conftest import create, named, new_client
+from tests.app.test_live import recv
+
+
+def _finished_toy_match(client):
+    named(client, "Ann")
+    mid = create(client)
+    bob = named(new_client(client), "Bob")
+    bob.post(f"/m/{mid}/seat", data={"seat": "1"})
+    client.post(f"/m/{mid}/start")
+    for seat in (0, 1):
+        client.post(f"/m/{mid}/replace", data={"seat": str(seat), "bot": "random"})
+    client.portal.call(client.app.state.service.drain)
+    assert client.portal.call(client.app.state.service.snapshot, mid).match.status == "finished"
+    return mid, bob
+
+
+def test_rematch_seats_the_same_players_and_tells_the_old_table(client):
+    mid, bob = _finished_toy_match(client)
+    assert "Only the host" in bob.post(f"/m/{mid}/rematch").text
+    with bob.websocket_connect(f"/ws/matches/{mid}") as ws:
+        recv(ws, "view")
+        r = client.post(f"/m/{mid}/rematch", follow_redirects=False)
+        new = r.headers["location"].rsplit("/", 1)[1]
+        msg = recv(ws, "rematch")
+        assert msg["url"] == f"/m/{new}"
+    page = bob.get(f"/m/{new}").text
+    assert "<strong>Ann</strong>" in page and "<strong>Bob</strong>" in page
+    assert client.post(f"/m/{new}/start", follow_redirects=False).status_code == 303
+
+
+def test_rematch_needs_a_finished_match(client):
+    named(client, "Ann")
+    mid = create(client)
+    assert "once the match is over" in client.post(f"/m/{mid}/rematch").text
+
+
+def test_host_role_can_be_handed_to_another_player(client):
+    named(client, "Ann")
+    mid = create(client)
+    bob = named(new_client(client), "Bob")
+    bob.post(f"/m/{mid}/seat", data={"seat": "1"})
+    assert "Only the host" in bob.post(f"/m/{mid}/host", data={"seat": "1"}).text
+    client.post(f"/m/{mid}/host", data={"seat": "1"})
+    assert 'id="start"' in bob.get(f"/m/{mid}").text
+    assert 'id="start"' not in client.get(f"/m/{mid}").text
