@@ -6,6 +6,7 @@ the ``users`` table.
 """
 from __future__ import annotations
 
+import unicodedata
 import uuid
 
 from fastapi import Request, Response
@@ -50,11 +51,14 @@ def request_user_id(request: Request) -> str | None:
 
 
 def clean_name(name: str) -> str:
-    """A display name: stripped, inner whitespace collapsed, 1-24 characters.
+    """A display name: invisible characters removed, whitespace collapsed, 1-24 characters.
 
     Raises ``ValueError`` when nothing is left.
     """
-    name = " ".join(str(name).split())[:24]
+    # Control and format characters (NUL, zero-width spaces, right-to-left overrides) would
+    # make a name invisible or reverse the text around it in every log line.
+    visible = "".join(ch for ch in str(name) if unicodedata.category(ch) not in ("Cc", "Cf"))
+    name = " ".join(visible.split())[:24]
     if not name:
         raise ValueError("Please choose a name.")
     return name

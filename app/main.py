@@ -32,6 +32,7 @@ from app.realtime import Hub
 from app.realtime import router as ws_router
 from app.routes.api import router as api_router
 from app.routes.pages import router as pages_router
+from app.routes.rules import router as rules_router
 from app.settings import DEV_SECRET, Settings, get_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health_router)
     app.include_router(metrics_router)
     app.include_router(admin_router)
+    app.include_router(rules_router)
     return app
 
 

@@ -177,10 +177,12 @@ class Hub:
         for conn in list(self.conns.get(match_id, ())):
             conn.send(text)
 
-    def push(self, snap: Snapshot, only: Connection | None = None) -> None:
-        """Send each socket (or just ``only``) the view of its own seat, one encode per seat."""
+    def push(self, snap: Snapshot, only: Connection | None = None,
+             exclude: Connection | None = None) -> None:
+        """Send each socket (or just ``only``; never ``exclude``) the view of its own seat,
+        one encode per seat."""
         m = snap.match
-        targets = [only] if only else list(self.conns.get(m.id, ()))
+        targets = [only] if only else [c for c in self.conns.get(m.id, ()) if c is not exclude]
         if m.status == "open" or m.state is None:
             text = _encode({"type": "lobby", "status": m.status,
                             "seats": seats_summary(snap, self.connected_seats(m.id))})
@@ -253,7 +255,7 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
                                "at": msg.created_at.isoformat()}))
         hub.presence(match_id)
         if seat is not None and snap.match.status == "active":
-            hub.push(snap)  # the others' seat panels show this seat as connected
+            hub.push(snap, exclude=conn)  # the others' panels show this seat as connected
         while not conn.closed:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":

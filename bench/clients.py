@@ -32,10 +32,17 @@ class Window:
         self.end = float("inf")
         self.rate = 1.0  # paced: actions per second per match
         self.errors: Counter = Counter()
+        self.sent = 0  # actions (rounds) sent inside the window
+        self.acked = 0  # acks (complete rounds) received inside the window, whenever sent
         self.view_bytes = 0
         self.views = 0
-        self.sample_view: bytes | None = None
+        self.samples: list[bytes] = []  # spectator views (every 50th), for the bare template
         self.compression: str | None = "deflate"  # what browsers offer; None: no deflate
+
+    def sample_view(self) -> bytes | None:
+        """The sampled spectator view whose size is closest to the mean view size."""
+        mean = self.view_bytes / max(1, self.views)
+        return min(self.samples, key=lambda b: abs(len(b) - mean), default=None)
 
     def inside(self, t: float) -> bool:
         return self.start <= t < self.end
@@ -196,8 +203,8 @@ class Sock:
             if w.inside(t):
                 w.views += 1
                 w.view_bytes += len(raw)
-                if self.seat is None and w.sample_view is None and len(raw) > 2000:
-                    w.sample_view = orjson.dumps(view)
+                if self.seat is None and w.views % 50 == 0 and len(w.samples) < 200:
+                    w.samples.append(orjson.dumps(view))
             if view.get("result") is not None:
                 asyncio.get_running_loop().create_task(self.table.restart())
                 return
@@ -206,6 +213,8 @@ class Sock:
                 self.maybe_act()
         elif kind == "ack":
             sent, self.inflight = self.inflight, None
+            if w.inside(t):
+                w.acked += 1
             if sent is not None and w.inside(sent):
                 self.table.game.sent[msg["version"]] = sent
                 self.table.game.acks += 1
@@ -244,6 +253,8 @@ class Sock:
         acts = [a for a in view["legal_actions"] if a.get("type") not in BACKWARD] \
             or view["legal_actions"]
         self.inflight = now()
+        if self.table.window.inside(self.inflight):
+            self.table.window.sent += 1
         text = orjson.dumps({"type": "action", "id": uuid.uuid4().hex, "version": view["version"],
                              "action": self.table.rng.choice(acts)}).decode()
         asyncio.get_running_loop().create_task(self._write(text))
@@ -298,6 +309,8 @@ class Room:
     def _send(self) -> None:
         sender = self.socks[self.turn % self.players]
         self.sent_at = now()
+        if self.window.inside(self.sent_at):
+            self.window.sent += 1
         self.got = 0
         asyncio.get_running_loop().create_task(
             sender.ws.send(orjson.dumps({"type": "action", "id": uuid.uuid4().hex,
@@ -307,6 +320,8 @@ class Room:
         self.got += 1
         if self.got == len(self.socks) - 1:
             w = self.window
+            if w.inside(t):
+                w.acked += 1
             if w.inside(self.sent_at):
                 self.game.sent[version] = self.sent_at
                 self.game.seen[version] = [self.game.n, t]

@@ -15,6 +15,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
+
 
 
 class PySpy:
@@ -53,7 +55,7 @@ class PySpy:
             total += n
             own[_short(frames[-1])] += n
             pkg[_package(frames[-1])] += n
-            for f in set(_short(f) for f in frames):
+            for f in set(_short(f, lines=False) for f in frames):
                 if "(app/" in f or "(engines/" in f:
                     incl[f] += n
         share = lambda c: [{"function": f, "share": round(k / total, 3)}  # noqa: E731
@@ -63,18 +65,17 @@ class PySpy:
 
 
 def _package(frame: str) -> str:
-    """The package of a frame: ``app``, ``engines``, a site-packages name, or ``stdlib``."""
-    path = frame.rpartition("(")[2]
-    if "site-packages/" in path:
-        return path.split("site-packages/", 1)[1].split("/", 1)[0].split(".", 1)[0]
-    if "/work/main/" in path:
-        return path.split("/work/main/", 1)[1].split("/", 1)[0]
-    return "stdlib/native" if "lib/python3" in path else path.split(":")[0][-40:]
+    """The top-level package of a frame: ``app``, ``engines``, ``websockets``, ``asyncio``..."""
+    path = _short(frame, lines=False).rpartition("(")[2].rstrip(")")
+    return path.lstrip("./").split("/", 1)[0] or path
 
 
-def _short(frame: str) -> str:
-    """``func (/long/path/site-packages/pkg/mod.py:12)`` -> ``func (pkg/mod.py:12)``."""
-    for cut in ("site-packages/", "/work/main/", "lib/python3"):
+def _short(frame: str, lines: bool = True) -> str:
+    """``func (/long/path/site-packages/pkg/mod.py:12)`` -> ``func (pkg/mod.py:12)`` (without
+    ``:12`` when ``lines`` is false: one entry per function for inclusive time)."""
+    if not lines:
+        frame = frame.rsplit(":", 1)[0] + ")" if frame.endswith(")") and ":" in frame else frame
+    for cut in ("site-packages/", str(ROOT) + "/", "lib/python3"):
         if cut in frame:
             head, _, tail = frame.partition("(")
             return f"{head}({tail.split(cut, 1)[1]}"

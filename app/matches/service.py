@@ -250,13 +250,25 @@ class MatchService:
             return await self._load(match_id, s)
 
     async def lobby(self, user_id: str | None) -> dict[str, Any]:
-        """``{"open": public open matches, "mine": matches the user hosts or sits in,
-        "your_turn": ids of the user's running matches waiting for them}``; in "mine" the
-        matches waiting for the user come first (then the most recently active)."""
+        """``{"open": public open matches, "running": public matches being played (to watch),
+        "mine": matches the user hosts or sits in, "your_turn": ids of the user's running
+        matches waiting for them, "free_seats": {match id: empty seats}, "hosts": {match id:
+        host name}}``; in "mine" the matches waiting for the user come first."""
         async with self.sm() as s:
             open_ = (await s.execute(
                 select(Match).where(Match.status == "open", Match.public.is_(True))
                 .order_by(Match.created_at.desc()).limit(50))).scalars().all()
+            running = (await s.execute(
+                select(Match).where(Match.status == "active", Match.public.is_(True))
+                .order_by(Match.updated_at.desc()).limit(20))).scalars().all()
+            ids = [m.id for m in [*open_, *running]]
+            free = dict((await s.execute(
+                select(Seat.match_id, func.count()).where(
+                    Seat.match_id.in_(ids), Seat.user_id.is_(None), Seat.bot.is_(None))
+                .group_by(Seat.match_id))).all()) if ids else {}
+            hosts = dict((await s.execute(
+                select(Match.id, User.name).join(User, Match.host_id == User.id)
+                .where(Match.id.in_(ids)))).all()) if ids else {}
             mine: list[Match] = []
             your_turn: set[str] = set()
             if user_id:
@@ -271,7 +283,8 @@ class MatchService:
                             and seats[m.id] in registry.get(m.game).prompts(m.state):
                         your_turn.add(m.id)
                 mine.sort(key=lambda m: m.id not in your_turn)  # stable: recency kept
-            return {"open": list(open_), "mine": mine, "your_turn": your_turn}
+            return {"open": list(open_), "running": list(running), "mine": mine,
+                    "your_turn": your_turn, "free_seats": free, "hosts": hosts}
 
     async def by_token(self, kind: str, token: str) -> Match:
         """The match whose ``invite``/``watch`` token is ``token``. Raises ``not_found``."""

@@ -31,7 +31,8 @@ def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer
         view["labels"].append("Undo my last move")
     online = set(connected)
     for info, seat_view in zip(snap.seats, view["seats"]):
-        name = info.name or (f"{info.bot.title()} bot" if info.bot else "—")
+        # Bots are numbered by seat so that two of them can be told apart in the log.
+        name = info.name or (f"{info.bot.title()} bot {info.seat + 1}" if info.bot else "—")
         if info.bot and info.away_name:
             name = f"{info.away_name} ({info.bot} bot)"
         seat_view.update(name=name, away=info.away_user_id is not None,

@@ -5,12 +5,21 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse
 
 from app.identity import request_user_id
-from app.matches.service import MatchService, ServiceError
+from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import build_view
 from engines import registry
 from engines.records import replay_states, state_hash
 
 router = APIRouter()
+
+
+def may_see(snap: Snapshot, user_id: str | None, token: str | None) -> bool:
+    """Whether a visitor may see a match at all: public, or a player/host of it, or holding
+    its invite or spectator token (private matches stay private after the end too)."""
+    m = snap.match
+    return (m.public or snap.seat_of(user_id) is not None or m.host_id == user_id
+            or any(i.away_user_id == user_id for i in snap.seats if user_id)
+            or (token is not None and token in (m.invite_token, m.watch_token)))
 
 
 def _service(request: Request) -> MatchService:
@@ -52,8 +61,7 @@ async def replay(request: Request, match_id: str, step: int = 0, watch: str | No
     user_id = request_user_id(request)
     seat = snap.seat_of(user_id)
     finished = m.status == "finished"
-    if not (finished or seat is not None or m.public or watch == m.watch_token
-            or m.host_id == user_id):
+    if not may_see(snap, user_id, watch):
         raise HTTPException(403, "Ask a player for the spectator link.")
     rows = await service.actions(match_id, upto=m.version)
     step = max(0, min(step, len(rows)))
@@ -69,14 +77,18 @@ async def replay(request: Request, match_id: str, step: int = 0, watch: str | No
 
 
 @router.get("/matches/{match_id}/record")
-async def record(request: Request, match_id: str) -> dict:
-    """The complete record (seed, options, actions, final state hash) of a finished match."""
+async def record(request: Request, match_id: str, watch: str | None = None) -> dict:
+    """The complete record (seed, options, actions, final state hash) of a finished match.
+
+    Public matches: anyone; private ones: their players, host and spectator-link holders."""
     service = _service(request)
     try:
         snap = await service.snapshot(match_id)
     except ServiceError:
         raise HTTPException(404, "No such match.") from None
     m = snap.match
+    if not may_see(snap, request_user_id(request), watch):
+        raise HTTPException(403, "Ask a player for the spectator link.")
     if m.status != "finished":
         raise HTTPException(403, "The record is published when the match is over.")
     rows = await service.actions(match_id)

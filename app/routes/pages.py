@@ -16,6 +16,7 @@ from fastapi.templating import Jinja2Templates
 from app.identity import clean_name, new_user_id, request_user_id, set_user_cookie
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import seats_summary
+from app.routes.api import may_see
 from engines import registry
 from engines.base import Engine
 
@@ -66,6 +67,21 @@ def option_fields(engine: Engine) -> list[dict[str, Any]]:
     return fields
 
 
+def describe_options(engine: Engine, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """``[(label, value)]`` of a match's options as the create form showed them."""
+    out = []
+    for field in option_fields(engine):
+        value = options.get(field["name"], field["default"])
+        if field["kind"] == "seat":
+            shown = "—" if value is None else f"Seat {value + 1}"
+        elif field["kind"] == "bool":
+            shown = "yes" if value else "no"
+        else:
+            shown = str(value)
+        out.append((field["label"], shown))
+    return out
+
+
 def _games() -> list[dict[str, Any]]:
     return [{"id": e.id, "title": e.title, "min": e.min_players, "max": e.max_players,
              "fields": option_fields(e), "bots": sorted(registry.bots(e.id))}
@@ -80,8 +96,11 @@ def _page(request: Request, name: str, status_code: int = 200, **ctx: Any) -> HT
     return templates.TemplateResponse(request, name, ctx, status_code=status_code)
 
 
-def _name_page(request: Request, next_url: str, error: str | None = None) -> HTMLResponse:
-    return _page(request, "name.html", next=next_url, error=error, user=None)
+def _name_page(request: Request, next_url: str, error: str | None = None,
+               invited_to=None) -> HTMLResponse:
+    title = registry.get(invited_to.game).title if invited_to is not None else None
+    return _page(request, "name.html", next=next_url, error=error, user=None,
+                 invited_title=title, invited_players=getattr(invited_to, "players", None))
 
 
 def _message(request: Request, title: str, text: str, status_code: int = 400,
@@ -90,27 +109,33 @@ def _message(request: Request, title: str, text: str, status_code: int = 400,
                  user=None, back=back)
 
 
+def _local_path(url: str) -> bool:
+    """True for a path on this site. Browsers read ``/\\host`` as ``//host`` and drop tabs and
+    newlines, so anything but a plain ``/path`` could send the user to another site."""
+    return (url.startswith("/") and url[1:2] not in ("/", "\\")
+            and all(ch.isprintable() and ch not in " \\" for ch in url))
+
+
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> Response:
     """The lobby: your name, create a match, public open matches, your matches."""
     user = await _user(request)
     lists = await _service(request).lobby(user.id if user else None)
     titles = {e.id: e.title for e in registry.ENGINES.values()}
-    return _page(request, "lobby.html", user=user, games=_games(), open=lists["open"],
-                 mine=lists["mine"], your_turn=lists["your_turn"], titles=titles,
-                 error=request.query_params.get("error"))
+    return _page(request, "lobby.html", user=user, games=_games(), titles=titles,
+                 error=request.query_params.get("error"), **lists)
 
 
 @router.post("/name")
 async def set_name(request: Request, name: str = Form(""), next: str = Form("/")) -> Response:
     """Create or rename this browser's guest identity, then go to ``next`` (a local path)."""
-    try:
-        name = clean_name(name)
+    try:  # control characters are no part of a name (and PostgreSQL refuses NUL)
+        name = clean_name("".join(ch for ch in name if ch.isprintable() or ch == " "))
     except ValueError as exc:
         return _name_page(request, next, str(exc))
     user_id = request_user_id(request) or new_user_id()
     await _service(request).ensure_user(user_id, name)
-    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    target = next if _local_path(next) else "/"
     response = _redirect(target)
     set_user_cookie(response, user_id, request.app.state.settings)
     return response
@@ -137,8 +162,16 @@ async def create_match(request: Request) -> Response:
         elif field["kind"] == "seat":
             value = str(form.get(key) or "")
             options[field["name"]] = int(value) if value.isdigit() else None
+        elif field["kind"] == "int":
+            value = str(form.get(key) or "").strip()
+            if value:  # empty: the option's default (e.g. solo-only settings in a 2-player game)
+                try:
+                    options[field["name"]] = int(value)
+                except ValueError:
+                    return _redirect("/?error=" + quote(f"{field['label']}: a whole number, "
+                                                        "please."))
         elif key in form:
-            options[field["name"]] = int(str(form[key])) if field["kind"] == "int" else form[key]
+            options[field["name"]] = form[key]
     try:
         match = await _service(request).create_match(
             user.id, game, players, options, public="public" in form,
@@ -148,10 +181,7 @@ async def create_match(request: Request) -> Response:
     return _redirect(f"/m/{match.id}")
 
 
-def _may_see(snap: Snapshot, user_id: str | None, token: str | None) -> bool:
-    m = snap.match
-    return (m.public or snap.seat_of(user_id) is not None or m.host_id == user_id
-            or token in (m.invite_token, m.watch_token))
+_may_see = may_see
 
 
 async def _render_match(request: Request, snap: Snapshot, *, invite: str | None = None,
@@ -177,7 +207,8 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
         teams = engine.teams.get(m.players)
         team_of = {s: i for i, team in enumerate(teams or []) for s in team}
         return _page(request, "waiting.html", seats=seats_summary(snap, hub.connected_seats(m.id)),
-                     team_of=team_of, bots=sorted(registry.bots(m.game)), **ctx)
+                     team_of=team_of, bots=sorted(registry.bots(m.game)),
+                     option_labels=describe_options(engine, m.options), **ctx)
     if m.status == "cancelled":
         return _message(request, "Match cancelled", "The host cancelled this match.", 200)
     renderer = ROOT / "static" / "games" / m.game / "renderer.js"
@@ -202,7 +233,8 @@ async def match_page(request: Request, match_id: str) -> Response:
     user_id = request_user_id(request)
     if not _may_see(snap, user_id, None):
         return _message(request, "Private match",
-                        "This match is private: ask a player for the invite or spectator link.",
+                        "This match is private and you have no seat in it (any more): ask a "
+                        "player for the invite link (to play) or the spectator link (to watch).",
                         403)
     if user_id is None and snap.match.status == "open":
         return _name_page(request, f"/m/{match_id}")
@@ -217,8 +249,11 @@ async def invite(request: Request, token: str) -> Response:
         match = await service.by_token("invite", token)
     except ServiceError as exc:
         return _message(request, "Invalid invite", exc.message, 404)
+    if match.status != "open":
+        # Too late to take a seat: the invite still lets a friend watch the table.
+        return _redirect(f"/watch/{match.watch_token}")
     if request_user_id(request) is None or await _user(request) is None:
-        return _name_page(request, f"/invite/{token}")
+        return _name_page(request, f"/invite/{token}", invited_to=match)
     snap = await service.snapshot(match.id)
     return await _render_match(request, snap, invite=token)
 
@@ -237,7 +272,28 @@ async def watch(request: Request, token: str) -> Response:
 
 @router.get("/rejoin/{token}")
 async def rejoin(request: Request, token: str) -> Response:
-    """A personal rejoin link: this browser becomes the seat's player (another device)."""
+    """A personal rejoin link: this browser becomes the seat's player (another device).
+
+    A browser that already is someone else asks first: switching identity hides that
+    person's matches from this browser (they keep their own rejoin links)."""
+    service = _service(request)
+    try:
+        seat = await service.seat_by_rejoin(token)
+    except ServiceError as exc:
+        return _message(request, "Invalid link", exc.message, 404)
+    current = await _user(request)
+    if current is not None and current.id != seat.user_id:
+        target = await service.get_user(seat.user_id)
+        return _page(request, "rejoin.html", user=current, token=token,
+                     target=target.name if target else "this player")
+    response = _redirect(f"/m/{seat.match_id}")
+    set_user_cookie(response, seat.user_id, request.app.state.settings)
+    return response
+
+
+@router.post("/rejoin/{token}")
+async def rejoin_confirmed(request: Request, token: str) -> Response:
+    """Switch this browser to the seat's player after the confirmation page."""
     try:
         seat = await _service(request).seat_by_rejoin(token)
     except ServiceError as exc:
@@ -364,7 +420,7 @@ async def replay_page(request: Request, match_id: str, watch: str | None = None)
     m = snap.match
     if m.state is None:
         return _message(request, "Not started", "The match has not started yet.", 404)
-    if not (m.status == "finished" or _may_see(snap, request_user_id(request), watch)):
+    if not _may_see(snap, request_user_id(request), watch):
         return _message(request, "Private match", "Ask a player for the spectator link.", 403)
     renderer = ROOT / "static" / "games" / m.game / "renderer.js"
     renderer_url = (f"/static/games/{m.game}/renderer.js" if renderer.exists()

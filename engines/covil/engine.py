@@ -223,7 +223,20 @@ class CovilEngine(Engine):
 
     # ----- results, views, hidden information --------------------------------------------
     def result(self, state: dict) -> dict | None:
-        return state["result"]
+        """The stored result; solo games get a ``tiebreak`` sentence naming the outcome and the
+        dummies' scores (the generic client shows ranks of seats only, so the dummies would be
+        invisible otherwise). Computed here, not stored, so the final state is unchanged."""
+        r = state["result"]
+        if r is None or state["players"] != 1 or "dummy_scores" not in r:
+            return r
+        outcome = "you won" if r["won"] else "shared victory" if r["shared"] else "you lost"
+        dummies = ", ".join(f"{core.name(state, int(o))} {vp} VP"
+                            for o, vp in r["dummy_scores"].items())
+        text = f"Solo: {outcome} \u2014 you {r['scores']['0']} VP; {dummies}."
+        if any(vp == r["scores"]["0"] for vp in r["dummy_scores"].values()):
+            text += " Equal VP, so the tie breakers decided: " + scoring.TIEBREAK_TEXT.split(
+                "ties: ", 1)[-1] + "."
+        return {**r, "tiebreak": text}
 
     def _seat_views(self, state: dict, viewer, reveal: bool) -> list[dict]:
         return view.seat_views(state, viewer, reveal)

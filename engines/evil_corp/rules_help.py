@@ -90,9 +90,9 @@ def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:
             return ("Decide about your fortress monsters one at a time: now the one on board "
                     f"{pending[0][0] + 1}.")
     if pkind == "keep" and t == "keep" and action.get("pay"):
-        side = side_of(state, seat)
-        return (f"Keeping a monster in the fortress costs {data.SIDES[state['boards'][action['board']]['face']]['keep_cost']} "
-                f"gold coins; you have {funds(state, side)}.")
+        cost = data.SIDES[state["boards"][action["board"]]["face"]]["keep_cost"]
+        return (f"Keeping a monster in the fortress costs {cost} gold coins; you have "
+                f"{funds(state, side_of(state, seat))}.")
     if pkind == "keep" and t == "keep":
         return "You may keep a fortress monster for free only with a monster that allows it."
     if pkind in ("hire_fx",) and t == "hire":
@@ -142,9 +142,9 @@ def _play(state: dict, seat: int, a: dict) -> str | None:
     side = side_of(state, seat)
     h = half_of(state, b, side)
     cells = state["boards"][b]["cells"]
-    if h is None or cell not in cells[h]:
-        if any(cell in half for half in cells):
-            return OPPONENT_HALF
+    if h is None:
+        return OPPONENT_HALF
+    if cell not in cells[h]:
         return "There is no such cell on that settlement board."
     if cells[h][cell] is not None:
         return OCCUPIED

@@ -42,10 +42,10 @@ def seats_of(state: dict, side: int) -> list[int]:
 
 
 def side_name(state: dict, side: int) -> str:
-    """"Player 2" or "Team A (Player 1 + Player 3)"."""
+    """"Player 2" or "Team 1 (Player 1 + Player 3)" (teams numbered from 1, as in the lobby)."""
     if state["players"] == 4:
         a, b = seats_of(state, side)
-        return f"Team {'AB'[side]} ({SEAT_NAMES[a]} + {SEAT_NAMES[b]})"
+        return f"Team {side + 1} ({SEAT_NAMES[a]} + {SEAT_NAMES[b]})"
     return SEAT_NAMES[side]
 
 

@@ -11,7 +11,7 @@ from engines.base import Rng, clone
 
 from . import data
 from .effects import LABELS, demon_level, hire_price
-from .state import (SEAT_NAMES, available_boards, cell_names, fear_of, kind, marker, net_fear,
+from .state import (available_boards, cell_names, fear_of, kind, marker, net_fear,
                     seats_of, side_name, side_of)
 
 
@@ -53,19 +53,37 @@ CATALOG = _catalog()
 
 
 def seat_views(state: dict, viewer: int | None, reveal: bool) -> list[dict]:
+    """Player-facing summary per seat (the generic client shows it as key/value pairs): short
+    labels, 1-based board and team numbers; the tiles themselves are in ``game["screens"]``."""
     out = []
     for s, st in enumerate(state["seats"]):
         side = side_of(state, s)
         sd = state["sides"][side]
-        out.append({
-            "seat": s, "side": side, "label": SEAT_NAMES[s],
-            "team": side if state["players"] == 4 else None,
-            "gold": sd["gold"], "magic": sd["magic"], "vp": sd["vp"],
-            "supply_count": len(st["supply"]), "shown": tiles(st["shown"]),
-            "supply": tiles(st["supply"]) if (reveal or viewer == s) else None,
-            "passed": st["passed"], "boards": available_boards(state, s),
+        v = {"seat": s}
+        if state["players"] == 4:
+            v["Team"] = f"Team {side + 1}"
+        v.update({
+            "Gold": sd["gold"], "Magic coins": sd["magic"],
+            "Victory tokens": sd["vp"],
+            "Tiles behind screen": len(st["supply"]),
+            "Revealed": ", ".join(f"{data.TILES[t]['colour']} {data.TILES[t]['id']}"
+                                  for t in st["shown"]) or "none",
+            "Bag": len(sd["bag"]), "Discard": len(sd["discard"]),
+            "Boards": ", ".join(str(b + 1) for b in available_boards(state, s)),
+            "Passed": st["passed"],
         })
+        out.append(v)
     return out
+
+
+def screens(state: dict, viewer: int | None, reveal: bool) -> list[dict]:
+    """What the renderer draws behind each screen: ``{seat, side, supply_count, shown: [tile],
+    supply: [tile] | None (the viewer's own seat, or reveal), passed}``."""
+    return [{"seat": s, "side": side_of(state, s), "supply_count": len(st["supply"]),
+             "shown": tiles(st["shown"]),
+             "supply": tiles(st["supply"]) if (reveal or viewer == s) else None,
+             "passed": st["passed"]}
+            for s, st in enumerate(state["seats"])]
 
 
 def game_view(state: dict, viewer: int | None, reveal: bool, prompts: dict) -> dict:
@@ -110,7 +128,7 @@ def game_view(state: dict, viewer: int | None, reveal: bool, prompts: dict) -> d
     return {
         "players": state["players"], "round": state["round"], "phase": state["phase"],
         "first": state["first"], "turn_side": turn["side"] if turn else None,
-        "sides": sides, "boards": boards,
+        "sides": sides, "boards": boards, "screens": screens(state, viewer, reveal),
         "queue": [{"slot": k, "tile": tile(t), "surcharge": data.SURCHARGE[k],
                    "price": hire_price(state, k) if t is not None else None}
                   for k, t in enumerate(state["queue"])],

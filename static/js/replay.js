@@ -43,6 +43,29 @@ function drawResult(view) {
   panel.replaceChildren(h, ol);
 }
 
+// Clicks move the target at once; requests run one at a time and the latest target wins, so
+// fast clicking never loses steps.
+let target = null;
+let loading = false;
+function go(n) {
+  target = Math.max(0, Math.min(steps, n));
+  text(document.getElementById("step"), `${target} / ${steps}`);
+  if (!loading) pump();
+}
+async function pump() {
+  loading = true;
+  try {
+    while (target !== null && target !== step) {
+      const before = step;
+      await show(target);
+      if (step === before) break;  // the server refused: stay where we are
+    }
+  } finally {
+    loading = false;
+  }
+}
+const cur = () => (target === null ? step : target);
+
 async function show(n) {
   const q = new URLSearchParams({ step: String(n) });
   if (watch) q.set("watch", watch);
@@ -66,17 +89,18 @@ async function show(n) {
   drawResult(current);
 }
 
-document.getElementById("first").onclick = () => show(0);
+document.getElementById("first").onclick = () => go(0);
 // The slider shows the step while dragging and loads it when released (one request, not fifty).
 document.getElementById("slider").addEventListener("input", (e) => {
   text(document.getElementById("step"), `${e.target.value} / ${steps}`);
 });
-document.getElementById("slider").addEventListener("change", (e) => show(Number(e.target.value)));
-document.getElementById("prev").onclick = () => show(Math.max(0, step - 1));
-document.getElementById("next").onclick = () => show(Math.min(steps, step + 1));
-document.getElementById("last").onclick = () => show(steps);
+document.getElementById("slider").addEventListener("change", (e) => go(Number(e.target.value)));
+document.getElementById("prev").onclick = () => go(cur() - 1);
+document.getElementById("next").onclick = () => go(cur() + 1);
+document.getElementById("last").onclick = () => go(steps);
 document.addEventListener("keydown", (e) => {
-  if (e.key === "ArrowLeft") show(Math.max(0, step - 1));
-  if (e.key === "ArrowRight") show(Math.min(steps, step + 1));
+  if (e.target.tagName === "INPUT") return;  // the slider handles its own arrows
+  if (e.key === "ArrowLeft") go(cur() - 1);
+  if (e.key === "ArrowRight") go(cur() + 1);
 });
 show(steps);

@@ -709,13 +709,19 @@ function logEntry(e, fresh) {
   const li = el("li", {class: "log-entry"});
   if (fresh) li.classList.add("new");
   const to = e && Array.isArray(e.to) ? e.to : null;
-  if (to) {
+  // Tag who could read an addressed event, from the viewer's side: "only you", "you & Ana"
+  // (a team), none when every seat but one reads it (the missing seat got its own wording).
+  const me = you();
+  const n = seatCount();
+  const mine = to && me !== null && to.includes(me);
+  if (to && !(mine && to.length > 1 && to.length >= n - 1)) {
     li.classList.add("private");
-    const me = you();
-    const onlyYou = to.length === 1 && to[0] === me;
-    const tagText = onlyYou ? "only you" : `private: ${to.map(seatName).join(", ")}`;
-    li.append(el("span", {class: "log-tag"}, tagText), " ");
-    if (onlyYou) li.classList.add("to-you");
+    const onlyYou = mine && to.length === 1;
+    const others = to.filter((s) => s !== me).map(seatName);
+    const tagText = onlyYou ? "only you" : mine ? `you & ${others.join(", ")}`
+      : to.length === 1 ? `only ${seatName(to[0])}` : `hidden from others`;
+    li.append(el("span", {class: "log-tag", title: `Seen by ${to.map(seatName).join(", ")}`}, tagText), " ");
+    if (mine) li.classList.add("to-you");
   }
   li.append(el("span", {class: "log-text"}, text));
   return li;

@@ -67,7 +67,9 @@ def test_public_match_is_listed_until_started(client):
     client.post(f"/m/{mid}/start")
     late = new_client(client)
     named(late, "Late")
-    assert f"/m/{mid}" not in late.get("/").text
+    page = late.get("/").text
+    running, open_ = page.split('id="running-matches"')[1].split("Open public matches")
+    assert f"/m/{mid}" in running and f"/m/{mid}" not in open_  # now it is to watch
 
 
 def test_seat_taken_leave_and_host_removes(client):

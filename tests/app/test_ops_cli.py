@@ -15,6 +15,7 @@ from app.cli import run
 from app.db import make_engine
 from app.models import Match
 from tests.app.test_live import act, recv, started, view_at
+from tests.app.toygame import TOY
 
 
 def lair(url: str, *args: str) -> tuple[int, str]:
@@ -26,16 +27,15 @@ def lair(url: str, *args: str) -> tuple[int, str]:
 def play_two_matches(client) -> tuple[str, str]:
     """A finished toy match (against a bot) and an active one with a chat line."""
     done, _ = started(client, bots=True)
-    with client.websocket_connect(f"/ws/matches/{done}") as ws:
-        version = view_at(ws, 0)["version"]
-        while True:
-            view = view_at(ws, version)
-            if view["result"] is not None:
-                break
-            if view["legal_actions"]:
-                act(ws, view["version"], view["legal_actions"][-1], f"a{view['version']}")
-                recv(ws, "ack")
-            version = view["version"] + 1
+    service = client.app.state.service
+    while True:  # Ann (seat 0) always takes the most; the bot answers
+        client.portal.call(service.drain)
+        m = client.portal.call(service.snapshot, done).match
+        if m.status == "finished":
+            break
+        actions = TOY.legal_actions(m.state, 0)
+        if actions:
+            client.portal.call(service.submit, done, 0, f"a{m.version}", m.version, actions[-1])
     live, _ = started(client)
     with client.websocket_connect(f"/ws/matches/{live}") as ws:
         view_at(ws, 0)

@@ -409,8 +409,9 @@ def test_phone_layout_stacks_and_fits(ctx, mock):
     seats = page.locator("#seats").bounding_box()
     board = page.locator("#board").bounding_box()
     log = page.locator("#log").bounding_box()
-    assert board["y"] >= seats["y"] + seats["height"] - 1       # stacked, not side by side
-    assert log["y"] > board["y"] + board["height"]
+    # stacked, not side by side; the board (and prompt bar) first, the seat panels after it
+    assert seats["y"] >= board["y"] + board["height"] - 1
+    assert log["y"] > seats["y"] + seats["height"]
     assert board["width"] > 300
     page.locator("#board [data-cell='c3']").tap()
     expect(page.locator("#turn")).to_contain_text("Waiting for")

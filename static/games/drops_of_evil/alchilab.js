@@ -1,6 +1,6 @@
 // One seat's Alchilab (positioned HTML): Rats Area, Toxicity Track, Action pawns, Distiller,
 // Brewer (Vial outlines, column Bonus slots with flames), pool, Extra Resources, Assistant.
-import {RES, RES_ORDER, PAWN_ORDER, el, resChip, pawnChip, seatTag, clickable, pickable, mark,
+import {RES, RES_ORDER, PAWN_ORDER, el, resChip, pawnChip, seatTag, finalTotal, clickable, pickable, mark,
         resName} from "./util.js";
 
 /** The viewer's legal Alchilab actions, indexed for drawing. */
@@ -321,8 +321,13 @@ export function drawAlchilab(ctx, seat) {
   const mine = ctx.you !== null && ctx.you === seat;
   const idx = index(ctx, mine);
   const pick = mine ? effectivePick(ctx, idx.brew) : null;
+  // at the end the score track is not the score: show the final total beside it
+  const total = finalTotal(ctx, seat);
   const head = el("header", {class: "doe-lab-head"}, seatTag(ctx, seat),
-    el("span", {class: "doe-lab-score"}, "Score ", el("b", {}, String(lab.score ?? 0))));
+    total !== null
+      ? el("span", {class: "doe-lab-score"}, "Final total ", el("b", {}, String(total)),
+        el("span", {class: "muted"}, ` (score track ${lab.score ?? 0})`))
+      : el("span", {class: "doe-lab-score"}, "Score track ", el("b", {}, String(lab.score ?? 0))));
   if (ctx.game.phase === "brewing") head.append(el("span", {class: `doe-flag${lab.done ? " done" : ""}`}, lab.done ? "done brewing" : "brewing"));
   const note = pendingNote(ctx, lab, mine);
   const lab$ = el("div", {class: `doe-lab${mine ? " mine" : ""}`, style: {"--seat": ctx.table.seatColor(seat)},

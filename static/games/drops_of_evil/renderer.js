@@ -2,7 +2,7 @@
 // Draws the Forest board (SVG), Assistants, Recipes, tracks, bag and one Alchilab at a time
 // (tabs per seat). Clickable legal targets carry data-action; two-step choices (a pawn, a
 // Resource in the pool) are local picks carrying data-pick. Styles: drops.css (injected).
-import {RES, RES_ORDER, el, resChip, pawnChip, seatTag, clickable, mark} from "./util.js";
+import {RES, RES_ORDER, el, resChip, pawnChip, seatTag, nameSpan, finalTotal, clickable, mark} from "./util.js";
 import {drawForest} from "./forest.js";
 import {drawAlchilab} from "./alchilab.js";
 
@@ -147,9 +147,9 @@ function drawAssistants(ctx) {
       el("div", {class: "doe-asst-text"}, t.text));
     const foot = el("div", {class: "doe-asst-foot"});
     if (occ) {
-      foot.append(pawnChip(ctx, occ.seat, "coin"), " ", ctx.table.seatName(occ.seat));
+      foot.append(pawnChip(ctx, occ.seat, "coin"), " ", nameSpan(ctx, occ.seat));
     } else if (t.hired_by !== null && t.hired_by !== undefined) {
-      foot.append(pawnChip(ctx, t.hired_by, "coin"), " ", ctx.table.seatName(t.hired_by));
+      foot.append(pawnChip(ctx, t.hired_by, "coin"), " ", nameSpan(ctx, t.hired_by));
     } else {
       foot.append(el("span", {class: "muted"}, "free · or 1 Wo / 1 Ch"));
     }
@@ -227,8 +227,9 @@ function drawLabs(ctx) {
     const b = el("button", {type: "button", class: `doe-tab${s === shownSeat ? " on" : ""}`, role: "tab",
                             "aria-selected": s === shownSeat ? "true" : "false",
                             dataset: {seatTab: String(s)}, style: {"--seat": ctx.table.seatColor(s)}},
-      el("span", {class: "dot"}), ctx.table.seatName(s), s === ctx.you ? " (you)" : "",
-      el("span", {class: "doe-tab-score"}, String(lab.score || 0)));
+      el("span", {class: "dot"}), nameSpan(ctx, s), s === ctx.you ? " (you)" : "",
+      el("span", {class: "doe-tab-score", title: finalTotal(ctx, s) !== null ? "Final total" : "Score track"},
+        String(finalTotal(ctx, s) ?? (lab.score || 0))));
     b.addEventListener("click", () => { shownSeat = s; render(false); });
     tabs.append(b);
   }

@@ -73,8 +73,22 @@ export function pawnChip(ctx, seat, pawn, extra = "") {
 }
 
 export function seatTag(ctx, seat) {
-  return el("span", {class: "doe-seat", style: {"--seat": ctx.table.seatColor(seat)}},
-    ctx.table.seatName(seat));
+  const name = ctx.table.seatName(seat);
+  return el("span", {class: "doe-seat", title: name, style: {"--seat": ctx.table.seatColor(seat)}},
+    el("span", {class: "doe-name"}, name));
+}
+
+/** A seat's name that may be long: one line, ellipsis, the full name on hover. */
+export function nameSpan(ctx, seat) {
+  const name = ctx.table.seatName(seat);
+  return el("span", {class: "doe-name", title: name}, name);
+}
+
+/** The final total of a finished game (game.breakdown[seat].Total), else null. */
+export function finalTotal(ctx, seat) {
+  const bd = ctx.game.breakdown;
+  const row = bd ? (bd[String(seat)] || bd[seat]) : null;
+  return row && row.Total !== undefined ? row.Total : null;
 }
 
 export function canon(value) {

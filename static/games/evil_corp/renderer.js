@@ -16,7 +16,7 @@ const COLOUR = {blue: "#56B4E9", red: "#F2876B", yellow: "#F0E442"};
 
 const CSS = `
 .ec { display: flex; flex-direction: column; gap: .6rem; font-size: .85rem; }
-.ec h3 { margin: .2rem 0; font-size: .95rem; }
+.ec h3 { margin: .2rem 0; font-size: .95rem; overflow-wrap: anywhere; }
 .ec-row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-start; }
 .ec-panel { border: 1px solid #8884; border-radius: 6px; padding: .4rem; background: #fff1; }
 .ec-tile { display: inline-flex; flex-direction: column; width: 7.2rem; min-height: 3.6rem;
@@ -34,6 +34,7 @@ const CSS = `
 .ec-cell.k-raid { background: #d5500012; } .ec-cell.k-fortress { background: #55555520; }
 .ec-cell.k-portal { background: #0072b218; } .ec-cell.k-port { background: #009e7318; }
 .ec .legal { outline: 3px solid #E69F00; outline-offset: 1px; box-shadow: 0 0 6px #E69F00; }
+.ec [data-pick] { outline: 2px dashed #E69F00; outline-offset: 1px; cursor: pointer; }
 .ec [data-pick].picked { outline: 3px solid #0072B2; }
 .ec-track { display: flex; gap: 1px; margin: .3rem 0; }
 .ec-track span { width: 1.6rem; height: 1.6rem; border: 1px solid #8886; display: inline-flex;
@@ -46,6 +47,9 @@ const CSS = `
 .ec-demon.inactive { opacity: .5; }
 .ec-small { font-size: .7rem; opacity: .85; }
 .ec-pending { font-weight: bold; }
+.ec-mine { border: 2px solid #E69F00; }
+.ec-hint { margin: .2rem 0; font-weight: bold; }
+.ec-hint a { margin-left: .4rem; font-weight: normal; }
 `;
 
 function el(tag, attrs = {}, ...children) {
@@ -88,7 +92,11 @@ function pickable(node, tileId) {
   node.setAttribute("role", "button");
   node.setAttribute("aria-label", "Pick this monster to put it into play");
   if (picked === tileId) node.classList.add("picked");
-  const go = () => { picked = picked === tileId ? null : tileId; update(lastView); };
+  const go = () => {
+    picked = picked === tileId ? null : tileId;
+    scrollToCell = picked !== null;
+    update(lastView);
+  };
   node.addEventListener("click", (e) => { e.stopPropagation(); go(); });
   node.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); go(); } });
   return node;
@@ -125,6 +133,15 @@ function actionsWhere(pred) {
   return table.find(pred);
 }
 
+/** A side's display name from the seats' names (view.game names are "Player N" labels). */
+function sideName(game, side) {
+  const sd = game.sides[side];
+  const names = sd.seats.map((s) => table.seatName(s)).join(" & ");
+  return game.players === 4 ? `Team ${side + 1} (${names})` : names;
+}
+
+let scrollToCell = false;   // after a pick, bring the first highlighted cell into view
+
 export function mount(rootEl, tableApi) {
   root = rootEl;
   table = tableApi;
@@ -141,19 +158,57 @@ export function update(view) {
   box.replaceChildren();
   if (!game) return;
   const me = view.you;
-  const mySide = me !== null && me !== undefined && view.seats[me] ? view.seats[me].side : null;
+  const screensList = game.screens || [];
+  const myScreen = me !== null && me !== undefined ? screensList.find((x) => x.seat === me) : null;
+  const mySide = myScreen ? myScreen.side : null;
   // a picked tile must still be playable
   if (picked !== null && !actionsWhere((a) => a.type === "play" && a.tile === picked).length) {
     picked = null;
   }
+  // the viewer's own screen and what they can do come first, so no scrolling is needed to start
   box.append(statusBar(view, game));
-  box.append(personnel(game));
-  const boards = el("div", {class: "ec-row"});
+  if (myScreen) box.append(screenNode(game, myScreen, true));
+  const boards = el("div", {class: "ec-row", id: "ec-boards"});
   for (const b of game.boards) boards.append(boardNode(game, b, mySide));
   box.append(boards);
-  box.append(screens(view, game));
+  box.append(personnel(game));
+  box.append(screens(game, screensList.filter((x) => x !== myScreen)));
   box.append(sidesNode(view, game));
   previous = nextSigs;
+  if (scrollToCell) {
+    scrollToCell = false;
+    const cell = box.querySelector("#ec-boards .legal");
+    if (cell && cell.scrollIntoView) cell.scrollIntoView({block: "center"});
+  }
+}
+
+/** One line telling the viewer where their options are (the prompt bar only lists Pass). */
+function hintNode() {
+  const plays = actionsWhere((a) => a.type === "play");
+  const acts = actionsWhere((a) => a.type === "activate");
+  const hires = actionsWhere((a) => a.type === "hire" && !a.fx);
+  const parts = [];
+  if (plays.length) {
+    parts.push(picked === null ? "Pick a monster in your screen below, then a highlighted cell on your half of a board"
+      : "Now click a highlighted cell on your half of a board");
+  }
+  if (acts.length) parts.push("click a highlighted monster of yours to activate it");
+  if (hires.length) parts.push("click a highlighted applicant in the Personnel department to hire");
+  if (!parts.length) return null;
+  const text = parts.join("; or ");
+  const node = el("div", {class: "ec-hint"}, text.charAt(0).toUpperCase() + text.slice(1) + ".");
+  const jump = (label, selector) => {
+    const a = el("a", {href: "#"}, label);
+    a.addEventListener("click", (e) => {
+      e.preventDefault();
+      const t = root.querySelector(selector);
+      if (t && t.scrollIntoView) t.scrollIntoView({block: "start", behavior: "smooth"});
+    });
+    return a;
+  };
+  if (plays.length || acts.length) node.append(jump("Boards \u2193", "#ec-boards"));
+  if (hires.length) node.append(jump("Personnel \u2193", "#ec-personnel"));
+  return node;
 }
 
 function statusBar(view, game) {
@@ -161,14 +216,16 @@ function statusBar(view, game) {
     ? "Night" : "Game over"];
   const node = el("div", {class: "ec-panel"}, el("strong", {}, bits.join(" \u00b7 ")), " ");
   if (game.turn_side !== null && game.turn_side !== undefined) {
-    node.append(" Turn: ", game.sides[game.turn_side].name, " ");
+    node.append(" Turn: ", sideName(game, game.turn_side), " \u00b7 ");
   }
-  node.append(" First player token: ", game.sides[game.first].name);
+  node.append(" First player token: ", sideName(game, game.first));
   if (game.winner && game.winner.length) {
     node.append(el("div", {class: "ec-pending"}, "Game over: " +
-      game.winner.map((s) => game.sides[s].name).join(", ") +
-      ` own(s) ${game.victory_to_win} victory tokens`));
+      game.winner.map((s) => sideName(game, s)).join(", ") +
+      ` reached ${game.victory_to_win} victory tokens`));
   }
+  const hint = hintNode();
+  if (hint) node.append(hint);
   if (game.pending) {
     const p = game.pending;
     const who = p.seats.map((s) => table.seatName(s)).join(", ");
@@ -184,7 +241,7 @@ function statusBar(view, game) {
 }
 
 function personnel(game) {
-  const node = el("div", {class: "ec-panel"}, el("h3", {}, "Personnel department"));
+  const node = el("div", {class: "ec-panel", id: "ec-personnel"}, el("h3", {}, "Personnel department"));
   const row = el("div", {class: "ec-row"});
   for (const q of game.queue) {
     const name = q.slot === game.queue.length - 1 ? "We'll call you back"
@@ -274,45 +331,48 @@ function boardNode(game, b, mySide) {
     trackNode(b),
     el("div", {class: "ec-small"},
       `Fear marker: ${b.marker === 0 ? "centre" : `${Math.abs(b.marker)} toward ` +
-        game.sides[b.halves[b.marker > 0 ? 1 : 0].side].name}` +
+        sideName(game, b.halves[b.marker > 0 ? 1 : 0].side)}` +
       ` \u00b7 loot: ${b.loot ? "available" : "taken"}` +
-      ` \u00b7 power stone: ${b.stone === null ? "on the board" : game.sides[b.stone].name}` +
+      ` \u00b7 power stone: ${b.stone === null ? "on the board" : sideName(game, b.stone)}` +
       ` \u00b7 port cargo: yellow ${b.cargo.yellow}, red/blue ${b.cargo.redblue}`));
   node.append(mark(mid, `track-${b.board}`, [b.marker, b.loot, b.stone, b.cargo]));
   node.append(halfNode(game, b, order[1], mySide));
   return node;
 }
 
-function screens(view, game) {
+function screens(game, list) {
   const node = el("div", {class: "ec-row"});
-  for (const s of view.seats) {
-    const panel = el("div", {class: "ec-panel"},
-      el("h3", {}, chip(s.seat), `screen${s.passed ? " (passed)" : ""}`),
-      el("div", {class: "ec-small"}, `${s.supply_count} tile(s) behind the screen`));
-    const shownIds = new Set(s.shown.map((t) => t.id));
-    if (s.supply) {
-      for (const t of s.supply) {
-        const tn = tileNode(game, t);
-        if (shownIds.has(t.id)) tn.append(el("span", {class: "ec-small"}, "revealed"));
-        const direct = actionsWhere((a) => ["discard", "remove", "reveal"].includes(a.type) && a.tile === t.id);
-        if (direct.length === 1) clickable(tn, direct[0]);
-        else {
-          const plays = actionsWhere((a) => a.type === "play" && a.tile === t.id);
-          if (plays.length) {
-            pickable(tn, t.id);
-            for (const a of plays) table.claim(a);  // reachable: pick, then a highlighted cell
-          }
-        }
-        panel.append(tn);
-      }
-    } else {
-      for (const t of s.shown) panel.append(tileNode(game, t));
-      const hidden = s.supply_count - s.shown.length;
-      for (let i = 0; i < hidden; i++) panel.append(el("div", {class: "ec-tile hidden"}, "?"));
-    }
-    node.append(mark(panel, `screen-${s.seat}`, [s.supply_count, s.shown, s.passed, s.supply]));
-  }
+  for (const s of list) node.append(screenNode(game, s, false));
   return node;
+}
+
+/** A seat's screen: its own tiles (pickable) for the viewer, backs and revealed tiles otherwise. */
+function screenNode(game, s, mine) {
+  const panel = el("div", {class: "ec-panel" + (mine ? " ec-mine" : ""), id: mine ? "ec-my-screen" : null},
+    el("h3", {}, chip(s.seat), mine ? "your screen" : "screen", s.passed ? " (passed)" : ""),
+    el("div", {class: "ec-small"}, `${s.supply_count} tile(s) behind the screen`));
+  const shownIds = new Set(s.shown.map((t) => t.id));
+  if (s.supply) {
+    for (const t of s.supply) {
+      const tn = tileNode(game, t);
+      if (shownIds.has(t.id)) tn.append(el("span", {class: "ec-small"}, "revealed"));
+      const direct = actionsWhere((a) => ["discard", "remove", "reveal"].includes(a.type) && a.tile === t.id);
+      if (direct.length === 1) clickable(tn, direct[0]);
+      else {
+        const plays = actionsWhere((a) => a.type === "play" && a.tile === t.id);
+        if (plays.length) {
+          pickable(tn, t.id);
+          for (const a of plays) table.claim(a);  // reachable: pick, then a highlighted cell
+        }
+      }
+      panel.append(tn);
+    }
+  } else {
+    for (const t of s.shown) panel.append(tileNode(game, t));
+    const hidden = s.supply_count - s.shown.length;
+    for (let i = 0; i < hidden; i++) panel.append(el("div", {class: "ec-tile hidden"}, "?"));
+  }
+  return mark(panel, `screen-${s.seat}`, [s.supply_count, s.shown, s.passed, s.supply]);
 }
 
 function sidesNode(view, game) {
@@ -320,8 +380,8 @@ function sidesNode(view, game) {
   for (const sd of game.sides) {
     const panel = el("div", {class: "ec-panel"},
       el("h3", {}, ...sd.seats.map(chip)),
-      el("div", {}, `Gold ${sd.gold} \u00b7 Magic coins ${sd.magic} \u00b7 Victory tokens ${sd.vp}/` +
-        `${game.victory_to_win} \u00b7 Bag ${sd.bag_count}`),
+      el("div", {}, `Gold ${sd.gold} \u00b7 Magic coins ${sd.magic} \u00b7 Victory tokens ${sd.vp}` +
+        ` (${game.victory_to_win} to win) \u00b7 Bag ${sd.bag_count}`),
       el("div", {class: "ec-small"}, `Discard pile (${sd.discard.length}):`));
     for (const t of sd.discard) {
       const tn = tileNode(game, t);

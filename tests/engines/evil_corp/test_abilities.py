@@ -145,7 +145,7 @@ def test_red_1_opponent_reveals_five():
         s = act(s, 2, ENGINE.legal_actions(s, 2)[0])
     assert len(s["seats"][2]["shown"]) == 5 and not s["stack"]
     v1 = ENGINE.view(s, 1)
-    assert len(v1["seats"][2]["shown"]) == 5 and v1["seats"][2]["supply"] is None
+    assert len(v1["game"]["screens"][2]["shown"]) == 5 and v1["game"]["screens"][2]["supply"] is None
     assert any("reveals" in e["text"] for e in v1["log"])
     # still usable by its owner
     shown = s["seats"][2]["shown"][0]
@@ -166,10 +166,10 @@ def test_revealed_tiles_hidden_again_after_round():
     s = fresh()
     s["seats"][1]["supply"] = [s["sides"][1]["bag"].pop() for _ in range(2)]
     s, _ = play(s, 0, "R01", 0, "raid-1")
-    assert len(ENGINE.view(s, 0)["seats"][1]["shown"]) == 2
+    assert len(ENGINE.view(s, 0)["game"]["screens"][1]["shown"]) == 2
     s = act(s, 1, {"type": "pass"})
     s = act(s, 0, {"type": "pass"})
-    assert s["round"] == 2 and ENGINE.view(s, 0)["seats"][1]["shown"] == []
+    assert s["round"] == 2 and ENGINE.view(s, 0)["game"]["screens"][1]["shown"] == []
 
 
 def test_red_2_opponent_discards_his_choice():
@@ -482,7 +482,7 @@ def test_symbol_hire_to_screen():
     s = activate(s, 0, 0, "raid-1")
     s = act(s, 0, {"type": "hire", "slot": 4})
     assert h in s["seats"][0]["supply"]
-    assert ENGINE.view(s, 1)["seats"][0]["shown"] == [{"id": h, "type": "Y06"}]
+    assert ENGINE.view(s, 1)["game"]["screens"][0]["shown"] == [{"id": h, "type": "Y06"}]
     turn(s, 0)
     assert any(a.get("tile") == h for a in ENGINE.legal_actions(s, 0))
 

@@ -14,21 +14,24 @@ def test_views_show_own_supply_only_counts_for_others():
     """Day Phase > 4. Pass > Note: everyone sees how many tiles a supply holds, not which."""
     s = ENGINE.setup(2, {}, 5)
     v0 = ENGINE.view(s, 0)
-    assert len(v0["seats"][0]["supply"]) == 5
-    assert v0["seats"][1]["supply"] is None and v0["seats"][1]["supply_count"] == 5
+    assert len(v0["game"]["screens"][0]["supply"]) == 5
+    assert v0["game"]["screens"][1]["supply"] is None
+    assert v0["game"]["screens"][1]["supply_count"] == 5
+    assert v0["seats"][1]["Tiles behind screen"] == 5
     spec = ENGINE.view(s, None)
-    assert all(x["supply"] is None for x in spec["seats"])
+    assert all(x["supply"] is None for x in spec["game"]["screens"])
     assert all(x["bag"] is None for x in spec["game"]["sides"])
     assert spec["game"]["sides"][0]["bag_count"] == 3
     full = ENGINE.view(s, None, reveal=True)
-    assert all(x["supply"] is not None for x in full["seats"])
+    assert all(x["supply"] is not None for x in full["game"]["screens"])
 
 
 def test_four_players_partner_supply_hidden():
     """Refresh the Player's Supply (4 players): partners do not see each other's tiles."""
     s = ENGINE.setup(4, {}, 5)
     v0 = ENGINE.view(s, 0)
-    assert v0["seats"][2]["supply"] is None and v0["seats"][2]["supply_count"] == 4
+    assert v0["game"]["screens"][2]["supply"] is None
+    assert v0["game"]["screens"][2]["supply_count"] == 4
     draws = [e for e in s["log"] if e["text"].startswith("You drew")]
     assert sorted(tuple(e["to"]) for e in draws) == [(0,), (1,), (2,), (3,)]
     others = [e for e in s["log"] if "drew 4 tile" in e["text"]]

@@ -1,0 +1,55 @@
+"""Markdown tables of benchmark results: ``.venv/bin/python bench/report.py [files...]``
+(default: every ``bench/results/*.json``, oldest first)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def rows(path: Path) -> list[str]:
+    r = orjson.loads(path.read_bytes())
+    a, m = r["args"], r["machine"]
+    raw = r["postgres_raw"]
+    head = (f"**{path.name}** — {a['matches']} matches ({a['sat_matches']} in saturation), "
+            f"{a['seconds']:.0f} s phases, {'deflate' if a.get('compression') else 'no deflate'}, "
+            f"load avg at start {m['loadavg_at_start'][0]:.1f} on {m['cpus']} CPUs; raw PostgreSQL "
+            f"at concurrency {raw['single_row']['concurrency']}: "
+            f"{raw['single_row']['commits_per_s']} single-row commits/s (p99 "
+            f"{raw['single_row']['p99_ms']} ms), {raw['update_insert']['commits_per_s']} "
+            f"UPDATE+INSERT/s")
+    out = [head, "",
+           "| game | engine µs/action | Lair paced act/s | p50/p95/p99 ms | bare paced p99 ms "
+           "| Lair sat act/s | p99 ms | bare sat rounds/s | Lair µs CPU/action | bare µs/round "
+           "| KB/socket (bare) | churn RSS MB | errors (paced; sat) |",
+           "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|---|"]
+    for game, e in r["games"].items():
+        lp, ls = e["lair"]["paced"], e["lair"]["saturation"]
+        bp, bs = e["bare"]["paced"], e["bare"]["saturation"]
+        lat = lp["latency_action_to_last_view"]
+        churn = e["lair"].get("churn")
+        out.append(
+            f"| {game} | {e['engine']['us_per_action']['total']:.0f} | {lp['actions_per_s']} | "
+            f"{lat['p50_ms']}/{lat['p95_ms']}/{lat['p99_ms']} | "
+            f"{bp['latency_action_to_last_view']['p99_ms']} | {ls['actions_per_s']} | "
+            f"{ls['latency_action_to_last_view']['p99_ms']} | {bs['actions_per_s']} | "
+            f"{lp['server_cpu_us_per_action']}/{ls['server_cpu_us_per_action']} | "
+            f"{bs['server_cpu_us_per_action']} | {e['lair']['memory']['kb_per_socket']} "
+            f"({e['bare']['kb_per_socket']}) | "
+            + (f"{churn['cycles']} cycles: "
+               + " → ".join(str(p['rss_mb']) for p in churn['rss_checkpoints']) if churn else "—")
+            + f" | {lp['errors'] or 0}; {ls['errors'] or 0} |")
+    return out + [""]
+
+
+def main() -> None:
+    files = [Path(f) for f in sys.argv[1:]] or sorted((ROOT / "bench" / "results").glob("*.json"))
+    for f in files:
+        print("\n".join(rows(f)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+"""Rules help pages (issue 7, item 5): ``/rules/<game>``, the lobby and table links, and the
+prompt bar's "?" link to the rules section a prompt comes from."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+import time
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+from app.routes.rules import blocks, rules_summary, templates
+from engines import registry
+from tests.app.conftest import create, named, new_client
+
+GAMES = registry.GAME_PACKAGES
+SHOTS = Path(os.environ.get("LAIR_SHOTS", "/tmp/client-shots"))
+
+
+def test_text_becomes_paragraphs_and_lists():
+    text = "First line\ncontinues.\n\nIntro:\n- one\n- two\n\n- three\nAfter."
+    assert blocks(text) == [
+        {"kind": "p", "text": "First line continues."},
+        {"kind": "p", "text": "Intro:"}, {"kind": "ul", "items": ["one", "two"]},
+        {"kind": "ul", "items": ["three"]}, {"kind": "p", "text": "After."}]
+
+
+def test_summary_text_is_escaped():
+    """The data is plain text: markup in it is shown, never interpreted."""
+    rules = {"game": "x", "title": "T <b>", "intro": "", "rulebook": "",
+             "sections": [{"id": "setup", "title": "Setup", "blocks": blocks(
+                 "<script>alert(1)</script>\n- <img src=x>")}],
+             "provisional": {"intro": "", "items": ["<i>invented</i>"]}}
+    html = templates.get_template("rules.html").render(rules=rules, others=[], user=None)
+    assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<img src=x>" not in html and "<i>invented" not in html
+
+
+def test_every_game_has_a_rules_page_with_anchors(client):
+    for game in GAMES:
+        r = client.get(f"/rules/{game}")
+        assert r.status_code == 200, game
+        summary = rules_summary(game)
+        for s in summary["sections"]:
+            assert f'id="{s["id"]}"' in r.text and f'href="#{s["id"]}"' in r.text
+        assert 'id="provisional-components"' in r.text
+        items = re.findall(r"<li>(.*?)</li>",
+                           r.text.split('id="provisional-list"')[1].split("</ul>")[0])
+        assert [unescape(i) for i in items] == summary["provisional"]["items"]
+        assert registry.get(game).title in unescape(r.text)
+
+
+def test_rules_pages_cover_setup_phases_and_scoring(client):
+    text = unescape(client.get("/rules/drops_of_evil").text)
+    for words in ("Placement Phase", "Gathering Phase", "Brewing Phase", "Income Phase",
+                  "Crows can only be placed on Gathering spaces in the clearing",
+                  "the tied player who comes first in turn order wins"):
+        assert words in text
+    text = unescape(client.get("/rules/evil_corp").text)
+    assert "Only a blue monster tile can be placed in the demon portal" in text
+    assert "2 victory tokens" in text
+    text = unescape(client.get("/rules/covil").text)
+    assert "Rebels retaliate" in text and "5 VP for a living fortress" in text
+
+
+def test_unknown_game_or_game_without_summary_is_404(client):
+    assert client.get("/rules/chess").status_code == 404
+    assert client.get("/rules/toy").status_code == 404  # the test game has no summary
+    assert client.get("/rules/..%2F..%2Fetc%2Fpasswd").status_code == 404
+
+
+def test_lobby_links_to_the_rules(client):
+    named(client, "Morgana")
+    html = client.get("/").text
+    for game in GAMES:
+        assert f'href="/rules/{game}"' in html
+    anonymous = new_client(client).get("/").text  # no name yet: the rules are still linked
+    assert "Pick a name to start" in anonymous and 'href="/rules/covil"' in anonymous
+
+
+def test_table_header_opens_the_rules_in_a_new_tab(client):
+    named(client, "Host")
+    mid = create(client, game="drops_of_evil")
+    client.post(f"/m/{mid}/fill", data={"bot": "random"})
+    assert client.post(f"/m/{mid}/start", follow_redirects=False).status_code == 303
+    html = client.get(f"/m/{mid}").text
+    link = re.search(r'<a [^>]*id="rules-link"[^>]*>', html).group(0)
+    assert 'href="/rules/drops_of_evil"' in link and 'target="_blank"' in link
+    assert 'rel="noopener"' in link
+
+
+# ----- browser: the prompt's "?" link -------------------------------------------------------------
+@pytest.fixture
+def live_url(settings):
+    """The real app (with its lifespan) served by uvicorn in a thread."""
+    import socket
+
+    import uvicorn
+
+    from app.main import create_app
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.mark.e2e
+def test_prompt_question_mark_opens_its_rules_section(live_url):
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium not installed")
+        pytest.skip("chromium not installed")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.goto(live_url + "/")
+            page.fill("#name", "Morgana")
+            page.click("#name-submit")
+            page.check("#game-drops_of_evil")
+            page.click("#create")
+            page.select_option("form[action$='/fill'] select[name=bot]", "random")
+            page.click("#fill")
+            page.click("#start")
+            link = page.locator("#prompt-text a.rule-link")
+            link.wait_for(timeout=15_000)  # the bot may move first
+            href = link.get_attribute("href")
+            assert href == "/rules/drops_of_evil#placement-phase"
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "rules-prompt-link.png"))
+            assert link.get_attribute("target") == "_blank"
+            with page.context.expect_page() as opened:
+                link.click()
+            rules = opened.value
+            rules.wait_for_load_state()
+            assert rules.url.endswith("/rules/drops_of_evil#placement-phase")
+            assert rules.locator("#placement-phase h2").inner_text().startswith(
+                "Placement Phase")
+            rules.screenshot(path=str(SHOTS / "rules-page-desktop.png"))
+            rules.set_viewport_size({"width": 375, "height": 800})
+            rules.screenshot(path=str(SHOTS / "rules-page-phone.png"))
+            assert page.locator("#rules-link").get_attribute("href") == "/rules/drops_of_evil"
+        finally:
+            browser.close()
