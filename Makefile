@@ -26,7 +26,7 @@ venv: $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run
 	$(BIN)/alembic upgrade head
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT)
+	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --log-config app/ops/log-config.json
 
 test: test-engines test-app test-e2e
 

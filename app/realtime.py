@@ -92,6 +92,7 @@ class Connection:
         self.tokens = 30.0
         self.refilled = time.monotonic()
         self.task: asyncio.Task | None = None  # the sender, cancelled if it stalls
+        self.writing = False
 
     def send(self, text: str) -> None:
         """Queue a frame; a socket whose queue is full is too slow and gets closed."""
@@ -104,7 +105,7 @@ class Connection:
             self.close()
             # The sender may be stuck in a write to a peer that stopped reading: stop it, so
             # the socket is really closed (and its memory freed) instead of lingering.
-            if self.task is not None:
+            if self.writing and self.task is not None:
                 self.task.cancel()
 
     def close(self) -> None:
@@ -119,7 +120,9 @@ class Connection:
         """Write queued frames in order until closed."""
         try:
             while (text := await self.queue.get()) is not None:
+                self.writing = True
                 await self.ws.send_text(text)
+                self.writing = False
         except Exception:
             pass
         finally:

@@ -1,0 +1,1 @@
+"""Lair load benchmark (see bench/README.md): `make bench` runs bench/load.py."""

@@ -115,6 +115,8 @@ class Table:
 
     def slot(self) -> float:
         """Paced mode: the time this match may make its next action (Poisson process)."""
+        if not self.next_slot:  # first slot: spread the matches' starts over one interval
+            self.next_slot = now() + self.rng.uniform(0, 1 / self.window.rate)
         t = max(now(), self.next_slot)
         self.next_slot = t + self.rng.expovariate(self.window.rate)
         return t
@@ -297,6 +299,8 @@ class Room:
         if w.mode == "idle" or not self.active or self.sent_at is not None:
             return
         if w.mode == "paced":
+            if not self.next_slot:  # first slot: spread the rooms' starts over one interval
+                self.next_slot = now() + self.rng.uniform(0, 1 / w.rate)
             t = max(now(), self.next_slot)
             self.next_slot = t + self.rng.expovariate(w.rate)
             delay = t - now()

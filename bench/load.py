@@ -39,7 +39,7 @@ import httpx  # noqa: E402
 import orjson  # noqa: E402
 
 from bench import clients, pgcommit  # noqa: E402
-from bench.common import (ROOT, cpu_seconds, free_port, latency_summary, machine_busy,  # noqa
+from bench.common import (cpu_seconds, free_port, latency_summary, machine_busy,  # noqa
                           postgres_cpu, raise_fd_limit, rss_bytes, start_uvicorn, stop)
 from bench.engine_profile import profile_game  # noqa: E402
 from bench.server_profile import PySpy  # noqa: E402
@@ -154,9 +154,10 @@ async def make_guests(http: httpx.AsyncClient, n: int, sem: asyncio.Semaphore) -
 async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy | None) -> dict:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    server_log = Path(tempfile.gettempdir()) / f"lair-bench-{port}.log"
     server = start_uvicorn("app.main:app", {"DATABASE_URL": db_url, "SECRET_KEY": "bench",
                                             "BOT_DELAY": "0", "LOG_LEVEL": "WARNING"}, port,
-                           log=Path(tempfile.gettempdir()) / f"lair-bench-{port}.log")
+                           log=server_log)
     out: dict = {"players": players, "spectators": args.spectators, "matches": args.matches}
     window = clients.Window()
     window.rate = args.rate
@@ -214,6 +215,12 @@ async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy |
             await asyncio.sleep(0.5)
     finally:
         stop(server)
+        # Keep the server's log only when something other than a typed refusal happened.
+        codes = {c for k in ("paced", "saturation") for c in out.get(k, {}).get("errors", {})}
+        if codes - {"stale"} or "saturation" not in out:
+            out["server_log"] = str(server_log)
+        else:
+            server_log.unlink(missing_ok=True)
     return out, sample
 
 
@@ -233,7 +240,7 @@ async def run_bare(args, players: int, template: Path) -> dict:
         sem = asyncio.Semaphore(64)
         await asyncio.gather(*(r.connect(sem) for r in rooms))
         await asyncio.sleep(1)
-        sockets = players * 0 + sum(len(r.socks) for r in rooms)
+        sockets = sum(len(r.socks) for r in rooms)
         out["kb_per_socket"] = round((rss_bytes(server.pid) - rss0) / 1024 / sockets, 1)
         out["paced"] = await measure(rooms, window, "paced", server.pid, args.warmup,
                                      args.seconds)

@@ -35,7 +35,7 @@ def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer
         name = info.name or (f"{info.bot.title()} bot {info.seat + 1}" if info.bot else "—")
         if info.bot and info.away_name:
             name = f"{info.away_name} ({info.bot} bot)"
-        seat_view.update(name=name, away=info.away_user_id is not None,
+        seat_view.update(name=name,
                          bot=bool(info.bot), host=info.user_id == m.host_id and info.user_id
                          is not None, connected=bool(info.bot) or info.seat in online)
     names = [s.get("name") for s in view["seats"]]

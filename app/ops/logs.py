@@ -99,6 +99,7 @@ def configure(level: str = "INFO", fmt: str = "json", stream: IO[str] | None = N
         logger = logging.getLogger(name)
         logger.handlers.clear()
         logger.propagate = True
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # /readyz reads the scripts
     access = logging.getLogger("uvicorn.access")
     access.handlers.clear()
     access.propagate = False

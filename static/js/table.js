@@ -257,6 +257,15 @@ function dropped(code, reason) {
     toast(reason || "This table is not available to you.", "error");
     return;
   }
+  if (code === 1012) {
+    // "Service restart": this server process is being replaced; another one is up already,
+    // so come back at once (with a little jitter so a whole room does not arrive together).
+    conn.attempt = 0;
+    clearTimeout(conn.retryTimer);
+    setWs("connecting", "Server restarting, reconnecting…");
+    conn.retryTimer = setTimeout(connect, 100 + Math.random() * 400);
+    return;
+  }
   scheduleReconnect();
 }
 

@@ -23,6 +23,7 @@ from app.settings import Settings
 from engines import registry
 from engines.records import replay_states
 from tests.app.conftest import create, named, new_client
+from tests.app.test_fuzz_ws import fast_client  # noqa: F401 (fixture)
 from tests.app.test_live import act, recv, started, state_of, view_at
 
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -188,7 +189,8 @@ def _hidden_order_lists(state: dict) -> list[bytes]:
 
 
 @pytest.mark.parametrize("game", ["drops_of_evil", "evil_corp", "covil"])
-def test_seed_and_rng_never_reach_a_client(client, game):
+def test_seed_and_rng_never_reach_a_client(fast_client, game):
+    client = fast_client
     engine = registry.get(game)
     named(client, "Ann")
     mid = create(client, game=game, players=2)
@@ -199,7 +201,7 @@ def test_seed_and_rng_never_reach_a_client(client, game):
     watcher = new_client(client)
     with client.websocket_connect(f"/ws/matches/{mid}") as ann, \
             watcher.websocket_connect(f"/ws/matches/{mid}") as spec:
-        for step in range(60):  # Ann plays her first legal action whenever asked
+        for step in range(30):  # Ann plays her first legal action whenever asked
             client.portal.call(service.drain)
             snap = _snap(client, mid)
             if snap.match.status != "active":

@@ -35,7 +35,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 #: The configurations whose table goes to docs/screenshots/<game>.png (`make screenshots`).
 DOCS_SHOTS = {("drops_of_evil", 2), ("evil_corp", 2), ("covil", 3)}
 #: Moves a click-playing test avoids when anything else is possible (they undo progress).
-BACKWARD = {"take_back", "cancel", "rebrew"}
+BACKWARD = {"take_back", "cancel", "rebrew", "undo"}
 
 
 def _free_port() -> int:
