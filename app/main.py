@@ -108,9 +108,12 @@ async def _remote_change(service: MatchService, hub: Hub, match_id: str, what: s
 
 
 async def _close_quietly(ws, code: int, reason: str) -> None:
+    """Close a socket at shutdown, giving up after 1 s. Only ordinary errors are swallowed: a
+    swallowed cancellation would leave the lifespan (and the process) waiting forever."""
     try:
-        await asyncio.wait_for(ws.close(code=code, reason=reason), timeout=1)
-    except BaseException:  # noqa: BLE001 - already closed, or the peer is gone
+        async with asyncio.timeout(1):
+            await ws.close(code=code, reason=reason)
+    except (Exception, TimeoutError):  # already closed, or the peer is gone
         pass
 
 

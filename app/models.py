@@ -5,10 +5,12 @@ from datetime import datetime, timezone
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text,
                         UniqueConstraint, false)
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-JSONType = JSON().with_variant(JSONB(), "postgresql")
+#: JSON columns store the text as written (PostgreSQL ``json``, not ``jsonb``): ``jsonb``
+#: reorders object keys, and a state must round-trip exactly (DESIGN.md, the engine contract);
+#: some engines iterate their dicts in insertion order.
+JSONType = JSON()
 
 
 def utcnow() -> datetime:

@@ -62,7 +62,8 @@ def _income_assistant(aid, **alch):
 def test_income_assistants_prompted_and_skip():
     """Assistants (Income Phase): a seat with an unused Income Assistant is prompted first."""
     s = _income_assistant("AS17", score=2)
-    assert ENGINE.prompts(s) == {0: {"kind": "income", "text": "Use your Income Assistant?"}}
+    assert ENGINE.prompts(s) == {0: {"kind": "income", "text": "Use your Income Assistant?",
+                                     "rule": "assistants"}}
     t = act(s, 0, {"type": "skip"})
     assert t["alch"][0]["score"] == 2 and t["round"] == 2
     t = act(s, 0, {"type": "assistant", "assistant": "AS17"})
