@@ -1,4 +1,5 @@
-"""Real server processes for the restart and multi-process tests (toy game registered)."""
+"""Real server processes (toy game registered) for the restart, multi-process, crash,
+slow-client and OpenAPI tests."""
 from __future__ import annotations
 
 import json
@@ -20,21 +21,27 @@ from tests.app.toygame import TOY
 registry.register(TOY)
 from app.main import create_app
 from app.settings import Settings
-uvicorn.run(create_app(Settings(database_url={url!r}, secret_key="restart", bot_delay=0)),
+uvicorn.run(create_app(Settings(database_url={url!r}, secret_key="test-server", **{settings!r})),
             host="127.0.0.1", port={port}, log_level="warning")
 """
 
 
 def free_port() -> int:
+    """A free TCP port on the loopback interface."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def start_server(url: str, port: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-c", SERVER.format(url=url, port=port)], cwd=ROOT,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
-    deadline = time.monotonic() + 20
+def start_server(url: str, port: int, **settings) -> subprocess.Popen:
+    """Start the app on ``url`` (a migrated database) at 127.0.0.1:``port`` with ``settings``
+    (``Settings`` fields; bots act at once unless ``bot_delay`` is given); returns once
+    ``/healthz`` answers. Raises ``RuntimeError`` if it does not start within 30 s."""
+    settings = {"bot_delay": 0, **settings}
+    proc = subprocess.Popen([sys.executable, "-c", SERVER.format(url=url, port=port,
+                                                                 settings=settings)],
+                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    deadline = time.monotonic() + 30
     while True:
         try:
             httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
@@ -43,7 +50,7 @@ def start_server(url: str, port: int) -> subprocess.Popen:
             if time.monotonic() > deadline or proc.poll() is not None:
                 proc.kill()
                 raise RuntimeError("server did not start")
-            time.sleep(0.1)
+            time.sleep(0.05)
 
 
 def view_at(ws, at_least: int = 0) -> dict:

@@ -36,8 +36,7 @@ from app.models import Match
 from app.matches.service import MatchService
 from engines import registry
 from engines.records import replay_states, state_hash
-from tests.app.procs import start_server
-from tests.app.servers import free_port
+from tests.app.servers import free_port, start_server
 
 KILLS = int(os.environ.get("LAIR_KILLS", "3"))
 MATCHES = [("drops_of_evil", 2), ("evil_corp", 2), ("covil", 1), ("toy", 2)]

@@ -13,8 +13,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 
 from tests.app.conftest import migrate
-from tests.app.procs import start_server
-from tests.app.servers import free_port
+from tests.app.servers import free_port, start_server
 
 
 @pytest.fixture(scope="module")
