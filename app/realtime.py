@@ -89,7 +89,7 @@ class Connection:
         self.name = name
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self.closed = False
-        self.tokens = 30.0
+        self.tokens: float | None = None  # a full bucket (the configured burst) at first use
         self.refilled = time.monotonic()
         self.task: asyncio.Task | None = None  # the sender, cancelled if it stalls
         self.writing = False
@@ -136,6 +136,8 @@ class Connection:
     def allow(self, rate: float = 10.0, burst: float = 30.0) -> bool:
         """Token bucket: ``rate`` messages per second, bursts of ``burst``."""
         now = time.monotonic()
+        if self.tokens is None:
+            self.tokens = burst
         self.tokens = min(burst, self.tokens + (now - self.refilled) * rate)
         self.refilled = now
         if self.tokens < 1:

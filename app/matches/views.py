@@ -6,6 +6,7 @@ facts (seat names, bots, host, connection) and never reads hidden parts of the s
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Iterable
 
 from app.matches.service import Snapshot
@@ -53,6 +54,12 @@ _PLAYER = re.compile(r"\bPlayer ([1-9])\b")
 def name_players(text: str, names: list[str | None]) -> str:
     """Replace the engines' seat references ("Player 2" = seat 1, their convention in event
     and prompt texts) with the seat's display name."""
+    return _named(text, tuple(names))
+
+
+@lru_cache(maxsize=1 << 16)
+def _named(text: str, names: tuple[str | None, ...]) -> str:
+    # Cached: every viewer's view repeats the same log lines after every move.
     def sub(m: re.Match) -> str:
         i = int(m.group(1)) - 1
         return names[i] if 0 <= i < len(names) and names[i] else m.group(0)
