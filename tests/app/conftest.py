@@ -114,3 +114,12 @@ def create(client: TestClient, game: str = "toy", players: int = 2, public: bool
     r = client.post("/matches", data=data, follow_redirects=False)
     assert r.status_code == 303, r.text
     return r.headers["location"].rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def fast_client(database_url):
+    """A client on an app whose per-socket rate limit does not get in a fuzzer's way."""
+    app = create_app(Settings(database_url=database_url, secret_key="fuzz", bot_delay=0,
+                              ws_rate=1e6, ws_burst=1e6))
+    with TestClient(app, base_url="http://testserver") as c:
+        yield c

@@ -14,28 +14,18 @@ import json
 
 import orjson
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.main import create_app
-from app.settings import Settings
 from engines import registry
 from tests.app.conftest import create, named, new_client
-from fastapi.testclient import TestClient
 
 GAMES = ["drops_of_evil", "evil_corp", "covil"]
 CODES = {"bad_message", "too_large", "illegal", "stale", "not_your_seat", "spectator",
          "finished", "rate_limited"}
 MAX_EXAMPLES = 60
-
-
-@pytest.fixture
-def fast_client(database_url):
-    """A client on an app whose per-socket rate limit does not get in the fuzzer's way."""
-    app = create_app(Settings(database_url=database_url, secret_key="fuzz", bot_delay=0,
-                              ws_rate=1e6, ws_burst=1e6))
-    with TestClient(app, base_url="http://testserver") as c:
-        yield c
 
 
 def row(client, mid):
@@ -250,9 +240,6 @@ def test_hostile_frames_get_typed_errors_and_change_nothing(fast_client, game, c
 def test_flood_is_rate_limited_on_that_socket_only(settings):
     """A burst of ``WS_BURST`` messages, then ``WS_RATE`` a second per socket. The rate is
     set near zero here so the count does not depend on how fast the machine is."""
-    from fastapi.testclient import TestClient
-
-    from app.main import create_app
 
     app = create_app(settings.model_copy(update={"ws_rate": 1e-6, "ws_burst": 5}))
     with TestClient(app, base_url="http://testserver") as client:

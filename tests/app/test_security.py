@@ -23,7 +23,6 @@ from app.settings import Settings
 from engines import registry
 from engines.records import replay_states
 from tests.app.conftest import create, named, new_client
-from tests.app.test_fuzz_ws import fast_client  # noqa: F401 (fixture)
 from tests.app.test_live import act, recv, started, state_of, view_at
 
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]+$")
