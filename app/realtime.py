@@ -253,9 +253,12 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
     ops_events.ws_connected(match_id, seat)
     close_code: int | None = None  # the client's close code, for the log
     try:
+        # Read everything first: a client that leaves right after its first view would cancel
+        # a query still running, and a query cancelled midway costs its pooled connection.
         snap = await service.current(match_id)
+        history = await service.chat_history(match_id, 50)
         hub.push(snap, only=conn)
-        for msg in await service.chat_history(match_id, 50):
+        for msg in history:
             conn.send(_encode({"type": "chat", "from": msg.name, "text": msg.text,
                                "at": msg.created_at.isoformat()}))
         hub.presence(match_id)
@@ -289,13 +292,12 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
         await asyncio.gather(sender, return_exceptions=True)
         if match_id in hub.conns:
             hub.presence(match_id)
-            if seat is not None:
-                try:
-                    snap = await service.current(match_id)
-                except ServiceError:
-                    return
-                if snap.match.status == "active":
-                    hub.push(snap)
+            # No database call here: a closing handler may be cancelled, and a query cancelled
+            # midway costs its pooled connection. The cached snapshot is recent enough to show
+            # the others that this seat left.
+            snap = service.cached(match_id)
+            if seat is not None and snap is not None and snap.match.status == "active":
+                hub.push(snap)
 
 
 async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,

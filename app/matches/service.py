@@ -239,6 +239,10 @@ class MatchService:
         self._snaps[match_id] = snap
         return snap
 
+    def cached(self, match_id: str) -> Snapshot | None:
+        """This process's latest snapshot of the match, if it has one (no database access)."""
+        return self._snaps.get(match_id)
+
     async def current(self, match_id: str) -> Snapshot:
         """The match as last committed: this process's cached snapshot when its version is
         still the database's, else a fresh load. Raises ``ServiceError('not_found')``."""
