@@ -30,6 +30,21 @@ BACKENDS = [b.strip() for b in os.environ.get("LAIR_TEST_DATABASES", "sqlite").s
 registry.register(TOY)
 
 
+def release_cancelled_connections(client: TestClient) -> None:
+    """Let the TestClient stop. Starlette's TestClient cancels a websocket handler when the
+    test closes its socket; an aiosqlite query cancelled midway makes SQLAlchemy terminate
+    that connection with a "graceful close" task that can wait forever, and the TestClient
+    waits for every task of its loop. Cancel those tasks (test harness only: uvicorn does
+    not cancel handlers that way)."""
+    async def cancel() -> None:
+        for task in asyncio.all_tasks():
+            if "_terminate_graceful_close" in repr(task.get_coro()):
+                task.cancel()
+
+    if client.portal is not None:  # a test may have stopped the app itself
+        client.portal.call(cancel)
+
+
 def migrate(url: str) -> None:
     """Run ``alembic upgrade head`` on ``url`` (the app never creates tables itself)."""
     cfg = Config(str(ROOT / "alembic.ini"))
@@ -87,6 +102,7 @@ def client(app):
     """A TestClient (httpx-based) with the app's lifespan running."""
     with TestClient(app, base_url="http://testserver") as c:
         yield c
+        release_cancelled_connections(c)
 
 
 def new_client(client: TestClient) -> TestClient:
@@ -123,3 +139,4 @@ def fast_client(database_url):
                               ws_rate=1e6, ws_burst=1e6))
     with TestClient(app, base_url="http://testserver") as c:
         yield c
+        release_cancelled_connections(c)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.app.conftest import release_cancelled_connections
+
 from app.main import create_app
 from app.settings import Settings
 from tests.app.conftest import named, new_client
@@ -19,6 +21,7 @@ def ops_client(database_url):
                         admin_token=ADMIN)
     with TestClient(create_app(settings), base_url="http://testserver") as c:
         yield c
+        release_cancelled_connections(c)
 
 
 def admin_browser(client) -> TestClient:

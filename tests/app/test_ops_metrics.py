@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+
+from tests.app.conftest import release_cancelled_connections
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import create_app
@@ -23,6 +25,7 @@ def ops_client(database_url):
                         admin_token=ADMIN)
     with TestClient(create_app(settings), base_url="http://testserver") as c:
         yield c
+        release_cancelled_connections(c)
 
 
 def scrape(client, families: set[str] | None = None) -> dict[tuple[str, tuple], float]:
