@@ -40,7 +40,7 @@ from tests.app.servers import free_port, start_server
 
 KILLS = int(os.environ.get("LAIR_KILLS", "3"))
 MATCHES = [("drops_of_evil", 2), ("evil_corp", 2), ("covil", 1), ("toy", 2)]
-BOT_DELAY = 0.01
+BOT_DELAY = 0.05  # long enough that the first kills land while the real games are still playing
 
 
 def _cookie(c: httpx.Client) -> dict:
