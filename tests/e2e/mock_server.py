@@ -9,7 +9,7 @@ shorten the client's heartbeat. Match ids: ``m1`` uses a small test renderer tha
 cells, ``f1`` the fallback renderer, ``broken`` a renderer URL that does not exist, ``crash`` a
 renderer whose update() throws.
 
-Test controls (HTTP): ``POST /mock/reset``, ``/mock/drop`` (close every socket), ``/mock/silence``
+Test controls (HTTP): ``POST /mock/reset``, ``/mock/drop?code=1001`` (close every socket with that code), ``/mock/silence``
 (current sockets get no more frames, not even pongs), ``/mock/refuse?count=n`` (close the next n
 connections at once), ``/mock/finish``, ``/mock/reload``,
 ``/mock/chat?text=``, ``/mock/presence?spectators=n``; ``GET /mock/received`` (client frames),
@@ -401,12 +401,12 @@ def create_app() -> FastAPI:
         return {"ok": True}
 
     @app.post("/mock/drop")
-    async def drop():
+    async def drop(code: int = 1001):
         n = 0
         for match_id in list(conns):
             for c in list(conns[match_id]):
                 try:
-                    await c.ws.close(code=1012)
+                    await c.ws.close(code=code)
                     n += 1
                 except Exception:
                     pass

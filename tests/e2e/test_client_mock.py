@@ -296,6 +296,21 @@ def test_reconnect_backs_off_exponentially(ctx, mock):
         assert 0.7 * nominal <= gap <= 1.35 * nominal + 0.3, gaps
 
 
+def test_service_restart_close_reconnects_at_once(ctx, mock):
+    """Close code 1012 ("service restart", sent by a draining process) skips the backoff."""
+    from playwright.sync_api import expect
+    page = open_table(ctx, mock.url + "/m/m1?seat=0")
+    mock.post("/mock/refuse?count=1")
+    dropped_at = time.monotonic()     # CLOCK_MONOTONIC is system-wide, so it matches the mock's
+    mock.post("/mock/drop?code=1012")
+    # Attempts: initial, at once after the 1012 (refused), then the first backoff step (~0.5 s).
+    wait_for(lambda: len(mock.stats()["attempts"]) >= 3, timeout=8)
+    expect(page.locator("body")).to_have_attribute("data-ws", "open")
+    t = mock.stats()["attempts"]
+    assert t[1] - dropped_at <= 0.5 + 0.3, (dropped_at, t)
+    assert t[2] - t[1] <= 0.5 * 1.35 + 0.3, t
+
+
 def test_silent_server_is_detected_by_the_heartbeat(ctx, mock):
     from playwright.sync_api import expect
     page = open_table(ctx, mock.url + "/m/m1?seat=0&ping=200&dead=900")
