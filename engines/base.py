@@ -164,9 +164,20 @@ class Engine:
         self._run_automatic(state)
         return state
 
+    #: The game's rules-help module, or ``None``: it maps each prompt kind to the section of the
+    #: game's rules summary it comes from (``PROMPT_RULES``) and words refusals in the rulebook's
+    #: terms (``illegal_reason(engine, state, seat, action)``); see ``/rules/<game>``.
+    rules_help: Any = None
+
     def prompts(self, state: State) -> dict[int, dict]:
-        """``{seat: {"kind", "text"}}`` for every seat the game waits for; ``{}`` once over."""
-        raise NotImplementedError
+        """``{seat: {"kind", "text", "rule"}}`` for every seat the game waits for; ``{}`` once
+        over. ``rule`` (only with :attr:`rules_help`) is the rules-summary section id the prompt
+        comes from. Games implement :meth:`_prompts`, which returns the prompts without it."""
+        prompts = self._prompts(state)
+        if self.rules_help is None:
+            return prompts
+        rules = self.rules_help.PROMPT_RULES
+        return {s: {**p, "rule": rules[p["kind"]]} for s, p in prompts.items()}
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every legal action for ``seat`` now (finite, concrete, JSON dicts)."""
@@ -212,7 +223,10 @@ class Engine:
 
     # ----- helpers for the service and the UI -----------------------------------------------
     def illegal_reason(self, state: State, seat: int, action: Any) -> str:
-        """A player-readable reason why ``action`` is refused (reveals nothing hidden)."""
+        """A player-readable reason why ``action`` is refused (reveals nothing hidden); in the
+        rulebook's words when the game has a :attr:`rules_help` module."""
+        if self.rules_help is not None:
+            return self.rules_help.illegal_reason(self, state, seat, action)
         if self.result(state) is not None:
             return "The match is over."
         if seat not in self.prompts(state) and not self.legal_actions(state, seat):
@@ -230,6 +244,10 @@ class Engine:
         """Raise ``AssertionError`` if the state breaks a conservation rule (used by tests)."""
 
     # ----- hooks for subclasses --------------------------------------------------------------
+    def _prompts(self, state: State) -> dict[int, dict]:
+        """``{seat: {"kind", "text"}}``: who the game waits for (see :meth:`prompts`)."""
+        raise NotImplementedError
+
     def _setup(self, players: int, options: BaseModel, seed: int) -> State:
         raise NotImplementedError
 

@@ -48,6 +48,7 @@ class CovilEngine(Engine):
 
     id = "covil"
     title = "Covil: The Dark Overlords"
+    rules_help = rules_help
     min_players = 1
     max_players = 4
     version = 1
@@ -96,15 +97,6 @@ class CovilEngine(Engine):
         return phases.step(state)
 
     # ----- prompts and legal actions ---------------------------------------------------------
-    def prompts(self, state: dict) -> dict[int, dict]:
-        """``{seat: {"kind", "text", "rule"}}``; ``rule`` is the section id of the rules summary
-        (``data/rules_help.yaml``) the prompt comes from."""
-        return {s: {**p, "rule": rules_help.PROMPT_RULES[p["kind"]]}
-                for s, p in self._prompts(state).items()}
-
-    def illegal_reason(self, state: dict, seat: int, action) -> str:
-        """Why ``action`` is refused, in the rulebook's words (see ``rules_help.py``)."""
-        return rules_help.illegal_reason(self, state, seat, action)
 
     def _prompts(self, state: dict) -> dict[int, dict]:
         if state["result"] is not None or not state["stack"]:

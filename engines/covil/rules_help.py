@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..rules_help import never_raises, section_ids
 from . import core
 from .data import RULES, _load, card
 
 #: The rules summary (``{title, intro, sections: [{id, title, text}], provisional}``).
 SUMMARY: dict = _load("rules_help.yaml")
-SECTION_IDS: list[str] = [sec["id"] for sec in SUMMARY["sections"]]
 
 #: prompt (frame) kind -> rules-summary section id.
 PROMPT_RULES: dict[str, str] = {
@@ -26,9 +26,7 @@ PROMPT_RULES: dict[str, str] = {
     "combat": "combat",
     "retreat": "outcome",
 }
-# a prompt must never link to a section the summary does not have
-assert set(PROMPT_RULES.values()) <= set(SECTION_IDS), \
-    set(PROMPT_RULES.values()) - set(SECTION_IDS)
+SECTION_IDS: list[str] = section_ids(SUMMARY, PROMPT_RULES)
 
 TROOP_ACTIONS = {"move", "rest", "repair", "gold", "attack"}
 ONE_TROOP = "You may not lie down more than one troop each turn."
@@ -38,19 +36,6 @@ NOT_IN_HAND = "That Power Relic is not in your hand."
 ADJACENT = "Lie down one troop in order to move the same troop into one adjacent zone."
 RANGE = ("Melee attacks may only target troops within the same zone as your attacking troop; "
          "ranged attacks also troops in adjacent zones.")
-
-
-def illegal_reason(engine: Any, state: dict, seat: int, action: Any) -> str:
-    """Why ``action`` is not legal for ``seat`` now, in the rulebook's words.
-
-    ``engine`` is the CovilEngine instance. Never raises: an action of an unexpected shape gets
-    a generic answer.
-    """
-    try:
-        return _reason(engine, state, seat, action) or "That action is not allowed now."
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        # a malformed action (missing keys, wrong types, unknown ids) is simply not allowed
-        return "That action is not allowed now."
 
 
 def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:
@@ -220,3 +205,7 @@ def _pay(state: dict, f: dict, a: dict) -> str | None:
         return "First confirm or cancel the payment of the Minion you are acquiring."
     return None
 
+
+
+#: Why an action is refused, in the rulebook's words; never raises (see ``engines.rules_help``).
+illegal_reason = never_raises(_reason)

@@ -33,6 +33,7 @@ class DropsOfEvil(Engine):
 
     id = "drops_of_evil"
     title = "Drops of Evil"
+    rules_help = rules_help
     min_players = 2
     max_players = 4
     version = 1
@@ -43,15 +44,6 @@ class DropsOfEvil(Engine):
         return setup_state(players, options.side, seed)
 
     # ----- who and what -----------------------------------------------------------------------
-    def prompts(self, state: dict) -> dict[int, dict]:
-        """``{seat: {"kind", "text", "rule"}}``; ``rule`` is the section id of the rules summary
-        (``data/rules_help.yaml``) the prompt comes from."""
-        return {s: {**p, "rule": rules_help.PROMPT_RULES[p["kind"]]}
-                for s, p in self._prompts(state).items()}
-
-    def illegal_reason(self, state: dict, seat: int, action) -> str:
-        """Why ``action`` is refused, in the rulebook's words (see ``rules_help.py``)."""
-        return rules_help.illegal_reason(self, state, seat, action)
 
     def _prompts(self, state: dict) -> dict[int, dict]:
         phase = state["phase"]

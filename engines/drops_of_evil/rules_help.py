@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..rules_help import never_raises, section_ids
 from .alchilab import leaves_spider_only, next_mushroom_vial, placeable, vial_types
 from .data import BOARDS, CELL_VIAL, NAMES, POOL_TYPES, _load
 from .setup import seat_assistant
 
 #: The rules summary (``{title, intro, sections: [{id, title, text}], provisional}``).
 SUMMARY: dict = _load("rules_help.yaml")
-SECTION_IDS: list[str] = [sec["id"] for sec in SUMMARY["sections"]]
 
 #: prompt kind -> rules-summary section id.
 PROMPT_RULES: dict[str, str] = {
@@ -26,9 +26,7 @@ PROMPT_RULES: dict[str, str] = {
     "rebrew": "assistants",
     "income": "assistants",
 }
-# a prompt must never link to a section the summary does not have
-assert set(PROMPT_RULES.values()) <= set(SECTION_IDS), \
-    set(PROMPT_RULES.values()) - set(SECTION_IDS)
+SECTION_IDS: list[str] = section_ids(SUMMARY, PROMPT_RULES)
 
 _PHASE = {"placement": "the Placement Phase", "brewing": "the Brewing Phase",
           "income": "the Income Phase"}
@@ -55,19 +53,6 @@ MUSHROOMS = ("Mushrooms must be placed in the Vials of your Distiller, always st
 FIXED = ("You cannot move Ingredients you placed in previous rounds, nor Resources that unlocked "
          "a Bonus token.")
 PLACE_ALL = "You must place all of your Resources before the end of this phase (if possible)."
-
-
-def illegal_reason(engine: Any, state: dict, seat: int, action: Any) -> str:
-    """Why ``action`` is not legal for ``seat`` now, in the rulebook's words.
-
-    ``engine`` is the DropsOfEvil instance (for ``prompts``/``legal_actions``/``result``).
-    Never raises: an action of an unexpected shape gets a generic answer.
-    """
-    try:
-        return _reason(engine, state, seat, action) or "That action is not allowed now."
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        # a malformed action (missing keys, wrong types) is simply not allowed
-        return "That action is not allowed now."
 
 
 def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:
@@ -204,3 +189,7 @@ def _brew(a: dict, action: dict) -> str | None:
     if any(r != res for r in others) and res != "spider":
         return ONE_TYPE
     return None
+
+
+#: Why an action is refused, in the rulebook's words; never raises (see ``engines.rules_help``).
+illegal_reason = never_raises(_reason)

@@ -29,6 +29,7 @@ class EvilCorpEngine(Engine):
 
     id = "evil_corp"
     title = "Evil Corp."
+    rules_help = rules_help
     min_players = 2
     max_players = 4
     version = 1
@@ -47,15 +48,6 @@ class EvilCorpEngine(Engine):
         return _setup(players, options, seed)
 
     # ----- who decides -------------------------------------------------------------------------
-    def prompts(self, state):
-        """``{seat: {"kind", "text", "rule"}}``; ``rule`` is the section id of the rules summary
-        (``data/rules_help.yaml``) the prompt comes from."""
-        return {s: {**p, "rule": rules_help.PROMPT_RULES[p["kind"]]}
-                for s, p in self._prompts(state).items()}
-
-    def illegal_reason(self, state, seat, action):
-        """Why ``action`` is refused, in the rulebook's words (see ``rules_help.py``)."""
-        return rules_help.illegal_reason(self, state, seat, action)
 
     def _prompts(self, state):
         if state["phase"] == "over":

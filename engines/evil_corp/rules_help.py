@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..rules_help import never_raises, section_ids
 from . import data
 from .data import _load
 from .effects import hire_price
@@ -15,7 +16,6 @@ from .state import available_boards, funds, half_of, kind, side_of
 
 #: The rules summary (``{title, intro, sections: [{id, title, text}], provisional}``).
 SUMMARY: dict = _load("rules_help.yaml")
-SECTION_IDS: list[str] = [sec["id"] for sec in SUMMARY["sections"]]
 
 #: prompt kind -> rules-summary section id.
 PROMPT_RULES: dict[str, str] = {
@@ -36,9 +36,7 @@ PROMPT_RULES: dict[str, str] = {
     "choose_opponent": "abilities",
     "reveal": "abilities",
 }
-# a prompt must never link to a section the summary does not have
-assert set(PROMPT_RULES.values()) <= set(SECTION_IDS), \
-    set(PROMPT_RULES.values()) - set(SECTION_IDS)
+SECTION_IDS: list[str] = section_ids(SUMMARY, PROMPT_RULES)
 
 DAY_ACTIONS = {"play", "activate", "hire", "pass"}
 OCCUPIED = "You cannot place a monster tile in a cell where another monster already lies."
@@ -48,19 +46,6 @@ PORTAL = "Only a blue monster tile can be placed in the demon portal."
 NO_FORTRESS = "This tile cannot be placed in the fortress."
 PASSED = ("As soon as you have announced that you are passing, you can no longer take any "
           "actions in the day phase of the current round.")
-
-
-def illegal_reason(engine: Any, state: dict, seat: int, action: Any) -> str:
-    """Why ``action`` is not legal for ``seat`` now, in the rulebook's words.
-
-    ``engine`` is the EvilCorpEngine instance. Never raises: an action of an unexpected shape
-    gets a generic answer.
-    """
-    try:
-        return _reason(engine, state, seat, action) or "That action is not allowed now."
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        # a malformed action (missing keys, wrong types, unknown tile ids) is simply not allowed
-        return "That action is not allowed now."
 
 
 def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:
@@ -192,3 +177,7 @@ def _activate(state: dict, seat: int, a: dict) -> str | None:
     if not data.TILES[slot["t"]]["activated"]:
         return "That monster has no activated ability (brown background)."
     return None
+
+
+#: Why an action is refused, in the rulebook's words; never raises (see ``engines.rules_help``).
+illegal_reason = never_raises(_reason)

@@ -73,7 +73,6 @@ async function show(n) {
   if (!res.ok) { text(document.getElementById("replay-note"), await res.text()); return; }
   const data = await res.json();
   step = data.step; steps = data.steps; current = data.view;
-  text(document.getElementById("step"), `${step} / ${steps}`);
   const slider = document.getElementById("slider");
   slider.max = String(steps);
   slider.value = String(step);
@@ -87,6 +86,9 @@ async function show(n) {
   renderer.update(current);
   drawLog(current);
   drawResult(current);
+  // Only now is the step fully drawn: the counter (and data-shown, for tests) say so.
+  text(document.getElementById("step"), `${cur()} / ${steps}`);
+  root.dataset.shown = String(step);
 }
 
 document.getElementById("first").onclick = () => go(0);

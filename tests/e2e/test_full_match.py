@@ -225,11 +225,11 @@ def finish_and_check(pages, watcher, game: str, players: int) -> None:
     host.click("#result a[href*='replay']")
     host.wait_for_selector("#step")
     host.wait_for_function(
-        "(() => { const [a, b] = document.getElementById('step').textContent.split(' / ');"
-        " return a === b && Number(a) > 0; })()")
+        "(() => { const b = document.getElementById('step').textContent.split(' / ')[1];"
+        " return document.getElementById('replay').dataset.shown === b && Number(b) > 0; })()")
     assert host.locator("#result").is_visible()  # the last step of the replay is the result
     host.click("#first")
-    host.wait_for_function("document.getElementById('step').textContent.startsWith('0 /')")
+    host.wait_for_function("document.getElementById('replay').dataset.shown === '0'")
     shoot(host, f"{game}-{players}p-replay-start")
 
 

@@ -1,6 +1,7 @@
-"""Bots (greedy beats random), views (VIEW.md) and describe() labels."""
-import time
+"""Bots (greedy beats random), views (VIEW.md) and describe() labels.
 
+No timing here: bot speed is measured by ``bench/engine_profile.py``, not asserted in tests.
+"""
 from engines.base import Rng, random_bot
 from engines.drops_of_evil import ENGINE
 from engines.drops_of_evil.bots import greedy
@@ -23,20 +24,17 @@ def _play(seed, bots):
 def test_greedy_beats_random_in_at_least_80_percent_of_2p_games():
     """Bots: the greedy bot wins >= 80% of 20 two-player games against the random bot."""
     wins = 0
-    start = time.time()
     for seed in range(20):
         g = seed % 2
         bots = {g: greedy, 1 - g: random_bot}
         wins += _play(seed, bots)["ranks"][0] == [g]
     assert wins >= 16
-    assert time.time() - start < 20
 
 
-def test_greedy_vs_greedy_game_is_fast():
-    """Bots: a whole 2-player greedy game takes well under a second or two."""
-    start = time.time()
-    _play(5, {0: greedy, 1: greedy})
-    assert time.time() - start < 2.0
+def test_greedy_vs_greedy_game_reaches_final_scoring():
+    """Bots: two greedy bots play a whole 2-player game to a ranked result (no deadlock)."""
+    result = _play(5, {0: greedy, 1: greedy})
+    assert sorted(s for group in result["ranks"] for s in group) == [0, 1]
 
 
 def test_engine_exposes_greedy_bot():
