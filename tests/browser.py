@@ -102,7 +102,7 @@ def lair_process(db: Path, **env: str) -> Iterator[str]:
     """``make run`` in miniature: migrate a fresh SQLite file ``db``, serve it with uvicorn in
     a child process (extra environment ``env``, e.g. ``BOT_DELAY``); yields its base URL.
 
-    Raises ``RuntimeError`` if ``/healthz`` does not answer within 20 s."""
+    Raises ``RuntimeError`` if ``/healthz`` does not answer within 60 s (a loaded CI box)."""
     import httpx
 
     env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}", "SECRET_KEY": "e2e",
@@ -115,7 +115,7 @@ def lair_process(db: Path, **env: str) -> Iterator[str]:
                             cwd=ROOT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while True:
             try:
                 httpx.get(url + "/healthz", timeout=1)

@@ -57,16 +57,22 @@ def keyboard_move(page) -> str:
         return "digit"
     # Walk back (from the prompt bar, or wherever the focus is) onto the board's targets and
     # play the first forward one.
+    # A pick (a Resource to brew, a pawn) is taken with Enter on the way; its targets follow.
+    stops, picked = [], False
     for _ in range(80):
         page.keyboard.press("Shift+Tab")
         f = focused(page)
+        stops.append(f)
         if f["inBoard"] and f["action"] and json.loads(f["action"]).get("type") not in BACKWARD:
             page.keyboard.press("Enter")
             return "board"
+        if f["inBoard"] and f["pick"] and not picked:
+            page.keyboard.press("Enter")
+            picked = True
     if forward:
         page.keyboard.press(forward[0])
         return "digit"
-    raise AssertionError("no move reachable by keyboard")
+    raise AssertionError(f"no move reachable by keyboard: {stops[:30]}")
 
 
 def test_a_whole_turn_by_keyboard(browser, slow_bot_server):
