@@ -39,9 +39,9 @@ test-app: $(VENV)/.installed-test
 test-e2e: $(VENV)/.installed-test
 	$(BIN)/python -m pytest tests -m e2e -q -p no:cacheprovider
 
-# Plays the browser match flow and refreshes docs/screenshots/ (one per game).
+# Opens every page mid-match at phone and desktop sizes and refreshes docs/screenshots/.
 screenshots: $(VENV)/.installed-test
-	LAIR_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/e2e -m e2e -q -k full_match -p no:cacheprovider
+	LAIR_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/e2e/test_layout.py -m e2e -q -p no:cacheprovider
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/load.py

@@ -355,12 +355,14 @@ function onView(v) {
               spectators: v.match && typeof v.match.spectators === "number" ? v.match.spectators : presence.spectators};
   // A view caused by another seat's move does not end our pending action: its "ack" (or
   // error) does, so a quick second click cannot be built on a version about to be stale.
+  const wasMyTurn = document.body.dataset.yourTurn === "true";
   renderHeader();
   renderSeats();
   renderSpectators();
   renderResult();
   renderLog();
   runRenderer();
+  if (!wasMyTurn && document.body.dataset.yourTurn === "true" && !v.result) focusPromptBar();
   // Exposed for tests and assistive tooling: the version on screen and whether it is over.
   document.body.dataset.version = String(v.version);
   document.body.dataset.finished = v.result ? "true" : "false";
@@ -630,6 +632,7 @@ function renderPrompt() {
   dom.promptActions.replaceChildren(...groupButtons(buttons));
   dom.promptActions.classList.toggle("many", buttons.length > GROUP_OVER);
   restoreFocus(dom.promptActions, focus);
+  numberButtons();
 }
 
 /** Many buttons (a game without a board drawing) are grouped by action type, one labelled row
@@ -694,6 +697,61 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key !== "Escape" || ev.defaultPrevented || dom.board.contains(document.activeElement)) return;
   if (dom.toasts.lastElementChild) dom.toasts.lastElementChild.remove();
 });
+
+// ----- keyboard play --------------------------------------------------------------------------
+// Tab / Shift+Tab walk the board's targets and the prompt bar's buttons, Enter plays the focused
+// one; 1–9 press the prompt bar's buttons in order, U presses "Undo", Escape drops a half-made
+// pick on the board. Keys typed into a text field (the chat) are never taken.
+
+const UNDO_KEY = "U";
+
+/** Shortcut keys shown on (and announced for) the prompt bar's buttons, in screen order. */
+function numberButtons() {
+  let n = 0;
+  for (const b of dom.promptActions.querySelectorAll("button[data-action]")) {
+    let type = null;
+    try { type = JSON.parse(b.dataset.action).type; } catch (e) { /* not an action */ }
+    const key = type === "undo" ? UNDO_KEY : (n < 9 ? String(++n) : null);
+    if (key === null) continue;
+    b.dataset.key = key;
+    b.setAttribute("aria-keyshortcuts", key);
+    b.title = `Shortcut: ${key}`;
+  }
+}
+
+/** It just became your turn: bring the keyboard to the prompt bar, unless the player is busy
+ *  elsewhere (typing in the chat, on a board target, in the header's menus). */
+function focusPromptBar() {
+  const a = document.activeElement;
+  if (a && a !== document.body) return;
+  dom.promptBar.focus({preventScroll: true});
+}
+
+function typingIn(target) {
+  if (!target || !target.tagName) return false;
+  if (target.isContentEditable || target.tagName === "TEXTAREA" || target.tagName === "SELECT") return true;
+  return target.tagName === "INPUT" && !["checkbox", "radio", "button", "submit", "reset", "range"].includes(target.type);
+}
+
+// Captured on the document, so it runs before the toasts' Escape handler above.
+document.addEventListener("keydown", (ev) => {
+  if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey || ev.repeat || typingIn(ev.target)) return;
+  if (ev.key === "Escape") {
+    // The renderer drops its pick on Escape while focus is on the board; from anywhere else the
+    // key is handed to the board first, and closes a message only if the board had no pick.
+    if (!dom.board.contains(ev.target) &&
+        !dom.board.dispatchEvent(new KeyboardEvent("keydown", {key: "Escape", bubbles: false, cancelable: true}))) {
+      ev.preventDefault();
+    }
+    return;
+  }
+  const key = ev.key.length === 1 ? ev.key.toUpperCase() : null;
+  if (!key || !/^[1-9U]$/.test(key)) return;
+  const b = dom.promptActions.querySelector(`button[data-key="${key}"]`);
+  if (!b || b.disabled) return;
+  ev.preventDefault();
+  b.click();
+}, {capture: true});
 
 // ----- log ------------------------------------------------------------------------------------
 

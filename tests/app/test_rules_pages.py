@@ -2,22 +2,17 @@
 prompt bar's "?" link to the rules section a prompt comes from."""
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import threading
-import time
 from html import unescape
-from pathlib import Path
 
 import pytest
 
 from app.routes.rules import blocks, rules_summary, templates
 from engines import registry
 from tests.app.conftest import create, named, new_client
+from tests.browser import SHOTS, launch, screenshot, serve_in_thread
 
 GAMES = registry.GAME_PACKAGES
-SHOTS = Path(os.environ.get("LAIR_SHOTS", "/tmp/client-shots"))
 
 
 def test_text_becomes_paragraphs_and_lists():
@@ -96,66 +91,40 @@ def test_table_header_opens_the_rules_in_a_new_tab(client):
 @pytest.fixture
 def live_url(settings):
     """The real app (with its lifespan) served by uvicorn in a thread."""
-    import socket
-
-    import uvicorn
-
     from app.main import create_app
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serve_in_thread(create_app(settings), timeout=20) as url:
+        yield url
 
 
 @pytest.mark.e2e
 def test_prompt_question_mark_opens_its_rules_section(live_url):
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium not installed")
-        pytest.skip("chromium not installed")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        try:
-            page = browser.new_page(viewport={"width": 1200, "height": 900})
-            page.goto(live_url + "/")
-            page.fill("#name", "Morgana")
-            page.click("#name-submit")
-            page.check("#game-drops_of_evil")
-            page.click("#create")
-            page.select_option("form[action$='/fill'] select[name=bot]", "random")
-            page.click("#fill")
-            page.click("#start")
-            link = page.locator("#prompt-text a.rule-link")
-            link.wait_for(timeout=15_000)  # the bot may move first
-            href = link.get_attribute("href")
-            assert href == "/rules/drops_of_evil#placement-phase"
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / "rules-prompt-link.png"))
-            assert link.get_attribute("target") == "_blank"
-            with page.context.expect_page() as opened:
-                link.click()
-            rules = opened.value
-            rules.wait_for_load_state()
-            assert rules.url.endswith("/rules/drops_of_evil#placement-phase")
-            assert rules.locator("#placement-phase h2").inner_text().startswith(
-                "Placement Phase")
-            rules.screenshot(path=str(SHOTS / "rules-page-desktop.png"))
-            rules.set_viewport_size({"width": 375, "height": 800})
-            rules.screenshot(path=str(SHOTS / "rules-page-phone.png"))
-            assert page.locator("#rules-link").get_attribute("href") == "/rules/drops_of_evil"
-        finally:
-            browser.close()
+    # Not the shared `browser` fixture: a running Playwright loop would break the
+    # database fixtures' asyncio.run (migrations) that set up `live_url`.
+    with launch() as browser:
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.goto(live_url + "/")
+        page.fill("#name", "Morgana")
+        page.click("#name-submit")
+        page.check("#game-drops_of_evil")
+        page.click("#create")
+        page.select_option("form[action$='/fill'] select[name=bot]", "random")
+        page.click("#fill")
+        page.click("#start")
+        link = page.locator("#prompt-text a.rule-link")
+        link.wait_for(timeout=15_000)  # the bot may move first
+        href = link.get_attribute("href")
+        assert href == "/rules/drops_of_evil#placement-phase"
+        screenshot(page, SHOTS / "rules-prompt-link.png", full_page=False)
+        assert link.get_attribute("target") == "_blank"
+        with page.context.expect_page() as opened:
+            link.click()
+        rules = opened.value
+        rules.wait_for_load_state()
+        assert rules.url.endswith("/rules/drops_of_evil#placement-phase")
+        assert rules.locator("#placement-phase h2").inner_text().startswith(
+            "Placement Phase")
+        screenshot(rules, SHOTS / "rules-page-desktop.png", full_page=False)
+        rules.set_viewport_size({"width": 375, "height": 800})
+        screenshot(rules, SHOTS / "rules-page-phone.png", full_page=False)
+        assert page.locator("#rules-link").get_attribute("href") == "/rules/drops_of_evil"
+        page.close()

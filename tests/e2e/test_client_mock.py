@@ -8,67 +8,29 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import re
-import shutil
-import socket
-import threading
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.browser import SHOTS, screenshot, serve_in_thread
+
 pytestmark = pytest.mark.e2e
 
 HERE = Path(__file__).resolve().parent
-CHROMIUM = shutil.which("chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = Path(os.environ.get("LAIR_SHOTS", "/tmp/client-shots"))
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        msg = "chromium not installed: apt-get install -y chromium"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
 def mock_url():
     """The mock server (loaded from its file: tests/e2e is not a package) in a uvicorn thread."""
-    import uvicorn
     spec = importlib.util.spec_from_file_location("lair_mock_server", HERE / "mock_server.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(module.create_app(), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("mock server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serve_in_thread(module.create_app()) as url:
+        yield url
 
 
 def _post(url: str) -> dict:
@@ -129,8 +91,7 @@ def open_table(ctx, url: str, **kwargs):
 
 
 def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    screenshot(page, SHOTS / f"{name}.png")
 
 
 def wait_for(pred, timeout: float = 5.0):

@@ -12,192 +12,22 @@ clickable board element is legal. Screenshots: tests/e2e/artifacts/drops_*.png.
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
-import socket
-import threading
 import time
-from pathlib import Path
 
 import pytest
-from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+
+from tests.browser import ARTIFACTS
+from tests.renderer_harness import Game, canon, harness_server
 
 pytestmark = pytest.mark.e2e
-
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-CHROMIUM = shutil.which("chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-
-HARNESS = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Drops of Evil harness</title>
-<link rel="stylesheet" href="/static/css/lair.css">
-<style>
-  body { margin: 0; padding: 8px; background: var(--bg); color: var(--text); font-family: var(--font); }
-  /* The real table page's columns (lair.css .table-body): seats | board | log+chat. */
-  .cols { display: grid; gap: 16px; grid-template-columns: minmax(200px, 250px) minmax(0, 1fr) minmax(240px, 320px); }
-  .cols > aside { border: 1px dashed #4a4058; border-radius: 8px; min-height: 300px; color: #777; padding: 8px; }
-  @media (max-width: 1100px) { .cols { grid-template-columns: minmax(0, 1fr); } .cols > aside { display: none; } }
-  #prompt { background: #201a28; border-top: 2px solid #a8182f; padding: 6px;
-            display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-top: 8px; }
-  #prompt button { font: inherit; padding: 4px 10px; border-radius: 6px; border: 1px solid #888;
-                   background: #302940; color: #fff; cursor: pointer; }
-  #claimed { display: none; }
-</style></head>
-<body data-step="-1">
-<div class="cols"><aside>seat panels</aside>
-<main><div id="board" class="board"></div>
-<div id="prompt"><span id="prompt-text"></span></div></main>
-<aside>log, chat</aside></div>
-<pre id="claimed"></pre>
-<script type="module">
-import * as R from "/static/games/drops_of_evil/renderer.js";
-const COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
-let view = null, claimed = new Set(), busy = false;
-function canon(v) {
-  if (Array.isArray(v)) return `[${v.map(canon).join(",")}]`;
-  if (v && typeof v === "object") return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(",")}}`;
-  return JSON.stringify(v === undefined ? null : v);
-}
-const legal = () => (view ? view.legal_actions : []);
-const table = {
-  act(a) {
-    const i = legal().findIndex((b) => canon(b) === canon(a));
-    if (i < 0) { document.body.dataset.illegal = "true"; return false; }
-    if (busy) return false;
-    busy = true;
-    fetch("/api/act", {method: "POST", headers: {"content-type": "application/json"},
-                       body: JSON.stringify({seat: view.you, action: legal()[i]})})
-      .then((r) => r.json()).then((v) => { busy = false; show(v); });
-    return true;
-  },
-  actions: () => legal(),
-  label(a) { const i = legal().findIndex((b) => canon(b) === canon(a)); return i < 0 ? "" : view.labels[i]; },
-  find: (pred) => legal().filter(pred),
-  seatColor: (s) => COLORS[s % 4],
-  seatName: (s) => (view && view.seats[s] && view.seats[s].name) || `Seat ${s + 1}`,
-  claim(a) { claimed.add(canon(a)); },
-  showInPromptBar() {},
-};
-function show(v) {
-  view = v;
-  claimed = new Set();
-  R.update(v);
-  const bar = document.getElementById("prompt");
-  bar.querySelectorAll("button").forEach((b) => b.remove());
-  document.getElementById("prompt-text").textContent =
-    v.result ? "Match over" : `${table.seatName(v.you)}: ${(v.prompt && v.prompt.text) || ""}`;
-  for (const a of legal()) {
-    if (claimed.has(canon(a))) continue;
-    const b = document.createElement("button");
-    b.type = "button";
-    b.dataset.prompt = canon(a);
-    b.textContent = table.label(a);
-    b.addEventListener("click", () => table.act(a));
-    bar.append(b);
-  }
-  document.getElementById("claimed").textContent = JSON.stringify([...claimed]);
-  document.body.dataset.step = String(v.step);
-}
-R.mount(document.getElementById("board"), table);
-fetch(`/api/view${location.search}`).then((r) => r.json()).then(show);
-</script></body></html>
-"""
-
-
-def canon(a) -> str:
-    return json.dumps(a, sort_keys=True, separators=(",", ":"))
-
-
-class Game:
-    """The match the harness plays (hot-seat), shared by the app and the test driver."""
-
-    def __init__(self):
-        from engines.drops_of_evil import ENGINE
-        self.engine = ENGINE
-        self.state = None
-        self.step = 0
-
-    def new(self, players: int, seed: int, options: dict | None = None):
-        self.state = self.engine.setup(players, options or {}, seed)
-        self.step = 0
-
-    def seat(self) -> int:
-        waiting = sorted(self.engine.prompts(self.state))
-        return waiting[0] if waiting else 0
-
-    def view(self, spectator: bool = False) -> dict:
-        seat = None if spectator else self.seat()
-        v = self.engine.view(self.state, seat)
-        v["labels"] = [self.engine.describe(self.state, a) for a in v["legal_actions"]]
-        for s in v["seats"]:
-            s["name"] = ["Morgana", "Grimwald", "Hexley", "Vesper"][s["seat"]]
-        v["version"] = v["step"] = self.step
-        return v
-
-    def act(self, seat: int, action: dict) -> dict:
-        assert seat == self.seat(), "acted for a seat the game is not waiting for"
-        self.state, _ = self.engine.apply(self.state, seat, action)
-        self.step += 1
-        return self.view()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium not installed")
-        pytest.skip("chromium not installed")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
 def server():
-    import uvicorn
-
-    game = Game()
-    app = FastAPI()
-
-    @app.get("/harness.html")
-    def harness():
-        return HTMLResponse(HARNESS, headers={"cache-control": "no-store"})
-
-    @app.get("/api/view")
-    def view(spectator: int = 0):
-        return JSONResponse(game.view(spectator=bool(spectator)))
-
-    @app.post("/api/act")
-    async def act(request: Request):
-        body = await request.json()
-        return JSONResponse(game.act(body["seat"], body["action"]))
-
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "harness server did not start"
-        time.sleep(0.05)
-    yield game, f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    from engines.drops_of_evil import ENGINE
+    with harness_server(ENGINE, "Drops of Evil", "drops_of_evil", columns=True) as served:
+        yield served
 
 
 def _dom(page) -> tuple[list[str], set[str], set[str], set[str]]:

@@ -11,95 +11,29 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engines.base import Rng
+from tests.browser import ARTIFACTS, ROOT, screenshot
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "tests" / "e2e" / "artifacts"
-CHROMIUM = shutil.which("chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
 #: The configurations whose table goes to docs/screenshots/<game>.png (`make screenshots`).
 DOCS_SHOTS = {("drops_of_evil", 2), ("evil_corp", 2), ("covil", 3)}
 #: Moves a click-playing test avoids when anything else is possible (they undo progress).
 BACKWARD = {"take_back", "cancel", "rebrew", "undo"}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """``make run`` in miniature: migrate a fresh SQLite file, serve it with uvicorn."""
-    db = tmp_path_factory.mktemp("db") / "lair.db"
-    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}", "SECRET_KEY": "e2e",
-           "BOT_DELAY": "0.05", "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
-                   check=True, capture_output=True)
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host",
-                             "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-                            cwd=ROOT, env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                httpx.get(url + "/healthz", timeout=1)
-                break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("server did not start")
-                time.sleep(0.1)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium through Playwright (never a downloaded browser)."""
-    if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed: apt-get install -y chromium")
-        pytest.skip("chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 def shoot(page, name: str, docs_name: str | None = None) -> None:
     """Screenshot to the artifacts folder (and to docs/screenshots under make screenshots)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    screenshot(page, ARTIFACTS / f"{name}.png")
     docs = os.environ.get("LAIR_SCREENSHOTS")
     if docs and docs_name:
-        Path(ROOT / docs).mkdir(parents=True, exist_ok=True)
         page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=str(ROOT / docs / f"{docs_name}.png"), full_page=False)
+        screenshot(page, ROOT / docs / f"{docs_name}.png", full_page=False)
 
 
 def name_yourself(page, name: str) -> None:
@@ -242,9 +176,9 @@ def finish_and_check(pages, watcher, game: str, players: int) -> None:
     ("covil", 3, {"board": "A"}, 1),
 ], ids=["drops_of_evil-2p-side-A", "drops_of_evil-4p-2-bots", "evil_corp-2p",
         "evil_corp-4p-teams-2-bots", "covil-solo", "covil-3p-1-bot"])
-def test_full_match(browser, server, game, players, options, bots):
+def test_full_match(browser, lair_server, game, players, options, bots):
     """A complete match to final scoring, through real clicks, with a live spectator."""
-    contexts, pages, watcher = start_match(browser, server, game, players, options, bots)
+    contexts, pages, watcher = start_match(browser, lair_server, game, players, options, bots)
     try:
         shoot(pages[0], f"{game}-{players}p-start")
         # the spectator sees the table live but can never act

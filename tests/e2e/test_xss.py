@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.e2e.test_full_match import browser, name_yourself, server  # noqa: F401 (fixtures)
+from tests.e2e.test_full_match import name_yourself
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +29,7 @@ def _clean(page, dialogs: list) -> None:
                         ).count() == 0
 
 
-def test_html_in_names_and_chat_shows_literally_and_never_runs(server, browser):  # noqa: F811
+def test_html_in_names_and_chat_shows_literally_and_never_runs(lair_server, browser):
     pages, dialogs = [], []
     for _ in range(2):
         context = browser.new_context()
@@ -38,18 +38,18 @@ def test_html_in_names_and_chat_shows_literally_and_never_runs(server, browser):
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         pages.append(page)
     host, guest = pages
-    host.goto(server + "/")
+    host.goto(lair_server + "/")
     name_yourself(host, HOST)
     host.check("input[name=game][value=evil_corp]")
     host.select_option("#players-evil_corp", "2")
     host.click("#create")
     host.wait_for_url(re.compile(r"/m/\w+"))
     mid = host.url.rsplit("/", 1)[1]
-    guest.goto(server + "/")
+    guest.goto(lair_server + "/")
     name_yourself(guest, GUEST)
     guest.wait_for_selector(f"text={HOST}")  # the lobby lists the host's match by name
     _clean(guest, dialogs)
-    guest.goto(f"{server}/m/{mid}")
+    guest.goto(f"{lair_server}/m/{mid}")
     guest.click("#take-1")
     # the waiting room reloads itself when the seats change (no reload of ours to race it)
     host.wait_for_selector(f"text={GUEST}")
@@ -57,7 +57,7 @@ def test_html_in_names_and_chat_shows_literally_and_never_runs(server, browser):
     _clean(host, dialogs)
     host.click("#start")
     for page in pages:
-        page.goto(f"{server}/m/{mid}")
+        page.goto(f"{lair_server}/m/{mid}")
         page.wait_for_selector("#chat-input")
     for text in CHATS:
         guest.fill("#chat-input", text)

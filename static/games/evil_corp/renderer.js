@@ -36,11 +36,13 @@ const CSS = `
 .ec .legal { outline: 3px solid #E69F00; outline-offset: 1px; box-shadow: 0 0 6px #E69F00; }
 .ec [data-pick] { outline: 2px dashed #E69F00; outline-offset: 1px; cursor: pointer; }
 .ec [data-pick].picked { outline: 3px solid #0072B2; }
-.ec-track { display: flex; gap: 1px; margin: .3rem 0; }
-.ec-track span { width: 1.6rem; height: 1.6rem; border: 1px solid #8886; display: inline-flex;
+.ec-track { display: flex; flex-wrap: wrap; align-items: center; gap: 2px .3rem; margin: .3rem 0; }
+.ec-track .ec-chip { white-space: nowrap; }
+.ec-steps { display: flex; gap: 1px; flex: 1 1 auto; min-width: 0; max-width: max-content; }
+.ec-steps span { flex: 0 1 1.6rem; min-width: 1rem; height: 1.6rem; border: 1px solid #8886; display: inline-flex;
   align-items: center; justify-content: center; font-size: .7rem; border-radius: 3px; }
-.ec-track span.centre { background: #8883; }
-.ec-track span.marker { background: #000; color: #fff; font-weight: bold; }
+.ec-steps span.centre { background: #8883; }
+.ec-steps span.marker { background: #000; color: #fff; font-weight: bold; }
 .ec-half { border-left: 6px solid; padding-left: .3rem; margin: .2rem 0; }
 .ec-chip { display: inline-block; padding: 0 .3rem; border-radius: 3px; color: #fff; margin-right: .2rem; }
 .ec-demon { width: 12rem; }
@@ -110,8 +112,20 @@ function mark(node, key, signature) {
 let nextSigs = new Map();
 
 function chip(seat) {
-  return el("span", {class: "ec-chip", style: {background: table.seatColor(seat)}},
+  const bg = table.seatColor(seat);
+  return el("span", {class: "ec-chip", style: {background: bg, color: chipText(bg)}},
     table.seatName(seat));
+}
+
+/** White or near-black, whichever contrasts more with the `#rrggbb` seat colour (WCAG
+ *  relative luminance): white on the vermillion, green and pink seats is below 4.5:1. */
+function chipText(hex) {
+  const m = /^#?([0-9a-f]{6})$/i.exec(hex || "");
+  if (!m) return "#fff";
+  const lin = (i) => { const c = parseInt(m[1].slice(i, i + 2), 16) / 255;
+                       return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  const L = 0.2126 * lin(0) + 0.7152 * lin(2) + 0.0722 * lin(4);
+  return 1.05 / (L + 0.05) >= (L + 0.05) / (0.0056 + 0.05) ? "#fff" : "#111";
 }
 
 function tileNode(game, t, extra = {}) {
@@ -147,6 +161,10 @@ export function mount(rootEl, tableApi) {
   table = tableApi;
   root.append(el("style", {}, CSS));
   root.append(el("div", {class: "ec"}));
+  // Escape drops a picked tile (as in the other games' boards).
+  root.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && picked !== null && lastView) { picked = null; e.preventDefault(); update(lastView); }
+  });
 }
 
 export function update(view) {
@@ -281,13 +299,16 @@ function trackNode(b) {
   const L = b.track.length;
   const row = el("div", {class: "ec-track", "aria-label": `fear marker ${b.marker}`});
   for (const s of b.halves[0].seats) row.append(chip(s));
-  // left end = half 0's side, right end = half 1's side; marker > 0 lies toward half 1
+  // left end = half 0's side, right end = half 1's side; marker > 0 lies toward half 1.
+  // The steps are one box that shrinks on a phone; the side's chips wrap around it.
+  const steps = el("div", {class: "ec-steps"});
   for (let pos = -L; pos <= L; pos++) {
     const sym = pos === 0 ? "" : b.track[Math.abs(pos) - 1];
     const span = el("span", {class: pos === 0 ? "centre" : ""}, sym ? SYMBOL[sym] : "");
     if (pos === b.marker) { span.classList.add("marker"); span.textContent = String(Math.abs(pos)); }
-    row.append(span);
+    steps.append(span);
   }
+  row.append(steps);
   for (const s of b.halves[1].seats) row.append(chip(s));
   return row;
 }

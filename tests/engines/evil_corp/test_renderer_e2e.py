@@ -12,23 +12,19 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import os
 import random
-import shutil
 import threading
-from pathlib import Path
 
 import pytest
 
 from engines.base import Rng
 from engines.evil_corp import ENGINE
 from engines.evil_corp.bots import greedy
+from tests.browser import ROOT, SHOTS, screenshot
 
 pytestmark = pytest.mark.e2e
 
-STATIC = Path(__file__).resolve().parents[3] / "static"
-CHROMIUM = shutil.which("chromium")
-SHOTS = Path(os.environ.get("LAIR_SHOTS", "/tmp/client-shots"))
+STATIC = ROOT / "static"
 
 PAGE = """<!doctype html><html><body style="font-family:sans-serif;background:#f4f1ea">
 <div id="board"></div>
@@ -86,73 +82,67 @@ def _key(a: dict) -> str:
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_full_match_through_clicks(players, page_url):
+def test_full_match_through_clicks(players, page_url, browser):
     """Renderer contract: a whole match is playable by clicking the board and the prompt bar."""
-    if CHROMIUM is None:
-        pytest.skip("chromium not installed")
-    from playwright.sync_api import sync_playwright
-    SHOTS.mkdir(parents=True, exist_ok=True)
     rng, pick = Rng(5), random.Random(players)
     clicks = 0
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page(viewport={"width": 1500, "height": 1100})
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(page_url)
-        page.wait_for_function("window.__ready === true")
-        s = ENGINE.setup(players, {}, 3)
-        shot = False
-        for _ in range(3000):
-            if ENGINE.result(s):
-                break
-            movers = sorted(ENGINE.prompts(s))
-            seat = 0 if 0 in movers else movers[0]
-            legal = ENGINE.legal_actions(s, seat)
-            if seat != 0:
-                s, _ = ENGINE.apply(s, seat, greedy(ENGINE, s, seat, rng))
-                continue
-            v = ENGINE.view(s, 0)
-            v["labels"] = [ENGINE.describe(s, a) for a in legal]
-            page.evaluate("v => window.__update(v)", v)
-            assert not errors, errors
-            claimed = {_key(json.loads(c)) for c in page.evaluate("window.__claimedList()")}
-            on_board = {_key(json.loads(e.get_attribute("data-action")))
-                        for e in page.query_selector_all("[data-action]")}
-            assert on_board <= {_key(a) for a in legal}
-            picks = page.query_selector_all("[data-pick]")
-            for a in legal:   # claimed = drawn on the board (plays: via a picked tile)
-                if _key(a) in claimed:
-                    assert _key(a) in on_board or (a["type"] == "play" and picks), a
-            if not shot and s["round"] >= 2:
-                page.screenshot(path=str(SHOTS / f"evil_corp-{players}p.png"), full_page=True)
-                shot = True
-            unclaimed = [a for a in legal if _key(a) not in claimed]
-            targets = page.query_selector_all("[data-action]")
-            if unclaimed and (not (targets or picks) or pick.random() < 0.15):
-                action = pick.choice(unclaimed)        # a prompt-bar button
-            else:
-                page.evaluate("window.__acts = []")
-                options = [("a", t) for t in targets] + [("p", t) for t in picks]
-                kind, element = pick.choice(options)
-                element.click()
-                if kind == "p":
-                    cells = [c for c in page.query_selector_all("[data-action]")
-                             if json.loads(c.get_attribute("data-action"))["type"] == "play"]
-                    assert cells, "a picked tile highlights no cell"
-                    pick.choice(cells).click()
-                acts = page.evaluate("window.__acts")
-                assert len(acts) == 1, acts
-                action = acts[0]
-                clicks += 1
-            assert action in legal
-            s, _ = ENGINE.apply(s, 0, action)
-        assert ENGINE.result(s) is not None
-        final = ENGINE.view(s, 0)
-        final["labels"] = []
-        page.evaluate("v => window.__update(v)", final)
+    page = browser.new_page(viewport={"width": 1500, "height": 1100})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(page_url)
+    page.wait_for_function("window.__ready === true")
+    s = ENGINE.setup(players, {}, 3)
+    shot = False
+    for _ in range(3000):
+        if ENGINE.result(s):
+            break
+        movers = sorted(ENGINE.prompts(s))
+        seat = 0 if 0 in movers else movers[0]
+        legal = ENGINE.legal_actions(s, seat)
+        if seat != 0:
+            s, _ = ENGINE.apply(s, seat, greedy(ENGINE, s, seat, rng))
+            continue
+        v = ENGINE.view(s, 0)
+        v["labels"] = [ENGINE.describe(s, a) for a in legal]
+        page.evaluate("v => window.__update(v)", v)
         assert not errors, errors
-        assert "Game over" in page.inner_text("#board")
-        page.screenshot(path=str(SHOTS / f"evil_corp-{players}p-end.png"), full_page=True)
-        browser.close()
+        claimed = {_key(json.loads(c)) for c in page.evaluate("window.__claimedList()")}
+        on_board = {_key(json.loads(e.get_attribute("data-action")))
+                    for e in page.query_selector_all("[data-action]")}
+        assert on_board <= {_key(a) for a in legal}
+        picks = page.query_selector_all("[data-pick]")
+        for a in legal:   # claimed = drawn on the board (plays: via a picked tile)
+            if _key(a) in claimed:
+                assert _key(a) in on_board or (a["type"] == "play" and picks), a
+        if not shot and s["round"] >= 2:
+            screenshot(page, SHOTS / f"evil_corp-{players}p.png")
+            shot = True
+        unclaimed = [a for a in legal if _key(a) not in claimed]
+        targets = page.query_selector_all("[data-action]")
+        if unclaimed and (not (targets or picks) or pick.random() < 0.15):
+            action = pick.choice(unclaimed)        # a prompt-bar button
+        else:
+            page.evaluate("window.__acts = []")
+            options = [("a", t) for t in targets] + [("p", t) for t in picks]
+            kind, element = pick.choice(options)
+            element.click()
+            if kind == "p":
+                cells = [c for c in page.query_selector_all("[data-action]")
+                         if json.loads(c.get_attribute("data-action"))["type"] == "play"]
+                assert cells, "a picked tile highlights no cell"
+                pick.choice(cells).click()
+            acts = page.evaluate("window.__acts")
+            assert len(acts) == 1, acts
+            action = acts[0]
+            clicks += 1
+        assert action in legal
+        s, _ = ENGINE.apply(s, 0, action)
+    assert ENGINE.result(s) is not None
+    final = ENGINE.view(s, 0)
+    final["labels"] = []
+    page.evaluate("v => window.__update(v)", final)
+    assert not errors, errors
+    assert "Game over" in page.inner_text("#board")
+    screenshot(page, SHOTS / f"evil_corp-{players}p-end.png")
+    page.close()
     assert clicks > 5

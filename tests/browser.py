@@ -1,0 +1,146 @@
+"""Shared set-up of the browser tests (Playwright, sync API, on Debian's Chromium).
+
+One place for what every ``e2e`` test needs: the Chromium binary and its launch arguments, the
+``browser`` fixture (registered for the whole ``tests`` tree by ``tests/conftest.py``), free
+ports, a uvicorn app in a thread, a real ``make run``-like server process, and the screenshot
+folders. Never ``playwright install``: the browser is the system's ``/usr/bin/chromium``.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Screenshots of test runs (git-ignored).
+ARTIFACTS = ROOT / "tests" / "e2e" / "artifacts"
+#: Screenshots of the client tests (``$LAIR_SHOTS``, default /tmp/client-shots).
+SHOTS = Path(os.environ.get("LAIR_SHOTS", "/tmp/client-shots"))
+CHROMIUM = shutil.which("chromium")
+#: No sandbox (containers), no GPU, and nothing that phones home or updates itself.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+#: Phone portrait and desktop: the two sizes the table is laid out and screenshotted at.
+PHONE = {"viewport": {"width": 375, "height": 740}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 800}}
+
+
+def require_chromium() -> str:
+    """The Chromium path; skips the test when it is missing (fails on CI, where it must be)."""
+    if CHROMIUM is None:
+        msg = "chromium is not installed: apt-get install -y chromium"
+        if os.environ.get("CI"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return CHROMIUM
+
+
+@contextlib.contextmanager
+def launch() -> Iterator:
+    """A Playwright ``Browser`` on the system Chromium, closed on exit."""
+    path = require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium per test module (a fresh browser keeps modules independent)."""
+    with launch() as b:
+        yield b
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback interface."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve_in_thread(app, timeout: float = 10.0) -> Iterator[str]:
+    """Serve the ASGI ``app`` with uvicorn in a daemon thread; yields its base URL.
+
+    Raises ``RuntimeError`` if it is not listening within ``timeout`` seconds."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@contextlib.contextmanager
+def lair_process(db: Path, **env: str) -> Iterator[str]:
+    """``make run`` in miniature: migrate a fresh SQLite file ``db``, serve it with uvicorn in
+    a child process (extra environment ``env``, e.g. ``BOT_DELAY``); yields its base URL.
+
+    Raises ``RuntimeError`` if ``/healthz`` does not answer within 60 s (a loaded CI box)."""
+    import httpx
+
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}", "SECRET_KEY": "e2e",
+           "BOT_DELAY": "0.05", "PYTHONPATH": str(ROOT), **env}
+    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
+                   check=True, capture_output=True)
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host",
+                             "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+                            cwd=ROOT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(url + "/healthz", timeout=1)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError("server did not start")
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def lair_server(tmp_path_factory):
+    """The real site on a fresh migrated SQLite database (bots move after 0.05 s); its URL."""
+    with lair_process(tmp_path_factory.mktemp("db") / "lair.db") as url:
+        yield url
+
+
+def screenshot(page, path: Path, full_page: bool = True) -> None:
+    """Save a PNG of ``page`` at ``path`` (folders created as needed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=full_page)
