@@ -104,7 +104,7 @@ function drawBrewer(ctx, lab, idx, pick, mine) {
       const tag = el("span", {class: "doe-vial-tag"}, v.id);
       if (vc.full && vc.main) {
         const pts = (lab.toxicity || {})[vc.main];
-        tag.append(el("b", {class: "doe-vial-pts", title: `Complete: ${pts} points now`}, `✓${pts}`));
+        tag.append(el("b", {class: "doe-vial-pts", title: `Complete: ${pts} ${pts === 1 ? "point" : "points"} now`}, `✓${pts}`));
         node.classList.add("vial-full");
       }
       node.append(tag);
@@ -215,7 +215,7 @@ function drawRats(ctx, lab) {
     el("span", {class: "hint"}, "−1 pt each Income"));
   const cap = el("div", {class: "doe-rats captured"}, el("span", {class: "lbl"}, "Captured Rats"),
     resChip(ctx, "rat", {size: "md"}), el("b", {class: "num"}, String(lab.captured_rats || 0)),
-    el("span", {class: "hint"}, `${(lab.toxicity || {}).rat ?? "?"} pts each at the end`));
+    el("span", {class: "hint"}, `${(lab.toxicity || {}).rat ?? "?"} ${(lab.toxicity || {}).rat === 1 ? "pt" : "pts"} each at the end`));
   mark(ctx, free, `lab${lab.seat}:free`, lab.free_rats);
   mark(ctx, cap, `lab${lab.seat}:cap`, lab.captured_rats);
   return el("section", {class: "doe-panel doe-rats-panel"}, el("h4", {}, "Rats Area"), free, cap);

@@ -171,7 +171,7 @@ function drawRecipes(ctx) {
   for (const r of ctx.game.recipes || []) {
     box.append(el("div", {class: "doe-recipe"},
       el("div", {class: "doe-recipe-head"}, resChip(ctx, r.ingredient, {size: "md"}),
-        el("b", {}, r.name), el("span", {class: "doe-pts"}, `${r.points} pts`)),
+        el("b", {}, r.name), el("span", {class: "doe-pts"}, `${r.points} ${r.points === 1 ? "pt" : "pts"}`)),
       el("div", {class: "doe-recipe-text"}, `${ctx.game.geometry.names[r.ingredient] || r.ingredient}: ${r.text}`)));
   }
   return el("section", {class: "doe-panel"}, el("h4", {}, "Recipes"), box);
