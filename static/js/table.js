@@ -463,6 +463,7 @@ function renderSpectators() {
   const n = presence.spectators || 0;
   dom.spectators.textContent = `${n} watching`;
   dom.spectators.dataset.count = String(n);
+  dom.spectators.hidden = n === 0;  // a line of header saved (phones) when nobody watches
 }
 
 // ----- seat panels ----------------------------------------------------------------------------

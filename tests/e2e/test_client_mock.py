@@ -312,6 +312,8 @@ def test_spectator_and_presence(ctx, mock):
     expect(alice.locator("#spectators")).to_have_text("1 watching")
     mock.post("/mock/presence?spectators=5")
     expect(alice.locator("#spectators")).to_have_text("5 watching")
+    mock.post("/mock/presence?spectators=0")
+    expect(alice.locator("#spectators")).to_be_hidden()
     shot(watcher, "08-spectator")
 
 
