@@ -234,7 +234,8 @@ class Hub:
         targets = [only] if only else [c for c in self.conns.get(m.id, ()) if c is not exclude]
         if m.status == "open" or m.state is None:
             text = _encode({"type": "lobby", "status": m.status,
-                            "seats": seats_summary(snap, self.connected_seats(m.id))})
+                            "seats": seats_summary(snap, self.connected_seats(m.id)),
+                            "pace": pace.describe(pace.settings_of(m.settings))})
             for conn in targets:
                 conn.send(text)
             return

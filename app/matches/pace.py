@@ -75,6 +75,24 @@ class PaceSettings(BaseModel):
         return self.bank is not None or self.move_limit is not None
 
 
+def describe(settings: PaceSettings) -> str:
+    """The pace in a few words for every player, e.g. "Live · 10 min + 5 s per move" or
+    "Turn-based · 24 h per move" (never the webhook URL: it may hold a secret)."""
+    if settings.pace == "turn":
+        text = f"Turn-based · {settings.turn_hours} h per move"
+    elif settings.bank_minutes:
+        text = f"Live · {settings.bank_minutes} min per player"
+        if settings.increment_seconds:
+            text += f" + {settings.increment_seconds} s per move"
+    else:
+        text = "Live · no clock"
+    if settings.replace_after_minutes:
+        text += f" · absent players replaceable after {settings.replace_after_minutes} min"
+    if settings.webhook is not None:
+        text += " · webhook on"
+    return text
+
+
 def settings_of(raw: dict | None) -> PaceSettings:
     """The settings stored in a match (None or an old shape: the defaults)."""
     if not raw:

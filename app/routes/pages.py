@@ -210,7 +210,8 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
         return _page(request, "waiting.html", seats=seats_summary(snap, hub.connected_seats(m.id)),
                      team_of=team_of, bots=sorted(registry.bots(m.game)),
                      option_labels=describe_options(engine, m.options),
-                     pace=pace.settings_of(m.settings), **ctx)
+                     pace=pace.settings_of(m.settings),
+                     pace_summary=pace.describe(pace.settings_of(m.settings)), **ctx)
     if m.status == "cancelled":
         return _message(request, "Match cancelled", "The host cancelled this match.", 200)
     renderer = ROOT / "static" / "games" / m.game / "renderer.js"
@@ -223,7 +224,11 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
     return _page(request, "table.html", renderer_url=renderer_url, replay_url=replay_url,
                  lobby_url="/", away_seat=away_seat,
                  can_resign=you is not None and m.status == "active",
-                 pace_summary=describe_pace(pace.settings_of(m.settings)),
+                 pace_summary=pace.describe(pace.settings_of(m.settings)),
+                 resign_ends=you is not None and pace.last_side(
+                     m.players, engine.teams,
+                     [i.seat for i in snap.seats if i.resigned_at is not None] + [you]
+                 ) is not None,
                  replaceable=replaceable if is_host and m.status == "active" else [],
                  bots=sorted(registry.bots(m.game)), **ctx)
 
@@ -392,22 +397,6 @@ async def reclaim(request: Request, match_id: str) -> Response:
     service = _service(request)
     return await _host_or_player_action(request, match_id,
                                         lambda uid: service.reclaim_seat(match_id, uid))
-
-
-def describe_pace(settings: pace.PaceSettings) -> str:
-    """The pace in a few words, e.g. "Live · 10 min + 5 s per move" or "Turn-based · 24 h per
-    move"."""
-    if settings.pace == "turn":
-        text = f"Turn-based · {settings.turn_hours} h per move"
-    elif settings.bank_minutes:
-        text = f"Live · {settings.bank_minutes} min"
-        if settings.increment_seconds:
-            text += f" + {settings.increment_seconds} s per move"
-    else:
-        text = "Live · no clock"
-    if settings.replace_after_minutes:
-        text += f" · absent players replaceable after {settings.replace_after_minutes} min"
-    return text
 
 
 @router.post("/m/{match_id}/pace")
