@@ -372,6 +372,8 @@ function onView(v) {
   document.body.dataset.finished = v.result ? "true" : "false";
   const resign = $("resign");
   if (resign) resign.hidden = !!v.result || (me() !== null && paceSeat(me()).resigned);
+  // Seat controls rendered with the page make no sense once the match is over.
+  for (const box of document.querySelectorAll(".host-controls, .away-notice")) box.hidden = !!v.result;
 }
 
 function me() {
