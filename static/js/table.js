@@ -517,8 +517,9 @@ function renderSeats() {
         el("span", {class: "clock-time"}, "")));
     }
     const away = awayFor(ps);
-    if (away !== null && away >= 60 && !view.result) {
-      panel.append(el("p", {class: "seat-away muted"}, `Away ${formatDuration(away)}`));
+    if (away !== null && !view.result) {
+      panel.append(el("p", {class: "seat-away muted", dataset: {seat: String(seat)},
+                            title: "No table of this player is open"}, ""));
     }
     if (canVote(seat, ps)) panel.append(voteForm(seat, ps));
     const score = scores ? (scores[seat] ?? scores[String(seat)]) : s.score;
@@ -591,6 +592,10 @@ function tickClocks() {
     box.classList.toggle("low", !!ps.running && left < (turnBased ? 3600 : 30));
     box.classList.toggle("out", left <= 0);
     box.dataset.left = String(Math.max(0, Math.round(left)));
+  }
+  for (const p of dom.seats.querySelectorAll(".seat-away")) {
+    const away = awayFor(paceSeat(Number(p.dataset.seat)));
+    p.textContent = away !== null && away >= 60 ? `Away for ${formatDuration(away)}` : "";
   }
   // An absence crossed the match's limit since the last view: offer the vote.
   if (voteKey() !== voteShown) renderSeats();
