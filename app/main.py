@@ -21,6 +21,8 @@ from fastapi.staticfiles import StaticFiles
 from app.db import make_engine, make_sessionmaker
 from app.fanout import PgFanout
 from app.matches.service import MatchService
+from app.matches.timer import ClockTimer
+from app.matches.webhooks import Webhooks
 from app.ops import events as logs_events
 from app.ops import logs
 from app.ops.admin import router as admin_router
@@ -65,11 +67,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             service.subscribe(fanout.publish)
             await fanout.start()
         await service.resume_bots()
+        app.state.webhooks = Webhooks(service, settings.site_url, timeout=settings.webhook_timeout,
+                                      allow_private=settings.webhook_allow_private)
+        timer = app.state.timer = ClockTimer(service, settings.clock_poll)
+        timer.start()  # re-arms every stored deadline, as resume_bots does for bots
         try:
             yield
         finally:
             # uvicorn has stopped accepting connections and closed the sockets (1012) by now.
             app.state.stopping = True
+            await timer.stop()
             handoff = await drain(service, settings.shutdown_timeout)
             if fanout is not None:
                 for match_id in handoff:  # another process makes these bots' moves
@@ -104,6 +111,8 @@ async def _remote_change(service: MatchService, hub: Hub, match_id: str, what: s
         if not service.stopping:
             service.schedule_bots(match_id)
         return
+    if what != "state":  # seats or status changed there: our cached snapshot is outdated
+        service.forget(match_id)
     await hub.on_change(match_id, what, None)
 
 

@@ -57,6 +57,15 @@ class Match(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The host's table settings (app.matches.pace.PaceSettings: pace, time banks, move limit,
+    #: replacement limit, webhook URL). None: a live match without clocks.
+    settings: Mapped[dict | None] = mapped_column(JSONType, nullable=True)
+    #: Clocks as of ``version`` (app.matches.pace): ``{"since": {seat: epoch s}, "banks":
+    #: {seat: s left}, "new": [seats prompted anew at this version]}``.
+    clocks: Mapped[dict | None] = mapped_column(JSONType, nullable=True)
+    #: When the next seat runs out of time (None: no clock runs); the timer re-reads it.
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True,
+                                                       index=True)
 
 
 class Seat(Base):
@@ -71,6 +80,11 @@ class Seat(Base):
     #: While a bot stands in for a player who left mid-match: that player, who may come back.
     away_user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     rejoin_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    #: The player resigned (a bot plays on; ranked last); they cannot take the seat back.
+    resigned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Votes of the other players to hand this absent seat to a bot:
+    #: ``{"since": <the seat's prompt start, epoch s>, "voters": [seat, ...]}``.
+    replace_votes: Mapped[dict | None] = mapped_column(JSONType, nullable=True)
 
 
 class ActionRow(Base):

@@ -18,6 +18,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from app.identity import read_user_id
+from app.matches import pace
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import build_view, seats_summary
 from app.ops import events as ops_events
@@ -153,7 +154,44 @@ class Hub:
         self.service = service
         self.settings = settings
         self.conns: dict[str, set[Connection]] = defaultdict(set)
+        # When each seat's last socket closed (epoch s): how long a player has been away.
+        self.left_at: dict[tuple[str, int], float] = {}
+        self.born = service.now().timestamp()
         service.subscribe(self.on_change)
+
+    def note_left(self, match_id: str, seat: int | None) -> None:
+        """A socket of ``seat`` closed: if it was the seat's last one, the player is away."""
+        if seat is not None and seat not in self.connected_seats(match_id):
+            self.left_at[(match_id, seat)] = self.service.now().timestamp()
+
+    def away_since(self, match_id: str, seat: int) -> float | None:
+        """Since when (epoch s) no socket of ``seat`` is open in this process (since this
+        process started, for a player not seen since), or None while connected."""
+        if seat in self.connected_seats(match_id):
+            return None
+        return self.left_at.get((match_id, seat), self.born)
+
+    def table_facts(self, snap: Snapshot) -> dict:
+        """The public pace facts added to every view as ``view["pace"]`` (app.matches.pace):
+        clocks, and per seat ``resigned``, ``away`` (seconds, None while connected or a bot)
+        and the replacement ``votes`` (voter seats) and ``needed``."""
+        m = snap.match
+        settings = pace.settings_of(m.settings)
+        now = self.service.now().timestamp()
+        facts = pace.public(settings, m.clocks, m.players,
+                            {i.seat for i in snap.seats if i.bot}, now)
+        humans = {i.seat for i in snap.seats if i.user_id is not None}
+        since = (m.clocks or {}).get("since") or {}
+        for info, entry in zip(snap.seats, facts["seats"]):
+            away = self.away_since(m.id, info.seat) if info.seat in humans else None
+            votes = info.votes or {}
+            current = "since" in votes and votes.get("since") == since.get(str(info.seat))
+            entry.update(resigned=info.resigned_at is not None,
+                         away=None if away is None else round(max(0.0, now - away), 1),
+                         votes=votes.get("voters", []) if current else [],
+                         needed=pace.votes_needed(humans, info.seat) if info.seat in humans
+                         else None)
+        return facts
 
     def connected_seats(self, match_id: str) -> set[int]:
         """Seats with at least one open socket in this process."""
@@ -169,6 +207,12 @@ class Hub:
             return
         if what in ("started", "cancelled"):
             self.broadcast(match_id, {"type": "reload"})
+            return
+        if what.startswith("notice:"):  # the service tells the table (resign, time, vote)
+            text = what.split(":", 1)[1]
+            self.broadcast(match_id, {"type": "chat", "from": "Lair", "text": text,
+                                      "system": True})
+            self.broadcast(match_id, {"type": "notice", "text": text})
             return
         if what.startswith("rematch:"):
             new_id = what.split(":", 1)[1]
@@ -190,7 +234,8 @@ class Hub:
         targets = [only] if only else [c for c in self.conns.get(m.id, ()) if c is not exclude]
         if m.status == "open" or m.state is None:
             text = _encode({"type": "lobby", "status": m.status,
-                            "seats": seats_summary(snap, self.connected_seats(m.id))})
+                            "seats": seats_summary(snap, self.connected_seats(m.id)),
+                            "pace": pace.describe(pace.settings_of(m.settings))})
             for conn in targets:
                 conn.send(text)
             return
@@ -200,10 +245,14 @@ class Hub:
         cache: dict[int | None, str] = {}
         connected = self.connected_seats(m.id)
         spectators = self.spectators(m.id)
+        facts = self.table_facts(snap)
         for conn in targets:
             if conn.seat not in cache:
                 view = build_view(engine, snap, m.state, m.version, conn.seat,
                                   connected=connected, spectators=spectators)
+                view["pace"] = facts
+                if m.status == "finished" and m.result:  # ranks after resignations
+                    _finished_by_service(view, m.result)
                 cache[conn.seat] = _encode({"type": "view", "view": view})
             conn.send(cache[conn.seat])
 
@@ -214,6 +263,15 @@ class Hub:
         self.broadcast(match_id, {"type": "presence",
                                   "seats": [{"seat": s, "connected": True} for s in seats],
                                   "spectators": sum(1 for c in conns if c.seat is None)})
+
+
+def _finished_by_service(view: dict, result: dict) -> None:
+    """The match's stored result wins over the engine's: resigned seats rank last, and a match
+    ended by resignation has no engine result at all (nobody is prompted any more)."""
+    view["result"] = result
+    view["legal_actions"], view["labels"], view["prompt"] = [], [], None
+    if isinstance(view.get("header"), dict):
+        view["header"] = dict(view["header"], waiting_for=[])
 
 
 def _error(conn: Connection, code: str, message: str, ref: str | None = None) -> None:
@@ -286,6 +344,7 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
         ops_events.ws_closed(match_id, seat, close_code,
                              None if close_code is not None else "closed by server")
         hub.conns[match_id].discard(conn)
+        hub.note_left(match_id, conn.seat)
         if not hub.conns[match_id]:
             del hub.conns[match_id]
         conn.close()

@@ -42,6 +42,17 @@ class Settings(BaseSettings):
     shutdown_timeout: float = 10.0  # seconds to finish in-flight actions on SIGTERM
     web_concurrency: int = 1  # uvicorn worker processes (read by uvicorn too); >1 needs PostgreSQL
 
+    # Pace (README "Playing"): links in webhook calls, which addresses they may reach, clocks.
+    public_url: str = ""  # the site's address as players reach it; empty: http://HOST:PORT
+    webhook_timeout: float = 5.0  # seconds per webhook attempt (3 attempts)
+    webhook_allow_private: bool = False  # allow webhooks to loopback/LAN addresses
+    clock_poll: float = 5.0  # longest pause (s) of the clock timer between deadline checks
+
+    @property
+    def site_url(self) -> str:
+        """The site's public address, without a trailing slash."""
+        return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
+
     @property
     def async_database_url(self) -> str:
         """The URL with an async driver (asyncpg / aiosqlite)."""

@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
+from app.matches import pace
 from app.models import ActionRow, ChatMessage, Match, Seat, User, utcnow
 from app.ops import events as ops_events
 from engines import registry
@@ -53,6 +54,10 @@ class SeatInfo:
     #: A bot standing in for this player (who left mid-match and may take the seat back).
     away_user_id: str | None = None
     away_name: str | None = None
+    #: When the player resigned (a bot plays on), or None.
+    resigned_at: Any = None
+    #: The other players' votes to hand this seat to a bot (see ``MatchService.vote_replace``).
+    votes: dict | None = None
 
 
 @dataclass
@@ -166,6 +171,8 @@ class MatchService:
         # The latest committed snapshot of each match this process has touched. Used only when
         # the database says its version is current, so another process's commit is never missed.
         self._snaps: dict[str, Snapshot] = {}
+        #: The clock of every pace rule (tests inject a fake one instead of sleeping).
+        self.now: Callable[[], Any] = utcnow
 
     def _remember_prompts(self, match_id: str, version: int, prompts: dict) -> None:
         recent = self._prompts_at[match_id]
@@ -224,7 +231,8 @@ class MatchService:
             .outerjoin(away, Seat.away_user_id == away.id)
             .where(Seat.match_id == match_id).order_by(Seat.seat)
         )).all()
-        seats = [SeatInfo(seat.seat, seat.user_id, name, seat.bot, seat.away_user_id, away_name)
+        seats = [SeatInfo(seat.seat, seat.user_id, name, seat.bot, seat.away_user_id, away_name,
+                          seat.resigned_at, seat.replace_votes)
                  for seat, name, away_name in rows]
         snap = Snapshot(match, seats)
         if match.status == "active":
@@ -470,7 +478,8 @@ class MatchService:
                 self._remember_prompts(match_id, 0, engine.prompts(state))
                 await s.execute(update(Match).where(Match.id == match_id)
                                 .values(status="active", state=state, version=0,
-                                        updated_at=utcnow()))
+                                        updated_at=utcnow(),
+                                        **self._pace_start(snap, engine, state)))
                 await s.commit()
         ops_events.match_started(match_id, m.game, m.players)
         await self._changed(match_id, "started")
@@ -534,6 +543,8 @@ class MatchService:
                                           "updated_at": now}
                 if result is not None:
                     values.update(status="finished", result=result, finished_at=now)
+                values.update(self._pace_values(snap, engine, state, new_state, seat,
+                                                action == UNDO, result))
                 done = await s.execute(update(Match).where(Match.id == match_id,
                                                            Match.version == current)
                                        .values(**values)
@@ -603,6 +614,7 @@ class MatchService:
                     raise ServiceError("bad_request", "Unknown bot.")
                 await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
                                 .values(user_id=None, bot=bot, away_user_id=info.user_id))
+                await self._refresh_clock(s, snap, self._humans(snap) - {seat})
                 await self._touch(s, match_id)
                 await s.commit()
         await self._changed(match_id, "seats")
@@ -614,13 +626,16 @@ class MatchService:
         async with self._locks[match_id]:
             async with self.sm() as s:
                 snap = await self.snapshot(match_id, s)
-                mine = [i for i in snap.seats if i.away_user_id == user_id]
+                mine = [i for i in snap.seats
+                        if i.away_user_id == user_id and i.resigned_at is None]
                 if not mine or snap.match.status != "active":
                     raise ServiceError("bad_request", "No seat of yours is played by a bot.")
                 await s.execute(update(Seat).where(Seat.match_id == match_id,
                                                    Seat.seat == mine[0].seat)
                                 .values(user_id=user_id, bot=None, away_user_id=None,
                                         rejoin_token=_token()))
+                await self._refresh_clock(s, snap, self._humans(snap) | {mine[0].seat},
+                                          reseat=mine[0].seat)
                 await self._touch(s, match_id)
                 await s.commit()
         await self._changed(match_id, "seats")
@@ -637,6 +652,8 @@ class MatchService:
         new = await self.create_match(host_id, m.game, m.players, m.options, m.public,
                                       host_seat=None)
         async with self.sm() as s:
+            await s.execute(update(Match).where(Match.id == new.id)
+                            .values(settings=m.settings))  # the same pace and webhook
             for info in snap.seats:
                 user = info.user_id or info.away_user_id
                 await s.execute(update(Seat).where(Seat.match_id == new.id,
@@ -786,6 +803,293 @@ class MatchService:
         """Wait for the running bot tasks (tests and shutdown)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # ----- pace: clocks, resignation, replacement votes (app.matches.pace) -------------------
+    def forget(self, match_id: str) -> None:
+        """Drop this process's cached snapshot (another process changed seats or status)."""
+        self._snaps.pop(match_id, None)
+
+    def _ts(self) -> float:
+        return self.now().timestamp()
+
+    @staticmethod
+    def _humans(snap: Snapshot) -> set[int]:
+        return {i.seat for i in snap.seats if i.user_id is not None}
+
+    @staticmethod
+    def _resigned_order(snap: Snapshot) -> list[int]:
+        """Resigned seats, earliest first."""
+        return [i.seat for i in sorted((i for i in snap.seats if i.resigned_at is not None),
+                                       key=lambda i: (i.resigned_at, i.seat))]
+
+    @staticmethod
+    def _when(ts: float | None):
+        from datetime import datetime, timezone
+        return None if ts is None else datetime.fromtimestamp(ts, timezone.utc)
+
+    @staticmethod
+    def _display_name(info: SeatInfo) -> str:
+        return info.name or info.away_name or f"Seat {info.seat + 1}"
+
+    def _stand_in(self, game: str) -> str:
+        bots = registry.bots(game)
+        return "greedy" if "greedy" in bots else sorted(bots)[0]
+
+    def _pace_start(self, snap: Snapshot, engine: Engine, state: dict) -> dict:
+        """``matches`` values for the start: the first clocks and deadline."""
+        m = snap.match
+        if not m.settings:
+            return {}
+        settings = pace.settings_of(m.settings)
+        clocks = pace.start_clocks(settings, engine.prompts(state), m.players, self._ts())
+        return {"clocks": clocks,
+                "deadline": self._when(pace.next_deadline(settings, clocks, self._humans(snap)))}
+
+    def _pace_values(self, snap: Snapshot, engine: Engine, state: dict, new_state: dict,
+                     seat: int, undo: bool, result: dict | None) -> dict:
+        """``matches`` values a move adds: the clocks charged and the next deadline; a final
+        result with the resigned seats ranked last. Empty for a plain live match."""
+        m = snap.match
+        resigned = self._resigned_order(snap)
+        if not m.settings and not resigned:
+            return {}
+        out: dict[str, Any] = {}
+        if result is not None and resigned:
+            out["result"] = pace.rank_resigned_last(result, resigned)
+        if m.settings:
+            settings = pace.settings_of(m.settings)
+            bots = {i.seat for i in snap.seats if i.bot}
+            after = {} if result is not None else engine.prompts(new_state)
+            clocks = pace.advance(settings, m.clocks, engine.prompts(state), after, seat, bots,
+                                  self._ts(), increment=not undo)
+            out["clocks"] = clocks
+            out["deadline"] = self._when(pace.next_deadline(settings, clocks,
+                                                            self._humans(snap)))
+        return out
+
+    async def _refresh_clock(self, s: AsyncSession, snap: Snapshot, humans: set[int],
+                             reseat: int | None = None) -> None:
+        """After a seat changed hands: the deadline without the bots' seats (and a fresh
+        prompt for a player back in their seat). Skipped if a move committed meanwhile: that
+        move computed the clocks itself."""
+        m = snap.match
+        if not m.settings or m.status != "active":
+            return
+        settings = pace.settings_of(m.settings)
+        clocks = m.clocks
+        if reseat is not None:
+            clocks = pace.reseat(settings, clocks, reseat, self._ts())
+        await s.execute(update(Match).where(Match.id == m.id, Match.version == m.version)
+                        .values(clocks=clocks, deadline=self._when(
+                            pace.next_deadline(settings, clocks, humans)))
+                        .execution_options(synchronize_session=False))
+
+    async def _notice(self, match_id: str, text: str) -> None:
+        """Tell the table (a chat line from "Lair", kept in the history, and a toast)."""
+        await self.post_chat(match_id, None, "Lair", text)
+        await self._changed(match_id, f"notice:{text}")
+
+    async def _hand_to_bot(self, s: AsyncSession, snap: Snapshot, info: SeatInfo,
+                           resigned: bool = False) -> bool:
+        """A bot plays ``info``'s seat from now on (the player may take it back unless they
+        resigned). Returns False if the seat changed hands meanwhile."""
+        values: dict[str, Any] = {"user_id": None, "bot": self._stand_in(snap.match.game),
+                                  "away_user_id": info.user_id, "replace_votes": None}
+        if resigned:
+            values["resigned_at"] = self.now()
+        done = await s.execute(update(Seat).where(
+            Seat.match_id == snap.match.id, Seat.seat == info.seat,
+            Seat.user_id == info.user_id).values(**values)
+            .execution_options(synchronize_session=False))
+        return done.rowcount == 1
+
+    async def set_pace(self, match_id: str, host_id: str, raw: dict) -> pace.PaceSettings:
+        """Host only, before the start: the match's pace, clocks, replacement limit and webhook
+        (fields of ``pace.PaceSettings``). Raises ``ServiceError('bad_request')`` with the first
+        validation message."""
+        try:
+            settings = pace.PaceSettings.model_validate(raw)
+        except ValueError as exc:
+            errors = getattr(exc, "errors", lambda: [])()
+            first = errors[0] if errors else {"msg": str(exc), "loc": ()}
+            where = " ".join(str(x) for x in first.get("loc", ())).replace("_", " ")
+            message = str(first["msg"]).removeprefix("Value error, ")
+            raise ServiceError("bad_request", f"{where}: {message}" if where else message
+                               ) from None
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                self._require_host(snap, host_id)
+                self._require_open(snap)
+                await s.execute(update(Match).where(Match.id == match_id)
+                                .values(settings=pace.stored(settings), updated_at=utcnow()))
+                await s.commit()
+        await self._changed(match_id, "seats")
+        return settings
+
+    async def resign(self, match_id: str, user_id: str) -> bool:
+        """The user resigns their seat. When one side is left that has not resigned (the other
+        player, with two seats), the match ends: that side wins, the others rank by
+        resignation (the latest highest). Otherwise a bot plays the seat to the end and it
+        ranks last. Returns True if the match ended. Raises ``ServiceError``."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                m = snap.match
+                if m.status != "active":
+                    raise ServiceError("finished" if m.status in ("finished", "cancelled")
+                                       else "bad_request", "Only a running match can be resigned.")
+                seat = snap.seat_of(user_id)
+                if seat is None:
+                    raise ServiceError("not_your_seat", "You have no seat to resign in this match.")
+                info = snap.seats[seat]
+                engine = self._engine(m.game)
+                order = self._resigned_order(snap) + [seat]
+                now = self.now()
+                ended = pace.last_side(m.players, engine.teams, order) is not None
+                if ended:
+                    names = [self._display_name(i) for i in snap.seats]
+                    result = pace.resigned_result(m.players, engine.teams, order, names)
+                    values: dict[str, Any] = {"status": "finished", "result": result,
+                                              "finished_at": now, "updated_at": now}
+                    if m.settings:
+                        settings = pace.settings_of(m.settings)
+                        values.update(deadline=None, clocks=pace.advance(
+                            settings, m.clocks, engine.prompts(m.state), {}, -1,
+                            {i.seat for i in snap.seats if i.bot}, now.timestamp()))
+                    done = await s.execute(update(Match).where(
+                        Match.id == match_id, Match.version == m.version,
+                        Match.status == "active").values(**values)
+                        .execution_options(synchronize_session=False))
+                    if done.rowcount != 1:
+                        await s.rollback()
+                        raise ServiceError("stale", "The table changed meanwhile; try again.")
+                    await s.execute(update(Seat).where(Seat.match_id == match_id,
+                                                       Seat.seat == seat)
+                                    .values(resigned_at=now))
+                else:
+                    await self._hand_to_bot(s, snap, info, resigned=True)
+                    await self._refresh_clock(s, snap, self._humans(snap) - {seat})
+                await self._touch(s, match_id)
+                await s.commit()
+        name = self._display_name(info)
+        if ended:
+            ops_events.match_ended(match_id, "resigned", m.version)
+            await self._notice(match_id, f"{name} resigned. The match is over.")
+            await self._changed(match_id, "finished")
+        else:
+            await self._notice(match_id, f"{name} resigned: a bot plays the seat to the end "
+                                         "and it ranks last.")
+            await self._changed(match_id, "seats")
+            self.schedule_bots(match_id)
+        return ended
+
+    async def vote_replace(self, match_id: str, voter_id: str, seat: int,
+                           away_since: float | None) -> bool:
+        """A player votes to hand the seat of an absent player to a bot. Allowed once the seat
+        is prompted and its player has been away (no open socket since ``away_since``, epoch
+        s, as the websocket hub saw it) for the match's ``replace_after_minutes``. A majority of
+        the other human players replaces the seat (the player can take it back). Votes count
+        for the current prompt only. Returns True when the seat was handed to a bot. Raises
+        ``ServiceError``."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                m = snap.match
+                if m.status != "active":
+                    raise ServiceError("bad_request", "The match is not running.")
+                voter = snap.seat_of(voter_id)
+                if voter is None:
+                    raise ServiceError("forbidden", "Only the players vote.", 403)
+                info = self._seat(snap, seat)
+                if info.user_id is None or seat == voter:
+                    raise ServiceError("bad_request", "You can vote only about another "
+                                                      "player's seat.")
+                settings = pace.settings_of(m.settings)
+                limit = settings.replace_after_minutes * 60
+                if not limit:
+                    raise ServiceError("bad_request", "This match has no replacement limit.")
+                name = self._display_name(info)
+                since = (m.clocks or {}).get("since", {}).get(str(seat))
+                if since is None or seat not in self._engine(m.game).prompts(m.state):
+                    raise ServiceError("bad_request", f"Nobody waits for {name} now.")
+                if away_since is None or self._ts() - away_since < limit:
+                    raise ServiceError("bad_request", f"{name} has not been away for "
+                                                      f"{settings.replace_after_minutes} min.")
+                votes = info.votes if (info.votes or {}).get("since") == since else None
+                voters = sorted(set((votes or {}).get("voters", [])) | {voter})
+                needed = pace.votes_needed(self._humans(snap), seat)
+                replaced = len(voters) >= needed
+                if replaced:
+                    await self._hand_to_bot(s, snap, info)
+                    await self._refresh_clock(s, snap, self._humans(snap) - {seat})
+                else:
+                    await s.execute(update(Seat).where(Seat.match_id == match_id,
+                                                       Seat.seat == seat)
+                                    .values(replace_votes={"since": since, "voters": voters}))
+                await self._touch(s, match_id)
+                await s.commit()
+        if replaced:
+            await self._notice(match_id, f"{name} was away: the players voted a bot in. "
+                                         f"{name} can take the seat back.")
+            self.schedule_bots(match_id)
+        await self._changed(match_id, "seats")
+        return replaced
+
+    async def expire_due(self) -> float | None:
+        """Hand every seat out of time to a bot (the timer calls this; so do tests, after
+        moving ``now``). Returns the next deadline (epoch s) of any running match, or None."""
+        now = self.now()
+        async with self.sm() as s:
+            due = (await s.execute(select(Match.id).where(
+                Match.status == "active", Match.deadline.is_not(None), Match.deadline <= now)
+                .order_by(Match.deadline).limit(100))).scalars().all()
+        for match_id in due:
+            try:
+                await self._expire(match_id)
+            except Exception:  # one broken match must not stop every other clock
+                log.exception("clock expiry failed in match %s", match_id)
+        async with self.sm() as s:
+            nxt = await s.scalar(select(func.min(Match.deadline)).where(
+                Match.status == "active", Match.deadline.is_not(None)))
+        if nxt is not None and nxt.tzinfo is None:  # SQLite returns naive UTC
+            from datetime import timezone
+            nxt = nxt.replace(tzinfo=timezone.utc)
+        return None if nxt is None else nxt.timestamp()
+
+    async def _expire(self, match_id: str) -> None:
+        names: list[str] = []
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                m = snap.match
+                if m.status != "active":
+                    return
+                settings = pace.settings_of(m.settings)
+                humans = self._humans(snap)
+                now = self._ts()
+                late = [seat for seat, t in pace.deadlines(settings, m.clocks, humans).items()
+                        if t <= now]
+                left = humans - set(late)
+                done = await s.execute(update(Match).where(
+                    Match.id == match_id, Match.version == m.version).values(
+                    deadline=self._when(pace.next_deadline(settings, m.clocks, left)))
+                    .execution_options(synchronize_session=False))
+                if done.rowcount != 1:  # a move came in: its clocks are the truth now
+                    await s.rollback()
+                    return
+                for seat in late:
+                    if await self._hand_to_bot(s, snap, snap.seats[seat]):
+                        names.append(self._display_name(snap.seats[seat]))
+                await s.commit()
+        if not names:
+            return
+        for name in names:
+            await self._notice(match_id, f"{name} ran out of time: a bot plays the seat until "
+                                         f"{name} takes it back.")
+        ops_events.clock_expired(match_id, len(names))
+        await self._changed(match_id, "seats")
+        self.schedule_bots(match_id)
 
     # ----- helpers ---------------------------------------------------------------------------
     @staticmethod

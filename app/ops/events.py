@@ -70,9 +70,22 @@ def match_started(match_id: str, game: str, players: int) -> None:
 
 
 def match_ended(match_id: str, how: str, version: int | None = None) -> None:
-    """A match is over: ``how`` in {"finished", "cancelled", "ended_by_admin"}."""
+    """A match is over: ``how`` in {"finished", "cancelled", "ended_by_admin", "resigned"}."""
     metrics.MATCHES_ENDED.labels(how).inc()
     _emit("match_end", "match ended", match_id=match_id, how=how, version=version)
+
+
+def clock_expired(match_id: str, seats: int) -> None:
+    """``seats`` seats of a match ran out of time and were handed to bots."""
+    _emit("clock_expired", "seat out of time", match_id=match_id, seats=seats)
+
+
+def webhook(match_id: str, kind: str, outcome: str, status: int | None = None,
+            attempts: int = 1) -> None:
+    """A match's webhook call (``kind`` "turn"/"finished"): ``outcome`` "sent", "failed",
+    "refused" (a private address). The URL is not logged: it may hold a secret."""
+    _emit("webhook", f"webhook {outcome}", logging.INFO if outcome == "sent" else logging.WARNING,
+          match_id=match_id, kind=kind, outcome=outcome, status=status, attempts=attempts)
 
 
 def shutdown(stage: str, **fields) -> None:

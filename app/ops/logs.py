@@ -100,6 +100,9 @@ def configure(level: str = "INFO", fmt: str = "json", stream: IO[str] | None = N
         logger.handlers.clear()
         logger.propagate = True
     logging.getLogger("alembic").setLevel(logging.WARNING)  # /readyz reads the scripts
+    # httpx logs every request's URL at INFO: a match webhook's URL holds its owner's secret.
+    for name in ("httpx", "httpcore"):
+        logging.getLogger(name).setLevel(logging.WARNING)
     access = logging.getLogger("uvicorn.access")
     access.handlers.clear()
     access.propagate = False

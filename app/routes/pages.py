@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from app.identity import clean_name, new_user_id, request_user_id, set_user_cookie
+from app.matches import pace
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import seats_summary
 from app.routes.api import may_see
@@ -208,17 +209,26 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
         team_of = {s: i for i, team in enumerate(teams or []) for s in team}
         return _page(request, "waiting.html", seats=seats_summary(snap, hub.connected_seats(m.id)),
                      team_of=team_of, bots=sorted(registry.bots(m.game)),
-                     option_labels=describe_options(engine, m.options), **ctx)
+                     option_labels=describe_options(engine, m.options),
+                     pace=pace.settings_of(m.settings),
+                     pace_summary=pace.describe(pace.settings_of(m.settings)), **ctx)
     if m.status == "cancelled":
         return _message(request, "Match cancelled", "The host cancelled this match.", 200)
     renderer = ROOT / "static" / "games" / m.game / "renderer.js"
     renderer_url = (f"/static/games/{m.game}/renderer.js" if renderer.exists()
                     else "/static/js/fallback-renderer.js")
     replay_url = f"/m/{m.id}/replay" + (f"?watch={m.watch_token}" if watch else "")
-    away_seat = next((i.seat for i in snap.seats if user and i.away_user_id == user.id), None)
+    away_seat = next((i.seat for i in snap.seats if user and i.away_user_id == user.id
+                      and i.resigned_at is None), None)
     replaceable = [i for i in snap.seats if i.user_id and (not user or i.user_id != user.id)]
     return _page(request, "table.html", renderer_url=renderer_url, replay_url=replay_url,
                  lobby_url="/", away_seat=away_seat,
+                 can_resign=you is not None and m.status == "active",
+                 pace_summary=pace.describe(pace.settings_of(m.settings)),
+                 resign_ends=you is not None and pace.last_side(
+                     m.players, engine.teams,
+                     [i.seat for i in snap.seats if i.resigned_at is not None] + [you]
+                 ) is not None,
                  replaceable=replaceable if is_host and m.status == "active" else [],
                  bots=sorted(registry.bots(m.game)), **ctx)
 
@@ -387,6 +397,45 @@ async def reclaim(request: Request, match_id: str) -> Response:
     service = _service(request)
     return await _host_or_player_action(request, match_id,
                                         lambda uid: service.reclaim_seat(match_id, uid))
+
+
+@router.post("/m/{match_id}/pace")
+async def set_pace(request: Request, match_id: str) -> Response:
+    """Host, in the waiting room: pace (live/turn), time bank, move limit, replacement limit
+    and webhook URL."""
+    form = await request.form()
+    raw: dict[str, Any] = {"pace": str(form.get("pace") or "live"),
+                           "webhook": str(form.get("webhook") or "")}
+    for key in ("bank_minutes", "increment_seconds", "turn_hours", "replace_after_minutes"):
+        value = str(form.get(key) or "").strip()
+        if value:
+            raw[key] = value if not value.isdigit() else int(value)
+    settings = request.app.state.settings
+    if raw["webhook"] and not settings.webhook_allow_private \
+            and pace.literal_private_host(raw["webhook"]):
+        return _message(request, "Not possible", "The webhook must be a public address.",
+                        400, back=f"/m/{match_id}")
+    service = _service(request)
+    return await _host_or_player_action(
+        request, match_id, lambda uid: service.set_pace(match_id, uid, raw))
+
+
+@router.post("/m/{match_id}/resign")
+async def resign(request: Request, match_id: str) -> Response:
+    """A player resigns (the table asks for confirmation first)."""
+    service = _service(request)
+    return await _host_or_player_action(request, match_id,
+                                        lambda uid: service.resign(match_id, uid))
+
+
+@router.post("/m/{match_id}/vote")
+async def vote_replace(request: Request, match_id: str, seat: int = Form(...)) -> Response:
+    """A player votes to hand an absent player's seat to a bot (after the match's limit)."""
+    service = _service(request)
+    hub = request.app.state.hub
+    return await _host_or_player_action(
+        request, match_id,
+        lambda uid: service.vote_replace(match_id, uid, seat, hub.away_since(match_id, seat)))
 
 
 @router.post("/m/{match_id}/rematch")

@@ -66,6 +66,8 @@ let presence = {seats: new Map(), spectators: null};
 const chatSeen = new Set();
 let logCount = 0;
 let logLastKey = null;
+let viewAt = 0;             // performance.now() when the view arrived: clocks count from there
+let voteShown = "";         // which seats offered a replacement vote at the last seat render
 
 // ----- helpers --------------------------------------------------------------------------------
 
@@ -331,6 +333,9 @@ function handle(data) {
       break;
     case "pong":
       break;
+    case "notice":  // the service tells the table: a resignation, a seat out of time, a vote
+      toast(String(msg.text || ""), "info", "notice");
+      break;
     case "rematch":  // the host started a rematch: offer the way to its waiting room
       rematchUrl = msg.url;
       toast("The host started a rematch with the same players.", "info");
@@ -350,6 +355,7 @@ function onView(v) {
   if (!v || typeof v !== "object") return;
   prevView = view;
   view = v;
+  viewAt = performance.now();
   legalIndex = new Map((v.legal_actions || []).map((a, i) => [canon(a), i]));
   presence = {seats: new Map((v.seats || []).map((s, i) => [i, !!s.connected])),
               spectators: v.match && typeof v.match.spectators === "number" ? v.match.spectators : presence.spectators};
@@ -366,6 +372,14 @@ function onView(v) {
   // Exposed for tests and assistive tooling: the version on screen and whether it is over.
   document.body.dataset.version = String(v.version);
   document.body.dataset.finished = v.result ? "true" : "false";
+  const resign = $("resign");
+  if (resign) resign.hidden = !!v.result || (me() !== null && paceSeat(me()).resigned);
+  // Seat controls rendered with the page make no sense once the match is over.
+  for (const box of document.querySelectorAll(".host-controls, .away-notice")) box.hidden = !!v.result;
+}
+
+function me() {
+  return you();
 }
 
 function onError(msg) {
@@ -495,6 +509,22 @@ function renderSeats() {
     if (waiting.includes(seat) && !view.result) {
       panel.append(el("p", {class: "seat-waiting"}, seat === me ? "Your move" : "Thinking…"));
     }
+    const ps = paceSeat(seat);
+    if (ps.resigned) {
+      panel.classList.add("is-resigned");
+      head.insertBefore(el("span", {class: "badge badge-resigned", title: "This player resigned"}, "resigned"), dot);
+    }
+    if (ps.left !== null && ps.left !== undefined && !view.result) {
+      panel.append(el("p", {class: "seat-clock", dataset: {seat: String(seat)}, title: clockTitle()},
+        el("span", {class: "clock-icon", "aria-hidden": "true"}, "⏱"), " ",
+        el("span", {class: "clock-time"}, "")));
+    }
+    const away = awayFor(ps);
+    if (away !== null && !view.result) {
+      panel.append(el("p", {class: "seat-away muted", dataset: {seat: String(seat)},
+                            title: "No table of this player is open"}, ""));
+    }
+    if (canVote(seat, ps)) panel.append(voteForm(seat, ps));
     const score = scores ? (scores[seat] ?? scores[String(seat)]) : s.score;
     if (score !== undefined && score !== null) {
       const prevSeat = prevView && prevView.seats ? prevView.seats[i] : null;
@@ -509,6 +539,111 @@ function renderSeats() {
     return panel;
   });
   dom.seats.replaceChildren(...panels);
+  voteShown = voteKey();
+  tickClocks();
+}
+
+// ----- pace: clocks, absent players, votes (view.pace, app/matches/pace.py) -------------------
+
+/** The public pace facts of a seat ({left, running, resigned, away, votes, needed}). */
+function paceSeat(seat) {
+  const p = view && view.pace && Array.isArray(view.pace.seats) ? view.pace.seats[seat] : null;
+  return p || {left: null, running: false, resigned: false, away: null, votes: [], needed: null};
+}
+
+function sinceView() {
+  return (performance.now() - viewAt) / 1000;
+}
+
+function awayFor(ps) {
+  return ps.away === null || ps.away === undefined ? null : ps.away + sinceView();
+}
+
+function clockTitle() {
+  const p = view.pace || {};
+  if (p.pace === "turn") return `Time left for this move (${p.turn_hours} h per move)`;
+  return p.increment ? `Time bank (+${p.increment} s per move)` : "Time bank";
+}
+
+/** "1:05:09", "4:32", "0:07" (live banks) */
+function formatClock(seconds) {
+  const t = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(t / 3600), m = Math.floor((t % 3600) / 60), s = t % 60;
+  const ss = String(s).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+/** "2 d 3 h", "23 h 59 min", "12 min", "40 s" (move limits, absences) */
+function formatDuration(seconds) {
+  const t = Math.max(0, Math.floor(seconds));
+  const d = Math.floor(t / 86400), h = Math.floor((t % 86400) / 3600), m = Math.floor((t % 3600) / 60);
+  if (d) return `${d} d ${h} h`;
+  if (h) return `${h} h ${m} min`;
+  if (m) return `${m} min`;
+  return `${t} s`;
+}
+
+function tickClocks() {
+  if (!view || !view.pace) return;
+  const turnBased = view.pace.pace === "turn";
+  for (const box of dom.seats.querySelectorAll(".seat-clock")) {
+    const ps = paceSeat(Number(box.dataset.seat));
+    const left = ps.running ? ps.left - sinceView() : ps.left;
+    box.querySelector(".clock-time").textContent = turnBased
+      ? `${formatDuration(left)} left` : formatClock(left);
+    box.classList.toggle("running", !!ps.running);
+    box.classList.toggle("low", !!ps.running && left < (turnBased ? 3600 : 30));
+    box.classList.toggle("out", left <= 0);
+    box.dataset.left = String(Math.max(0, Math.round(left)));
+  }
+  for (const p of dom.seats.querySelectorAll(".seat-away")) {
+    const away = awayFor(paceSeat(Number(p.dataset.seat)));
+    p.textContent = away !== null && away >= 60 ? `Away for ${formatDuration(away)}` : "";
+  }
+  // An absence crossed the match's limit since the last view: offer the vote.
+  if (voteKey() !== voteShown) renderSeats();
+}
+
+/** May the viewer vote to hand `seat` to a bot now? (the server checks it again) */
+function canVote(seat, ps) {
+  const limit = view && view.pace ? view.pace.replace_after : null;
+  const me = you();
+  const waiting = (view.header && view.header.waiting_for) || [];
+  const away = awayFor(ps);
+  return !!limit && !view.result && me !== null && me !== seat && !paceSeat(me).resigned &&
+    waiting.includes(seat) && away !== null && away >= limit && ps.needed;
+}
+
+function voteKey() {
+  if (!view || !Array.isArray(view.seats)) return "";
+  return view.seats.map((_, i) => (canVote(i, paceSeat(i)) ? "1" : "0")).join("");
+}
+
+function voteForm(seat, ps) {
+  const me = you();
+  const votes = Array.isArray(ps.votes) ? ps.votes : [];
+  const count = `${votes.length}/${ps.needed}`;
+  const box = el("div", {class: "seat-vote"});
+  if (votes.includes(me)) {
+    box.append(el("p", {class: "muted"}, `You voted to hand this seat to a bot (${count}).`));
+    return box;
+  }
+  const form = el("form", {method: "post", action: `/m/${encodeURIComponent(cfg.matchId)}/vote`, class: "inline"},
+    el("input", {type: "hidden", name: "seat", value: String(seat)}),
+    el("button", {class: "btn btn-small", type: "submit", id: `vote-${seat}`,
+                  title: "The player can take the seat back when they return"},
+       `Vote: a bot plays ${seatName(seat)} (${count})`));
+  box.append(form);
+  return box;
+}
+
+setInterval(tickClocks, 250);
+
+// The resign button asks first (a native modal dialog; "Keep playing" closes it).
+{
+  const button = $("resign");
+  const dialog = $("resign-dialog");
+  if (button && dialog && dialog.showModal) button.addEventListener("click", () => dialog.showModal());
 }
 
 function setDot(panel, connected) {
@@ -817,7 +952,7 @@ function addChat(msg) {
   const from = typeof f === "number" ? seatName(f)
     : f && typeof f === "object" ? String(f.name ?? (typeof f.seat === "number" ? seatName(f.seat) : "?"))
     : String(f ?? "?");
-  const li = el("li", {class: "chat-msg"});
+  const li = el("li", {class: msg.system ? "chat-msg chat-system" : "chat-msg"});
   const time = chatTime(msg.at);
   if (time) li.append(el("time", {class: "chat-time muted"}, time), " ");
   li.append(el("span", {class: "chat-from"}, from), el("span", {class: "chat-text"}, String(msg.text ?? "")));
@@ -868,7 +1003,12 @@ function renderResult() {
     }
     place += seats.length;
   }
+  const gone = new Set(Array.isArray(r.resigned) ? r.resigned : []);
+  for (const li of ranks.querySelectorAll("li.rank")) {
+    if (gone.has(Number(li.dataset.seat))) li.append(el("span", {class: "badge badge-resigned"}, "resigned"));
+  }
   const parts = [el("h2", {id: "result-title"}, "Final result"), ranks];
+  if (r.reason) parts.push(el("p", {class: "result-reason"}, String(r.reason)));
   if (r.tiebreak) parts.push(el("p", {class: "tiebreak"}, el("span", {class: "muted"}, "Tiebreak: "), String(r.tiebreak)));
   if (r.breakdown) parts.push(renderBreakdown(r.breakdown, scoreOf));
   const links = el("p", {class: "result-links"});

@@ -22,6 +22,7 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "reload" || msg.type === "view") reload();
     else if (msg.type === "lobby" && seatsKey(msg.seats) !== shown) reload();
+    else if (msg.type === "lobby" && msg.pace !== undefined && msg.pace !== root.dataset.pace) reload();
   };
   ws.onclose = () => {
     document.body.dataset.ws = "closed";

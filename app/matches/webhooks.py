@@ -1,0 +1,167 @@
+"""Match webhooks: a JSON POST when a seat's turn comes and when the match ends (issue 7).
+
+The host sets an http(s) URL in the waiting room. The body works for Discord (``content``) and
+Slack (``text``) incoming webhooks, plus structured fields::
+
+    {"content": str, "text": str, "event": "turn" | "finished",
+     "match": {"id", "game", "title", "url"}, "seats": [{"seat", "name"}],
+     "result": {"ranks": [[{"seat", "name"}]], "reason": str | None}}   # "finished" only
+
+Turn calls: turn-based matches only, and only for human seats newly prompted (the set of
+prompted seats grew), so a simultaneous frame or a chain of moves by one seat calls once. The
+payload holds only public facts (names, the match page URL, the final ranks): never a token or
+hidden information. Calls run off the request path (background tasks, awaited by
+``service.drain``), with a short timeout and retries; a failure is logged, never raised. Addresses
+that are not public (loopback, LAN) are refused unless ``allow_private`` (tests, a LAN party).
+"""
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from app.matches import pace
+from app.matches.service import MatchService, ServiceError, Snapshot
+from app.ops import events as ops_events
+from engines import registry
+
+log = logging.getLogger("lair.webhooks")
+
+
+class Webhooks:
+    """Sends the webhook calls of every match of this process's service.
+
+    ``public_url``: the site's address for links (``http://host:port``); ``timeout``: seconds
+    per attempt; ``attempts``: tries on a network error, a 5xx or a 429; ``backoff``: seconds
+    before the 2nd try (doubled each time).
+    """
+
+    def __init__(self, service: MatchService, public_url: str, *, allow_private: bool = False,
+                 timeout: float = 5.0, attempts: int = 3, backoff: float = 0.5):
+        self.service = service
+        self.public_url = public_url.rstrip("/")
+        self.allow_private = allow_private
+        self.timeout = timeout
+        self.attempts = attempts
+        self.backoff = backoff
+        service.subscribe(self.on_change)
+
+    # ----- what to send ----------------------------------------------------------------------
+    async def on_change(self, match_id: str, what: str, snap: Snapshot | None = None) -> None:
+        """Service listener: a committed move ("state"), a start or an end by resignation."""
+        if what not in ("state", "started", "finished"):
+            return
+        if snap is None:
+            try:
+                snap = await self.service.current(match_id)
+            except ServiceError:
+                return
+        m = snap.match
+        settings = pace.settings_of(m.settings)
+        if settings.webhook is None:
+            return
+        if m.status == "finished":
+            self._send(m.id, "finished", str(settings.webhook), self.finished_payload(snap))
+        elif m.status == "active" and settings.pace == "turn":
+            new = [s for s in (m.clocks or {}).get("new", [])
+                   if 0 <= s < len(snap.seats) and snap.seats[s].user_id is not None]
+            if new:
+                self._send(m.id, "turn", str(settings.webhook), self.turn_payload(snap, new))
+
+    def _match(self, snap: Snapshot) -> dict[str, Any]:
+        m = snap.match
+        title = registry.get(m.game).title if m.game in registry.ENGINES else m.game
+        return {"id": m.id, "game": m.game, "title": title,
+                "url": f"{self.public_url}/m/{m.id}"}
+
+    @staticmethod
+    def _name(snap: Snapshot, seat: int) -> str:
+        info = snap.seats[seat]
+        if info.name:
+            return info.name
+        if info.bot:
+            return f"{info.away_name} ({info.bot} bot)" if info.away_name else \
+                f"{info.bot.title()} bot {seat + 1}"
+        return f"Seat {seat + 1}"
+
+    def turn_payload(self, snap: Snapshot, seats: list[int]) -> dict[str, Any]:
+        """The body announcing that ``seats`` must act."""
+        match = self._match(snap)
+        names = [self._name(snap, s) for s in seats]
+        who = " and ".join(names)
+        text = f"Your turn in {match['title']}, {who}: {match['url']}"
+        return {"content": text, "text": text, "event": "turn", "match": match,
+                "seats": [{"seat": s, "name": n} for s, n in zip(seats, names)]}
+
+    def finished_payload(self, snap: Snapshot) -> dict[str, Any]:
+        """The body announcing the final ranks."""
+        match = self._match(snap)
+        result = snap.match.result or {}
+        ranks = [[{"seat": s, "name": self._name(snap, s)} for s in
+                  (group if isinstance(group, list) else [group])]
+                 for group in result.get("ranks") or []]
+        order = ", ".join(" & ".join(p["name"] for p in group) for group in ranks)
+        text = f"{match['title']} is over: {order}. {match['url']}"
+        if result.get("reason"):
+            text = f"{match['title']} is over ({result['reason']}) {order}. {match['url']}"
+        return {"content": text, "text": text, "event": "finished", "match": match,
+                "seats": [{"seat": i.seat, "name": self._name(snap, i.seat)} for i in snap.seats],
+                "result": {"ranks": ranks, "reason": result.get("reason")}}
+
+    # ----- sending -----------------------------------------------------------------------------
+    def _send(self, match_id: str, kind: str, url: str, payload: dict) -> None:
+        task = asyncio.get_running_loop().create_task(self.post(match_id, kind, url, payload))
+        self.service._tasks.add(task)  # drained at shutdown and by the tests
+        task.add_done_callback(self.service._tasks.discard)
+
+    async def _public(self, url: str) -> bool:
+        if self.allow_private:
+            return True
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        try:
+            infos = await asyncio.get_running_loop().getaddrinfo(
+                host, parts.port or (443 if parts.scheme == "https" else 80))
+        except OSError:
+            return False
+        return bool(infos) and all(ipaddress.ip_address(i[4][0].split("%")[0]).is_global
+                                   for i in infos)
+
+    async def post(self, match_id: str, kind: str, url: str, payload: dict) -> bool:
+        """POST ``payload`` to ``url`` with retries. Returns True on a 2xx; logs otherwise."""
+        if not await self._public(url):
+            ops_events.webhook(match_id, kind, "refused")
+            return False
+        status = None
+        attempt = 0
+        async with httpx.AsyncClient(timeout=self.timeout, follow_redirects=False,
+                                     headers={"User-Agent": "Lair webhook"}) as client:
+            for attempt in range(1, self.attempts + 1):
+                retry_after = None
+                try:
+                    r = await client.post(url, json=payload)
+                    status = r.status_code
+                    if r.is_success:
+                        ops_events.webhook(match_id, kind, "sent", status, attempt)
+                        return True
+                    if status != 429 and status < 500:
+                        break  # the receiver refuses this call: retrying will not help
+                    retry_after = _seconds(r.headers.get("retry-after"))
+                except httpx.HTTPError:
+                    status = None
+                if attempt < self.attempts:
+                    await asyncio.sleep(min(retry_after if retry_after is not None
+                                            else self.backoff * 2 ** (attempt - 1), 10.0))
+        ops_events.webhook(match_id, kind, "failed", status, attempt)
+        return False
+
+
+def _seconds(value: str | None) -> float | None:
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None

@@ -1,0 +1,140 @@
+"""Pace in real browsers (issue 7, "Pace"): the waiting room's pace options, the ticking time
+banks at the table, and resigning with its confirmation. Screenshots in tests/e2e/artifacts/
+(pace-*.png)."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from tests.app.servers import free_port
+from tests.e2e.test_full_match import ROOT, browser, name_yourself, shoot  # noqa: F401
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The app on a fresh migrated SQLite file, served by uvicorn (a minute to start: the
+    test machine may be busy)."""
+    db = tmp_path_factory.mktemp("db") / "lair.db"
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}", "SECRET_KEY": "e2e",
+           "BOT_DELAY": "0.05", "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
+                   check=True, capture_output=True)
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host",
+                             "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+                            cwd=ROOT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(url + "/healthz", timeout=1)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError("server did not start")
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _seconds(text: str) -> int:
+    m, s = text.strip().split(":")
+    return int(m) * 60 + int(s)
+
+
+def test_pace_options_clocks_and_resign(browser, server):  # noqa: F811 - imported fixture
+    ctx = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(2)]
+    host, friend = (c.new_page() for c in ctx)
+    try:
+        host.goto(server + "/")
+        name_yourself(host, "Morgana")
+        host.check("#game-drops_of_evil")
+        host.select_option("#players-drops_of_evil", "2")
+        host.click("#create")
+        # the waiting room: pace options (the live-only fields hide for turn-based)
+        host.wait_for_selector("#pace-form")
+        assert host.locator("#pace-summary").inner_text() == "Live · no clock"
+        host.check("#pace-turn")
+        assert host.locator("#turn-hours").is_visible()
+        assert not host.locator("#bank-minutes").is_visible()
+        host.check("#pace-live")
+        assert host.locator("#bank-minutes").is_visible()
+        assert not host.locator("#turn-hours").is_visible()
+        host.fill("#bank-minutes", "5")
+        host.fill("#increment-seconds", "10")
+        host.fill("#replace-after", "3")
+        host.click("#save-pace")
+        host.wait_for_function("document.getElementById('pace-summary').textContent"
+                               ".includes('5 min per player')")
+        summary = host.locator("#pace-summary").inner_text()
+        assert summary == ("Live · 5 min per player + 10 s per move · absent players "
+                           "replaceable after 3 min")
+        invite = host.input_value("#invite-link")
+        friend.goto(invite)
+        name_yourself(friend, "Baltazar")
+        friend.click("#take-1")
+        friend.wait_for_selector("#pace-summary")
+        assert friend.locator("#pace-form").count() == 0  # the host's to change
+        assert friend.locator("#pace-summary").inner_text() == summary
+        host.wait_for_selector("#seats li[data-seat='1'] strong")
+        shoot(host, "pace-waiting-room")
+
+        # the table: a clock per seat, ticking for the prompted seats only
+        host.click("#start")
+        for page in (host, friend):
+            page.wait_for_selector("#table")
+            page.wait_for_selector(".seat-clock .clock-time")
+        assert summary in host.locator("#pace-summary").inner_text()
+        host.wait_for_selector(".seat-clock.running")
+        running = host.locator(".seat-clock.running .clock-time").first
+        first = running.inner_text()
+        assert re.fullmatch(r"\d+:\d\d", first) and 280 <= _seconds(first) <= 300
+        host.wait_for_function(
+            "t => { const e = document.querySelector('.seat-clock.running .clock-time');"
+            " return e && e.textContent !== t; }", arg=first, timeout=5000)
+        assert _seconds(running.inner_text()) < _seconds(first)
+        idle = host.locator(".seat-clock:not(.running) .clock-time")
+        for i in range(idle.count()):
+            assert idle.nth(i).inner_text() == "5:00"
+        shoot(host, "pace-table-clocks")
+
+        # resigning asks first; "Keep playing" changes nothing
+        friend.click("#resign")
+        dialog = friend.locator("#resign-dialog")
+        assert dialog.is_visible()
+        assert "your opponent wins" in dialog.inner_text()
+        shoot(friend, "pace-resign-dialog")
+        friend.click("#resign-cancel")
+        assert not dialog.is_visible()
+        assert friend.evaluate("document.body.dataset.finished") == "false"
+        friend.click("#resign")
+        friend.click("#resign-confirm")
+        for page in (host, friend):
+            page.wait_for_function("document.body.dataset.finished === 'true'", timeout=10_000)
+            assert page.locator("#result").is_visible()
+            assert "Resigned: Baltazar." in page.locator("#result").inner_text()
+            assert not page.locator("#resign").is_visible()
+        first_place = host.locator("#result li.rank").first
+        assert "Morgana" in first_place.inner_text()
+        assert "resigned" in host.locator("#result li.rank").nth(1).inner_text().lower()
+        host.wait_for_selector(".toast[data-code='notice']")
+        assert "Baltazar resigned" in host.locator(".toast[data-code='notice']").inner_text()
+        assert "Baltazar resigned" in host.locator("#chat-messages").inner_text()
+        shoot(host, "pace-resigned-final")
+    finally:
+        for c in ctx:
+            c.close()
