@@ -23,6 +23,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+from tenacity import (AsyncRetrying, RetryCallState, retry_if_exception_type,
+                      stop_after_attempt)
 
 from app.matches import pace
 from app.matches.service import MatchService, ServiceError, Snapshot
@@ -132,32 +134,51 @@ class Webhooks:
                                    for i in infos)
 
     async def post(self, match_id: str, kind: str, url: str, payload: dict) -> bool:
-        """POST ``payload`` to ``url`` with retries. Returns True on a 2xx; logs otherwise."""
+        """POST ``payload`` to ``url`` with retries. Returns True on a 2xx; logs otherwise.
+
+        Retried (tenacity): network errors, 5xx and 429, waiting ``backoff`` seconds doubled per
+        try, or the receiver's ``Retry-After`` (at most 10 s). Another status is final.
+        """
         if not await self._public(url):
             ops_events.webhook(match_id, kind, "refused")
             return False
-        status = None
-        attempt = 0
+        outcome: dict[str, Any] = {"status": None, "attempt": 0}
+
+        def wait(state: RetryCallState) -> float:
+            exc = state.outcome.exception() if state.outcome else None
+            after = exc.retry_after if isinstance(exc, _Retry) else None
+            return min(after if after is not None
+                       else self.backoff * 2 ** (state.attempt_number - 1), 10.0)
+
         async with httpx.AsyncClient(timeout=self.timeout, follow_redirects=False,
                                      headers={"User-Agent": "Lair webhook"}) as client:
-            for attempt in range(1, self.attempts + 1):
-                retry_after = None
-                try:
-                    r = await client.post(url, json=payload)
-                    status = r.status_code
-                    if r.is_success:
-                        ops_events.webhook(match_id, kind, "sent", status, attempt)
-                        return True
-                    if status != 429 and status < 500:
-                        break  # the receiver refuses this call: retrying will not help
-                    retry_after = _seconds(r.headers.get("retry-after"))
-                except httpx.HTTPError:
-                    status = None
-                if attempt < self.attempts:
-                    await asyncio.sleep(min(retry_after if retry_after is not None
-                                            else self.backoff * 2 ** (attempt - 1), 10.0))
-        ops_events.webhook(match_id, kind, "failed", status, attempt)
+            try:
+                async for attempt in AsyncRetrying(
+                        stop=stop_after_attempt(self.attempts), wait=wait, reraise=True,
+                        retry=retry_if_exception_type((_Retry, httpx.HTTPError))):
+                    with attempt:
+                        outcome.update(status=None, attempt=attempt.retry_state.attempt_number)
+                        r = await client.post(url, json=payload)
+                        outcome["status"] = r.status_code
+                        if r.status_code == 429 or r.status_code >= 500:
+                            raise _Retry(_seconds(r.headers.get("retry-after")))
+            except (_Retry, httpx.HTTPError):
+                pass
+        status = outcome["status"]
+        if status is not None and 200 <= status < 300:
+            ops_events.webhook(match_id, kind, "sent", status, outcome["attempt"])
+            return True
+        ops_events.webhook(match_id, kind, "failed", status, outcome["attempt"])
         return False
+
+
+class _Retry(Exception):
+    """A response worth another try (5xx, 429); ``retry_after`` in seconds, if the receiver
+    said."""
+
+    def __init__(self, retry_after: float | None):
+        super().__init__(retry_after)
+        self.retry_after = retry_after
 
 
 def _seconds(value: str | None) -> float | None:
