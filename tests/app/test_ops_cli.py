@@ -14,6 +14,7 @@ from sqlalchemy import update
 from app.cli import run
 from app.db import make_engine
 from app.models import Match
+from tests.app.conftest import create, named
 from tests.app.test_live import act, recv, started, view_at
 from tests.app.toygame import TOY
 
@@ -125,3 +126,20 @@ def test_unusable_database_is_one_clear_line_not_a_traceback(tmp_path, capsys, m
     err = capsys.readouterr().err
     assert status == 2 and "cannot reach the database" in err
     assert "s3cret-pw" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_verify_skips_matches_never_started(client, database_url):
+    """An open match and one cancelled in the waiting room have no state to replay (stored as
+    JSON null): ``lair verify`` must not report them as failures (it did on both databases)."""
+    named(client, "Ann")
+    create(client)  # stays open
+    cancelled = create(client)
+    assert client.post(f"/m/{cancelled}/cancel", follow_redirects=False).status_code == 303
+    started_id, _ = started(client)
+    client.__exit__(None, None, None)
+
+    status, out = lair(database_url, "verify")
+    assert status == 0, out
+    assert started_id in out and "1 match(es) verified, 0 failed" in out
+    status, out = lair(database_url, "verify", cancelled)
+    assert status == 0 and "0 match(es) verified" in out
