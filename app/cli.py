@@ -7,7 +7,9 @@
 
 The database is ``DATABASE_URL`` (the same settings as the server) unless ``--database-url`` is
 given. Exit status: 0 success, 1 a verification failed or the match/message was not found, 2 bad
-usage. ``end`` also tells running PostgreSQL processes, so open tables reload at once.
+usage or a database that cannot be used (unreachable, missing SQLite file, schema not at the
+migrations' head: said in one line on stderr; a missing SQLite file is not created). ``end``
+also tells running PostgreSQL processes, so open tables reload at once.
 Nothing printed contains a seed, a token or hidden game information.
 """
 from __future__ import annotations
@@ -15,14 +17,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 
-from sqlalchemy import func, select, text
+from sqlalchemy import func, make_url, select, text
 
 from app.db import make_engine, make_sessionmaker
 from app.fanout import CHANNEL
 from app.matches.service import MatchService, ServiceError
 from app.models import Match, Seat, User
 from app.ops.admin import remove_chat
+from app.ops.health import database_revisions, head_revisions
 from app.ops.verify import verify_all
 from app.settings import Settings
 
@@ -101,13 +105,49 @@ async def _verify(sm, match_id: str | None, out) -> int:
     return 1 if bad else 0
 
 
-async def run(argv: list[str], out=sys.stdout) -> int:
-    """Run one command; returns the exit status."""
+def _missing_sqlite_file(url: str) -> Path | None:
+    """The absolute path of a SQLite database file that does not exist (connecting would create
+    an empty one, e.g. the relative default ``./lair.db`` from another directory), else None."""
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    path = Path(u.database).resolve()
+    return None if path.exists() else path
+
+
+async def _unusable(engine, url: str) -> str | None:
+    """Why the database cannot be used by these commands, or None when it can."""
+    shown = make_url(url).render_as_string(hide_password=True)
+    try:
+        have = await database_revisions(engine)
+    except Exception as exc:  # noqa: BLE001 - any failure to connect: say which, not a traceback
+        first = (str(exc).splitlines() or [""])[0]
+        return f"cannot reach the database {shown} ({type(exc).__name__}: {first})"
+    if have != head_revisions():
+        return (f"the database {shown} is not at the migrations' head (it has "
+                f"{', '.join(sorted(have)) or 'no schema'}): wrong DATABASE_URL, or run "
+                "`alembic upgrade head` first")
+    return None
+
+
+async def run(argv: list[str], out=sys.stdout, err=None) -> int:
+    """Run one command; returns the exit status (problems with the database go to ``err``,
+    default stderr)."""
+    err = err or sys.stderr
     args = _parser().parse_args(argv)
     settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
+    missing = _missing_sqlite_file(settings.async_database_url)
+    if missing is not None:
+        print(f"lair: no database file at {missing} (DATABASE_URL; the default ./lair.db is "
+              "relative to the current directory: run lair where the site runs)", file=err)
+        return 2
     engine = make_engine(settings.async_database_url)
     sm = make_sessionmaker(engine)
     try:
+        problem = await _unusable(engine, settings.async_database_url)
+        if problem is not None:
+            print(f"lair: {problem}", file=err)
+            return 2
         if args.command == "matches":
             return await _matches(sm, args.status, out)
         if args.command == "end":

@@ -291,16 +291,20 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
     await ws.accept()
     if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
                           settings.allowed_origins):
+        ops_events.ws_refused(match_id, 4403, "cross-site origin",
+                              origin=ws.headers.get("origin"), host=ws.headers.get("host"))
         await ws.close(code=4403, reason="Cross-site websocket refused (Origin).")
         return
     try:
         snap = await service.snapshot(match_id)
     except ServiceError:
+        ops_events.ws_refused(match_id, 4404, "no such match")
         await ws.close(code=4404, reason="No such match.")
         return
     seat = snap.seat_of(user_id)
     may_watch = snap.match.public or (watch is not None and watch == snap.match.watch_token)
     if seat is None and not may_watch and snap.match.host_id != user_id:
+        ops_events.ws_refused(match_id, 4403, "no spectator link")
         await ws.close(code=4403, reason="Ask a player for the spectator link.")
         return
     user = await service.get_user(user_id)

@@ -3,7 +3,7 @@ import asyncio
 from logging.config import fileConfig
 
 from alembic import context
-from sqlalchemy import pool
+from sqlalchemy import pool, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -29,10 +29,20 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+# Any fixed number: the PostgreSQL advisory lock that makes concurrent upgrades take turns.
+MIGRATION_LOCK = 7_405_231_108
+
+
 def do_run_migrations(connection: Connection) -> None:
     context.configure(connection=connection, target_metadata=target_metadata,
                       render_as_batch=True)
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # Processes started together on a new database (several `make run`, containers)
+            # would all create the same tables and all but one fail. The lock lasts until this
+            # transaction commits; the next upgrade then reads the new revision and does nothing.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                               {"key": MIGRATION_LOCK})
         context.run_migrations()
 
 

@@ -64,7 +64,9 @@ async def verify_all(sm: async_sessionmaker, match_id: str | None = None) -> lis
         q = select(Match).where(Match.state.is_not(None)).order_by(Match.created_at, Match.id)
         if match_id is not None:
             q = q.where(Match.id == match_id)
-        matches = list((await s.execute(q)).scalars().all())
+        # A match never started (open, or cancelled in the waiting room) has no state, but the
+        # JSON column stores Python's None as JSON null, which SQL's IS NOT NULL lets through.
+        matches = [m for m in (await s.execute(q)).scalars().all() if m.state is not None]
         verdicts = []
         for m in matches:
             rows = (await s.execute(select(ActionRow.seat, ActionRow.action)

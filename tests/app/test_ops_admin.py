@@ -90,6 +90,8 @@ def test_admin_lists_shows_ends_and_removes_chat(ops_client):
         assert "You bid 3" not in page.text  # Ann's secret bid is not public
         assert "rude words" in page.text
         [chat_id] = chat_ids(ops_client, mid)
+        # the id `lair remove-chat ID` needs is shown on the page, not only in the form's URL
+        assert f'title="the id for lair remove-chat">#{chat_id}</span>' in page.text
 
         r = admin.post(f"/admin/chat/{chat_id}/delete", follow_redirects=False)
         assert r.status_code == 303 and chat_ids(ops_client, mid) == []

@@ -14,6 +14,7 @@ from sqlalchemy import update
 from app.cli import run
 from app.db import make_engine
 from app.models import Match
+from tests.app.conftest import create, named
 from tests.app.test_live import act, recv, started, view_at
 from tests.app.toygame import TOY
 
@@ -102,3 +103,43 @@ def test_lair_console_script_is_installed(database_url):
                          env={**os.environ, "DATABASE_URL": database_url}, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "0 match(es)" in out.stdout
+
+
+def test_unusable_database_is_one_clear_line_not_a_traceback(tmp_path, capsys, monkeypatch):
+    """An operator running ``lair`` from another directory (the default ``./lair.db`` is
+    relative), against an unmigrated database or an unreachable server gets exit status 2 and
+    one line on stderr saying what is wrong; a missing SQLite file is not created empty."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    out = io.StringIO()
+    assert asyncio.run(run(["matches"], out=out)) == 2
+    assert not (tmp_path / "lair.db").exists() and out.getvalue() == ""
+    err = capsys.readouterr().err
+    assert f"no database file at {tmp_path / 'lair.db'}" in err and "Traceback" not in err
+
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    assert lair(f"sqlite:///{empty}", "verify")[0] == 2
+    assert "not at the migrations' head (it has no schema)" in capsys.readouterr().err
+
+    status, _ = lair("postgresql://lair:s3cret-pw@127.0.0.1:1/lair", "matches")
+    err = capsys.readouterr().err
+    assert status == 2 and "cannot reach the database" in err
+    assert "s3cret-pw" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_verify_skips_matches_never_started(client, database_url):
+    """An open match and one cancelled in the waiting room have no state to replay (stored as
+    JSON null): ``lair verify`` must not report them as failures (it did on both databases)."""
+    named(client, "Ann")
+    create(client)  # stays open
+    cancelled = create(client)
+    assert client.post(f"/m/{cancelled}/cancel", follow_redirects=False).status_code == 303
+    started_id, _ = started(client)
+    client.__exit__(None, None, None)
+
+    status, out = lair(database_url, "verify")
+    assert status == 0, out
+    assert started_id in out and "1 match(es) verified, 0 failed" in out
+    status, out = lair(database_url, "verify", cancelled)
+    assert status == 0 and "0 match(es) verified" in out
