@@ -425,6 +425,14 @@ async def replay_page(request: Request, match_id: str, watch: str | None = None)
     renderer = ROOT / "static" / "games" / m.game / "renderer.js"
     renderer_url = (f"/static/games/{m.game}/renderer.js" if renderer.exists()
                     else "/static/js/fallback-renderer.js")
+    finished = m.status == "finished"
     return _page(request, "replay.html", user=await _user(request), match=m,
                  title=registry.get(m.game).title, renderer_url=renderer_url,
-                 steps=m.version, watch=watch or "")
+                 steps=m.version, watch=watch or "", replay_id=m.id,
+                 replay_api=f"/matches/{m.id}/replay",
+                 back_url=(f"/watch/{m.watch_token}" if watch == m.watch_token
+                           else f"/m/{m.id}"),
+                 back_label="Table",
+                 record_url=f"/matches/{m.id}/record" + (f"?watch={quote(watch)}" if watch
+                                                         else "") if finished else None,
+                 record_name=f"lair-{m.game}-{m.id}.json", imported=False)
