@@ -74,6 +74,7 @@ async def replay(request: Request, match_id: str, step: int = 0, watch: str | No
     viewer = None if finished else seat
     view = build_view(engine, snap, state, step, viewer, reveal=finished)
     view["legal_actions"], view["labels"], view["prompt"] = [], [], None
+    view["match"].pop("spectator_chat_open", None)  # a table setting, no part of the replay
     return {"step": step, "steps": len(rows), "view": view}
 
 

@@ -217,8 +217,11 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
     replay_url = f"/m/{m.id}/replay" + (f"?watch={m.watch_token}" if watch else "")
     away_seat = next((i.seat for i in snap.seats if user and i.away_user_id == user.id), None)
     replaceable = [i for i in snap.seats if i.user_id and (not user or i.user_id != user.id)]
+    # Players (also one a bot stands in for) and the host write the table chat; anyone else is
+    # a spectator (app.realtime.at_table decides, this only words the chat panel).
+    chat_role = "table" if (you is not None or is_host or away_seat is not None) else "spectator"
     return _page(request, "table.html", renderer_url=renderer_url, replay_url=replay_url,
-                 lobby_url="/", away_seat=away_seat,
+                 lobby_url="/", away_seat=away_seat, chat_role=chat_role,
                  replaceable=replaceable if is_host and m.status == "active" else [],
                  bots=sorted(registry.bots(m.game)), **ctx)
 
@@ -408,6 +411,15 @@ async def hand_host(request: Request, match_id: str, seat: int = Form(...)) -> R
     service = _service(request)
     return await _host_or_player_action(request, match_id,
                                         lambda uid: service.set_host(match_id, uid, seat))
+
+
+@router.post("/m/{match_id}/spectator-chat")
+async def spectator_chat(request: Request, match_id: str, open: str = Form("")) -> Response:
+    """Host: ``open=1`` lets the spectators talk to the table; anything else keeps their chat
+    apart from the players' table chat."""
+    service = _service(request)
+    return await _host_or_player_action(
+        request, match_id, lambda uid: service.set_spectator_chat(match_id, uid, open == "1"))
 
 
 @router.get("/m/{match_id}/replay", response_class=HTMLResponse)
