@@ -87,6 +87,7 @@ async function show(n) {
   renderer.update(current);
   drawLog(current);
   drawResult(current);
+  root.dataset.shown = String(step);  // the step on screen (for tests and assistive tooling)
 }
 
 document.getElementById("first").onclick = () => go(0);

@@ -782,7 +782,7 @@ function renderChatNote() {
     note = open
       ? "The host opened the table: your messages go to everyone, players included."
       : "You are watching: your messages go to the spectators' chat, which the players don't see. You can read the players' table chat.";
-    placeholder = open ? "Say something to the table…" : "Say something to the spectators…";
+    placeholder = open ? "Say something to the table…" : "Chat with the spectators…";
   } else {
     note = open
       ? "The host lets spectators talk to the table."
