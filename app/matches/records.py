@@ -15,6 +15,7 @@ has a URL to share; the same record uploaded twice gets the same URL.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -33,6 +34,7 @@ from engines import registry
 from engines.base import IllegalAction
 from engines.records import UNDO, UndoTrail, state_hash, step
 
+log = logging.getLogger("lair.records")
 #: Most actions a record may hold (the longest real matches have a few hundred).
 MAX_ACTIONS = 5_000
 #: A fake host id for the seats of an imported record (``build_view`` marks the host's seat).
@@ -171,6 +173,10 @@ def verify(rec: RecordFile) -> Verified:
             raise RecordError(f"Action {n} of {len(rec.actions)} (seat {seat + 1}) is not legal "
                               "at that point: the record was altered or is from another "
                               "version of the rules.") from None
+        except Exception:  # an engine failing on a legal move is a bug, not the file's fault
+            log.exception("record replay failed at action %s of a %s record", n, rec.game)
+            raise RecordError(f"Action {n} of {len(rec.actions)} could not be replayed.") \
+                from None
     result = engine.result(state)
     if result is None:
         raise RecordError("The match in this record is not over: only finished matches have "
