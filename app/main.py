@@ -34,6 +34,7 @@ from app.realtime import Hub
 from app.realtime import router as ws_router
 from app.routes.api import router as api_router
 from app.routes.pages import router as pages_router
+from app.routes.records import router as records_router
 from app.routes.rules import router as rules_router
 from app.settings import DEV_SECRET, Settings, get_settings
 
@@ -95,6 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestContext)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(pages_router)
+    app.include_router(records_router)
     app.include_router(api_router)
     app.include_router(ws_router)
     app.include_router(health_router)

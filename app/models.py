@@ -66,6 +66,10 @@ class Match(Base):
     #: When the next seat runs out of time (None: no clock runs); the timer re-reads it.
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True,
                                                        index=True)
+    #: The host let the spectators talk to the table: their chat lines go to the table channel
+    #: (everyone reads them) instead of the spectators' channel (README "Playing" > chat).
+    spectator_chat_open: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                      server_default=false())
 
 
 class Seat(Base):
@@ -106,6 +110,11 @@ class ActionRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+#: Chat channels: ``table`` (written by the players and the host, read by everyone at the table
+#: including spectators) and ``spectators`` (written and read by spectators only).
+CHAT_CHANNELS = ("table", "spectators")
+
+
 class ChatMessage(Base):
     """A chat line in a match (stored as typed; escaped by the client when shown)."""
 
@@ -115,4 +124,30 @@ class ChatMessage(Base):
     user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(Text)
+    #: One of ``CHAT_CHANNELS``: who receives the line.
+    channel: Mapped[str] = mapped_column(String(12), default="table", server_default="table")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Record(Base):
+    """An imported match record (a finished match's record file uploaded by anyone), kept so
+    its replay has a URL to share. Validated on import: known game, supported engine version,
+    every action legal when replayed, the final state's hash as recorded (app/records.py)."""
+
+    __tablename__ = "records"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    #: SHA-256 of the canonical record: the same record uploaded twice gets the same URL.
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    game: Mapped[str] = mapped_column(String(40))
+    engine_version: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict] = mapped_column(JSONType)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    players: Mapped[int] = mapped_column(Integer)
+    #: ``[[seat, action], ...]`` as in the record file.
+    actions: Mapped[list] = mapped_column(JSONType)
+    #: ``[{"name", "bot", "host"}]`` per seat as the record names them (may be empty names).
+    seats: Mapped[list] = mapped_column(JSONType)
+    result: Mapped[dict] = mapped_column(JSONType)
+    final_hash: Mapped[str] = mapped_column(String(64))
+    uploader_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -274,6 +274,21 @@ def _finished_by_service(view: dict, result: dict) -> None:
         view["header"] = dict(view["header"], waiting_for=[])
 
 
+def at_table(snap: Snapshot, user_id: str | None) -> bool:
+    """Whether ``user_id`` belongs to the table's chat: a player (also one a bot stands in for)
+    or the host. Everyone else is a spectator: spectators chat in their own channel, which
+    players never receive, unless the host opens the table to them (README "Playing")."""
+    if user_id is None:
+        return False
+    return (snap.match.host_id == user_id or snap.seat_of(user_id) is not None
+            or any(i.away_user_id == user_id for i in snap.seats))
+
+
+def _chat_frame(line) -> str:
+    return _encode({"type": "chat", "from": line.name, "text": line.text,
+                    "at": line.created_at.isoformat(), "channel": line.channel})
+
+
 def _error(conn: Connection, code: str, message: str, ref: str | None = None) -> None:
     conn.send(_encode({"type": "error", "code": code, "message": message, "ref": ref}))
 
@@ -318,11 +333,12 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
         # Read everything first: a client that leaves right after its first view would cancel
         # a query still running, and a query cancelled midway costs its pooled connection.
         snap = await service.current(match_id)
-        history = await service.chat_history(match_id, 50)
+        # Table members never receive the spectators' channel, not even its history.
+        history = await service.chat_history(
+            match_id, 50, None if not at_table(snap, user_id) else ("table",))
         hub.push(snap, only=conn)
         for msg in history:
-            conn.send(_encode({"type": "chat", "from": msg.name, "text": msg.text,
-                               "at": msg.created_at.isoformat()}))
+            conn.send(_chat_frame(msg))
         hub.presence(match_id)
         if seat is not None and snap.match.status == "active":
             hub.push(snap, exclude=conn)  # the others' panels show this seat as connected
@@ -389,14 +405,22 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
     if isinstance(msg, PingMsg):
         conn.send('{"type":"pong"}')
     elif isinstance(msg, ChatMsg):
-        try:  # NUL is not text (and PostgreSQL refuses it)
-            line = await service.post_chat(conn.match_id, conn.user_id, conn.name,
-                                           msg.text.replace("\x00", ""), settings.chat_max_chars)
+        try:
+            # Fresh from the database, not the cached snapshot: who sits at the table and
+            # whether the host opened it decide who may read this line.
+            snap = await service.snapshot(conn.match_id)
+            channel = "table" if (at_table(snap, conn.user_id)
+                                  or snap.match.spectator_chat_open) else "spectators"
+            text = msg.text.replace("\x00", "")  # NUL is not text (and PostgreSQL refuses it)
+            line = await service.post_chat(conn.match_id, conn.user_id, conn.name, text,
+                                           settings.chat_max_chars, channel)
         except ServiceError as exc:
             _error(conn, exc.code, exc.message)
             return
-        hub.broadcast(conn.match_id, {"type": "chat", "from": line.name, "text": line.text,
-                                      "at": line.created_at.isoformat()})
+        frame = _chat_frame(line)
+        for other in list(hub.conns.get(conn.match_id, ())):
+            if channel == "table" or not at_table(snap, other.user_id):
+                other.send(frame)
     else:
         started = time.perf_counter()
         try:

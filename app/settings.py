@@ -34,6 +34,8 @@ class Settings(BaseSettings):
     # Per-socket rate limit (token bucket): messages per second, and the burst allowed.
     ws_rate: float = 10.0
     ws_burst: float = 30.0
+    # Largest match record file accepted for import (bytes); a full 4-player match is ~50 kB.
+    record_max_bytes: int = 256_000
 
     # Operations (README "Operations"): logs, operator access, shutdown, process count.
     log_level: str = "INFO"

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
 from app.matches import pace
-from app.models import ActionRow, ChatMessage, Match, Seat, User, utcnow
+from app.models import CHAT_CHANNELS, ActionRow, ChatMessage, Match, Seat, User, utcnow
 from app.ops import events as ops_events
 from engines import registry
 from engines.base import Engine, IllegalAction
@@ -330,11 +330,15 @@ class MatchService:
                 q = q.where(ActionRow.seq <= upto)
             return list((await s.execute(q.order_by(ActionRow.seq))).scalars().all())
 
-    async def chat_history(self, match_id: str, limit: int = 100) -> list[ChatMessage]:
-        """The latest chat lines, oldest first."""
+    async def chat_history(self, match_id: str, limit: int = 100,
+                           channels: tuple[str, ...] | None = None) -> list[ChatMessage]:
+        """The latest chat lines (of ``channels`` only, if given), oldest first."""
+        q = select(ChatMessage).where(ChatMessage.match_id == match_id)
+        if channels is not None:
+            q = q.where(ChatMessage.channel.in_(channels))
         async with self.sm() as s:
-            rows = (await s.execute(select(ChatMessage).where(ChatMessage.match_id == match_id)
-                                    .order_by(ChatMessage.id.desc()).limit(limit))).scalars().all()
+            rows = (await s.execute(q.order_by(ChatMessage.id.desc()).limit(limit))
+                    ).scalars().all()
         return list(reversed(rows))
 
     # ----- lobby operations -------------------------------------------------------------------
@@ -678,6 +682,18 @@ class MatchService:
                 await s.commit()
         await self._changed(match_id, "seats")
 
+    async def set_spectator_chat(self, match_id: str, host_id: str, open_: bool) -> None:
+        """Host only: let the spectators talk to the table (their lines go to the table chat,
+        read by everyone) or keep their chat apart (``open_=False``, the default)."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                self._require_host(snap, host_id)
+                await s.execute(update(Match).where(Match.id == match_id)
+                                .values(spectator_chat_open=open_, updated_at=utcnow()))
+                await s.commit()
+        await self._changed(match_id, "seats")  # every table's chat panel shows the change
+
     async def _undo(self, s: AsyncSession, snap: Snapshot, seat: int
                     ) -> tuple[dict, list[dict]]:
         """The state after ``seat`` takes back its latest move: the whole log is replayed
@@ -717,12 +733,16 @@ class MatchService:
         return not acted and action in engine.legal_actions(m.state, seat)
 
     async def post_chat(self, match_id: str, user_id: str | None, name: str, text: str,
-                        max_chars: int = 500) -> ChatMessage:
-        """Store a chat line (trimmed to ``max_chars``). Raises ``bad_message`` when empty."""
+                        max_chars: int = 500, channel: str = "table") -> ChatMessage:
+        """Store a chat line (trimmed to ``max_chars``) in ``channel`` (``CHAT_CHANNELS``).
+        Raises ``bad_message`` when empty."""
         text = text.strip()[:max_chars]
         if not text:
             raise ServiceError("bad_message", "Empty chat message.")
-        msg = ChatMessage(match_id=match_id, user_id=user_id, name=name, text=text)
+        if channel not in CHAT_CHANNELS:
+            raise ServiceError("bad_message", "Unknown chat channel.")
+        msg = ChatMessage(match_id=match_id, user_id=user_id, name=name, text=text,
+                          channel=channel)
         async with self.sm() as s:
             s.add(msg)
             await s.commit()

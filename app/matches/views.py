@@ -21,7 +21,7 @@ def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer
 
     Shape: DESIGN.md's engine view with ``version`` set, ``labels`` (one per legal action),
     seats augmented with ``name``/``bot``/``host``/``connected``, and ``match``
-    (``{id, game, title, status, players, spectators}``).
+    (``{id, game, title, status, players, spectators, spectator_chat_open}``).
     """
     m = snap.match
     view = engine.view(state, viewer, reveal=reveal)
@@ -44,7 +44,8 @@ def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer
     if view.get("prompt") and isinstance(view["prompt"].get("text"), str):
         view["prompt"] = dict(view["prompt"], text=name_players(view["prompt"]["text"], names))
     view["match"] = {"id": m.id, "game": m.game, "title": engine.title, "status": m.status,
-                     "players": m.players, "spectators": spectators}
+                     "players": m.players, "spectators": spectators,
+                     "spectator_chat_open": bool(m.spectator_chat_open)}
     return view
 
 

@@ -5,6 +5,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse
 
 from app.identity import request_user_id
+from app.matches.records import seat_entries
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import build_view
 from engines import registry
@@ -73,12 +74,14 @@ async def replay(request: Request, match_id: str, step: int = 0, watch: str | No
     viewer = None if finished else seat
     view = build_view(engine, snap, state, step, viewer, reveal=finished)
     view["legal_actions"], view["labels"], view["prompt"] = [], [], None
+    view["match"].pop("spectator_chat_open", None)  # a table setting, no part of the replay
     return {"step": step, "steps": len(rows), "view": view}
 
 
 @router.get("/matches/{match_id}/record")
 async def record(request: Request, match_id: str, watch: str | None = None) -> dict:
-    """The complete record (seed, options, actions, final state hash) of a finished match.
+    """The complete record (seed, options, actions, final state hash, result, the seats' public
+    names) of a finished match; ``POST /records`` imports it again (app/matches/records.py).
 
     Public matches: anyone; private ones: their players, host and spectator-link holders."""
     service = _service(request)
@@ -95,7 +98,7 @@ async def record(request: Request, match_id: str, watch: str | None = None) -> d
     return {"game": m.game, "version": m.engine_version, "players": m.players,
             "options": m.options, "seed": m.seed,
             "actions": [[r.seat, r.action] for r in rows], "final_hash": state_hash(m.state),
-            "result": m.result}
+            "result": m.result, "seats": seat_entries(snap)}
 
 
 @router.get("/favicon.ico", include_in_schema=False)

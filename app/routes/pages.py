@@ -221,8 +221,11 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
     away_seat = next((i.seat for i in snap.seats if user and i.away_user_id == user.id
                       and i.resigned_at is None), None)
     replaceable = [i for i in snap.seats if i.user_id and (not user or i.user_id != user.id)]
+    # Players (also one a bot stands in for) and the host write the table chat; anyone else is
+    # a spectator (app.realtime.at_table decides, this only words the chat panel).
+    chat_role = "table" if (you is not None or is_host or away_seat is not None) else "spectator"
     return _page(request, "table.html", renderer_url=renderer_url, replay_url=replay_url,
-                 lobby_url="/", away_seat=away_seat,
+                 lobby_url="/", away_seat=away_seat, chat_role=chat_role,
                  can_resign=you is not None and m.status == "active",
                  pace_summary=pace.describe(pace.settings_of(m.settings)),
                  resign_ends=you is not None and pace.last_side(
@@ -459,6 +462,15 @@ async def hand_host(request: Request, match_id: str, seat: int = Form(...)) -> R
                                         lambda uid: service.set_host(match_id, uid, seat))
 
 
+@router.post("/m/{match_id}/spectator-chat")
+async def spectator_chat(request: Request, match_id: str, open: str = Form("")) -> Response:
+    """Host: ``open=1`` lets the spectators talk to the table; anything else keeps their chat
+    apart from the players' table chat."""
+    service = _service(request)
+    return await _host_or_player_action(
+        request, match_id, lambda uid: service.set_spectator_chat(match_id, uid, open == "1"))
+
+
 @router.get("/m/{match_id}/replay", response_class=HTMLResponse)
 async def replay_page(request: Request, match_id: str, watch: str | None = None) -> Response:
     """Step through a match from its action log (everything revealed once it is over)."""
@@ -474,6 +486,14 @@ async def replay_page(request: Request, match_id: str, watch: str | None = None)
     renderer = ROOT / "static" / "games" / m.game / "renderer.js"
     renderer_url = (f"/static/games/{m.game}/renderer.js" if renderer.exists()
                     else "/static/js/fallback-renderer.js")
+    finished = m.status == "finished"
     return _page(request, "replay.html", user=await _user(request), match=m,
                  title=registry.get(m.game).title, renderer_url=renderer_url,
-                 steps=m.version, watch=watch or "")
+                 steps=m.version, watch=watch or "", replay_id=m.id,
+                 replay_api=f"/matches/{m.id}/replay",
+                 back_url=(f"/watch/{m.watch_token}" if watch == m.watch_token
+                           else f"/m/{m.id}"),
+                 back_label="Table",
+                 record_url=f"/matches/{m.id}/record" + (f"?watch={quote(watch)}" if watch
+                                                         else "") if finished else None,
+                 record_name=f"lair-{m.game}-{m.id}.json", imported=False)

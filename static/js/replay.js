@@ -1,6 +1,6 @@
 // Replay: steps through a match's action log with the game's renderer (read-only table).
 const root = document.getElementById("replay");
-const matchId = root.dataset.matchId;
+const replayApi = root.dataset.replayApi || `/matches/${root.dataset.matchId}/replay`;
 const watch = root.dataset.watch;
 let steps = Number(root.dataset.steps);
 let step = 0;
@@ -69,7 +69,7 @@ const cur = () => (target === null ? step : target);
 async function show(n) {
   const q = new URLSearchParams({ step: String(n) });
   if (watch) q.set("watch", watch);
-  const res = await fetch(`/matches/${matchId}/replay?${q}`);
+  const res = await fetch(`${replayApi}?${q}`);
   if (!res.ok) { text(document.getElementById("replay-note"), await res.text()); return; }
   const data = await res.json();
   step = data.step; steps = data.steps; current = data.view;

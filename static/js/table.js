@@ -37,6 +37,8 @@ const cfg = {
   wsPath: root.dataset.wsPath,
   replayUrl: root.dataset.replayUrl,
   lobbyUrl: root.dataset.lobbyUrl || "/",
+  // "table" (a player or the host) or "spectator": which chat channel this page writes to.
+  chatRole: root.dataset.chatRole === "spectator" ? "spectator" : "table",
   pingMs: Number(root.dataset.pingMs) || 20_000,
   deadMs: Number(root.dataset.deadMs) || 45_000,
 };
@@ -48,7 +50,7 @@ const dom = {
   result: $("result"), promptBar: $("prompt-bar"), promptText: $("prompt-text"),
   promptActions: $("prompt-actions"), toasts: $("toasts"), log: $("log"),
   chatMessages: $("chat-messages"), chatForm: $("chat-form"), chatInput: $("chat-input"),
-  chatCount: $("chat-count"),
+  chatCount: $("chat-count"), chatNote: $("chat-note"),
 };
 
 // ----- state ---------------------------------------------------------------------------------
@@ -367,6 +369,7 @@ function onView(v) {
   renderSpectators();
   renderResult();
   renderLog();
+  renderChatNote();
   runRenderer();
   if (!wasMyTurn && document.body.dataset.yourTurn === "true" && !v.result) focusPromptBar();
   // Exposed for tests and assistive tooling: the version on screen and whether it is over.
@@ -952,14 +955,40 @@ function addChat(msg) {
   const from = typeof f === "number" ? seatName(f)
     : f && typeof f === "object" ? String(f.name ?? (typeof f.seat === "number" ? seatName(f.seat) : "?"))
     : String(f ?? "?");
-  const li = el("li", {class: msg.system ? "chat-msg chat-system" : "chat-msg"});
+  // The server sends the spectators' channel to spectators only; mark it so they can tell.
+  const spectatorLine = msg.channel === "spectators";
+  const li = el("li", {class: msg.system ? "chat-msg chat-system"
+    : spectatorLine ? "chat-msg chat-spectators" : "chat-msg"});
   const time = chatTime(msg.at);
   if (time) li.append(el("time", {class: "chat-time muted"}, time), " ");
+  if (spectatorLine) li.append(el("span", {class: "chat-channel badge"}, "spectators"), " ");
   li.append(el("span", {class: "chat-from"}, from), el("span", {class: "chat-text"}, String(msg.text ?? "")));
   box.append(li);
   while (box.children.length > 300) box.firstElementChild.remove();
   if (atBottom) box.scrollTop = box.scrollHeight;
 }
+
+/** Say where this page's chat lines go (the channels: README "Playing"). */
+function renderChatNote() {
+  if (!dom.chatNote) return;
+  const open = !!(view && view.match && view.match.spectator_chat_open);
+  let note, placeholder;
+  if (cfg.chatRole === "spectator") {
+    note = open
+      ? "The host opened the table: your messages go to everyone, players included."
+      : "You are watching: your messages go to the spectators' chat, which the players don't see. You can read the players' table chat.";
+    placeholder = open ? "Say something to the table…" : "Chat with the spectators…";
+  } else {
+    note = open
+      ? "The host lets spectators talk to the table."
+      : "Table chat: players and spectators read it. Spectators chat among themselves.";
+    placeholder = "Say something wicked…";
+  }
+  dom.chatNote.textContent = note;
+  dom.chatInput.placeholder = placeholder;
+  root.dataset.spectatorChat = open ? "open" : "apart";
+}
+renderChatNote();
 
 dom.chatInput.maxLength = CHAT_MAX;
 dom.chatInput.addEventListener("input", () => {

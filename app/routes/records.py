@@ -1,0 +1,159 @@
+"""Replays beyond the live table: finished matches with their results, and imported records.
+
+``GET /matches/finished`` lists finished matches (``?mine=1``: your own; ``?page=n``).
+``POST /records`` imports a match record file (multipart field ``record``, or the JSON itself
+as the body) and redirects to ``/records/{id}``: the same replay viewer as a match's, with
+``/records/{id}/replay?step=n`` (same JSON as ``/matches/{id}/replay``) and
+``/records/{id}/record`` (the record file again). A refused file gets a page saying why (4xx).
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import AsyncGenerator
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from python_multipart.multipart import parse_options_header
+from starlette.datastructures import UploadFile
+from starlette.formparsers import MultiPartException, MultiPartParser
+
+from app.identity import request_user_id
+from app.matches import records
+from app.matches.history import finished_matches
+from app.matches.views import build_view
+from app.routes.pages import ROOT, _message, _page, _user
+from engines import registry
+from engines.records import replay_states
+
+router = APIRouter()
+#: Record checks replay a whole match (CPU): one at a time per process keeps the site responsive.
+_verifying = asyncio.Semaphore(1)
+#: Room for the multipart envelope around the file (boundaries, headers, small fields).
+_ENVELOPE = 16_384
+
+
+def _renderer_url(game: str) -> str:
+    renderer = ROOT / "static" / "games" / game / "renderer.js"
+    return f"/static/games/{game}/renderer.js" if renderer.exists() \
+        else "/static/js/fallback-renderer.js"
+
+
+@router.get("/matches/finished", response_class=HTMLResponse)
+async def finished(request: Request, page: int = 1, mine: bool = False) -> Response:
+    """Finished matches, newest first, 20 a page: game, players, result, end, replay and
+    record links. Private matches are listed only to their participants."""
+    user = await _user(request)
+    page = max(1, min(page, 10_000))
+    rows, more = await finished_matches(request.app.state.service.sm,
+                                        user.id if user else None, mine=mine, page=page)
+    titles = {e.id: e.title for e in registry.ENGINES.values()}
+    return _page(request, "finished.html", user=user, rows=rows, page=page, more=more,
+                 mine=mine, titles=titles)
+
+
+async def _capped_body(request: Request, limit: int) -> bytes:
+    """The request body, refusing (413) once it grows past ``limit`` bytes: a huge upload is
+    never buffered or spooled to disk."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise records.RecordError(f"A record file is at most {limit // 1000} kB.", 413)
+    body = bytearray()
+    async for chunk in request.stream():
+        body.extend(chunk)
+        if len(body) > limit:
+            raise records.RecordError(f"A record file is at most {limit // 1000} kB.", 413)
+    return bytes(body)
+
+
+async def _uploaded_file(request: Request, max_bytes: int) -> bytes:
+    """The record file's bytes from a form upload (field ``record``) or a JSON body."""
+    body = await _capped_body(request, max_bytes + _ENVELOPE)
+    content_type, _ = parse_options_header(request.headers.get("content-type", ""))
+    if content_type != b"multipart/form-data":
+        return body
+
+    async def stream() -> AsyncGenerator[bytes, None]:
+        yield body
+
+    try:
+        form = await MultiPartParser(request.headers, stream(), max_files=1, max_fields=4,
+                                     max_part_size=max_bytes + 1).parse()
+    except MultiPartException as exc:
+        raise records.RecordError(f"The upload could not be read ({exc.message}).", 400) \
+            from None
+    try:
+        upload = form.get("record")
+        if not isinstance(upload, UploadFile):
+            raise records.RecordError("Choose a match record file (.json) to open.", 400)
+        return await upload.read(max_bytes + 1)
+    finally:
+        await form.close()
+
+
+@router.post("/records")
+async def import_record(request: Request) -> Response:
+    """Import a match record: validate it (size, JSON, shape, game, rules version, every action
+    legal in a replay, final hash) and store it; 303 to its replay. Refusals: a page with the
+    reason, 400/413/422."""
+    settings = request.app.state.settings
+    try:
+        raw = await _uploaded_file(request, settings.record_max_bytes)
+        parsed = records.parse(raw, settings.record_max_bytes)
+        async with _verifying:
+            verified = await asyncio.to_thread(records.verify, parsed)
+    except records.RecordError as exc:
+        return _message(request, "This record cannot be opened", exc.message, exc.status,
+                        back="/matches/finished")
+    row = await records.store(request.app.state.service.sm, verified, request_user_id(request))
+    return RedirectResponse(f"/records/{row.id}", status_code=303)
+
+
+async def _record(request: Request, record_id: str):
+    row = await records.load(request.app.state.service.sm, record_id)
+    if row is None or row.game not in registry.ENGINES:
+        raise HTTPException(404, "No such record.")
+    return row
+
+
+@router.get("/records/{record_id}", response_class=HTMLResponse)
+async def record_page(request: Request, record_id: str) -> Response:
+    """The replay viewer of an imported record (anyone with the link)."""
+    row = await records.load(request.app.state.service.sm, record_id)
+    if row is None or row.game not in registry.ENGINES:
+        return _message(request, "Not found", "No such match record (the link may be "
+                                              "mistyped).", 404, back="/matches/finished")
+    return _page(request, "replay.html", user=await _user(request),
+                 title=registry.get(row.game).title, renderer_url=_renderer_url(row.game),
+                 steps=len(row.actions), watch="", replay_id=row.id,
+                 replay_api=f"/records/{row.id}/replay", back_url="/matches/finished",
+                 back_label="Finished matches", record_url=f"/records/{row.id}/record",
+                 record_name=f"lair-{row.game}-{row.id}.json", imported=True)
+
+
+def _state_at(row, step: int) -> dict:
+    states = replay_states(row.game, row.players, row.options, row.seed,
+                           [(s, a) for s, a in row.actions[:step]])
+    return next(itertools.islice(states, step, None))
+
+
+@router.get("/records/{record_id}/replay")
+async def record_replay(request: Request, record_id: str, step: int = 0) -> dict:
+    """The view at ``step`` of an imported record, everything revealed: ``{"step", "steps",
+    "view"}`` as ``/matches/{id}/replay`` gives for the original finished match."""
+    row = await _record(request, record_id)
+    step = max(0, min(step, len(row.actions)))
+    state = await asyncio.to_thread(_state_at, row, step)
+    snap = records.snapshot(row)
+    view = build_view(registry.get(row.game), snap, state, step, None, reveal=True)
+    view["legal_actions"], view["labels"], view["prompt"] = [], [], None
+    view["match"].pop("spectator_chat_open", None)  # as /matches/{id}/replay
+    return {"step": step, "steps": len(row.actions), "view": view}
+
+
+@router.get("/records/{record_id}/record")
+async def record_file(request: Request, record_id: str) -> JSONResponse:
+    """The imported record as a record file (re-imports to the same record)."""
+    row = await _record(request, record_id)
+    return JSONResponse(records.as_file(row), headers={
+        "Content-Disposition": f'attachment; filename="lair-{row.game}-{row.id}.json"'})
