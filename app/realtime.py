@@ -208,6 +208,9 @@ class Hub:
         if what in ("started", "cancelled"):
             self.broadcast(match_id, {"type": "reload"})
             return
+        if what.startswith("chat:"):
+            await self.deliver_chat(match_id, int(what.split(":", 1)[1]))
+            return
         if what.startswith("notice:"):  # the service tells the table (resign, time, vote)
             text = what.split(":", 1)[1]
             self.broadcast(match_id, {"type": "chat", "from": "Lair", "text": text,
@@ -255,6 +258,19 @@ class Hub:
                     _finished_by_service(view, m.result)
                 cache[conn.seat] = _encode({"type": "view", "view": view})
             conn.send(cache[conn.seat])
+
+    async def deliver_chat(self, match_id: str, line_id: int) -> None:
+        """Send a stored chat line to this process's sockets of the match that may read it:
+        the table channel to everyone, the spectators' channel to spectators only (who sits at
+        the table is read fresh, so a seat taken a moment ago counts)."""
+        line = await self.service.chat_line(match_id, line_id)
+        if line is None or not self.conns.get(match_id):
+            return
+        snap = await self.service.snapshot(match_id)
+        frame = _chat_frame(line)
+        for conn in list(self.conns.get(match_id, ())):
+            if line.channel == "table" or not at_table(snap, conn.user_id):
+                conn.send(frame)
 
     def presence(self, match_id: str) -> None:
         """Tell everyone who is connected."""
@@ -412,15 +428,12 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
             channel = "table" if (at_table(snap, conn.user_id)
                                   or snap.match.spectator_chat_open) else "spectators"
             text = msg.text.replace("\x00", "")  # NUL is not text (and PostgreSQL refuses it)
-            line = await service.post_chat(conn.match_id, conn.user_id, conn.name, text,
-                                           settings.chat_max_chars, channel)
+            await service.post_chat(conn.match_id, conn.user_id, conn.name, text,
+                                    settings.chat_max_chars, channel)
         except ServiceError as exc:
             _error(conn, exc.code, exc.message)
             return
-        frame = _chat_frame(line)
-        for other in list(hub.conns.get(conn.match_id, ())):
-            if channel == "table" or not at_table(snap, other.user_id):
-                other.send(frame)
+        # post_chat's change ("chat:<id>") delivers the line, here and on the other processes
     else:
         started = time.perf_counter()
         try:

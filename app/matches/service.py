@@ -186,7 +186,7 @@ class MatchService:
         self._listeners.append(listener)
 
     async def _changed(self, match_id: str, what: str, snap: Snapshot | None = None) -> None:
-        if what != "state":
+        if what != "state" and not what.startswith("chat:"):
             self._snaps.pop(match_id, None)  # seats or status changed: reload when needed
         for listener in self._listeners:
             try:
@@ -746,7 +746,15 @@ class MatchService:
         async with self.sm() as s:
             s.add(msg)
             await s.commit()
+        # Listeners deliver it: this process's hub, and the other processes' through fan-out.
+        await self._changed(match_id, f"chat:{msg.id}")
         return msg
+
+    async def chat_line(self, match_id: str, line_id: int) -> ChatMessage | None:
+        """The chat line ``line_id`` of ``match_id`` (None if removed or not of this match)."""
+        async with self.sm() as s:
+            msg = await s.get(ChatMessage, line_id)
+        return msg if msg is not None and msg.match_id == match_id else None
 
     # ----- bots ------------------------------------------------------------------------------
     def schedule_bots(self, match_id: str) -> None:

@@ -80,6 +80,17 @@ def test_two_processes_share_moves_live_and_apply_each_decision_once(database_ur
             assert kinds == ["ack", "error"], outcomes
             assert [m["code"] for m in outcomes.values() if m["type"] == "error"] == ["stale"]
             assert view_at(spectator, 3)["version"] == 3
+            # Chat crosses processes too, by channel: the spectator on B talks to the
+            # spectators (the one on A hears it, Ann on A does not); Bob's line reaches Ann.
+            with connect(f"ws://127.0.0.1:{port_a}{path}") as spectator_a:
+                view_at(spectator_a)
+                spectator.send(json.dumps({"type": "chat", "text": "psst"}))
+                assert _msg(spectator_a, "chat")["text"] == "psst"
+                b.send(json.dumps({"type": "chat", "text": "hello from B"}))
+                line = _msg(a, "chat")
+                assert (line["text"], line["from"], line["channel"]) == \
+                    ("hello from B", "Bob", "table")
+                assert _msg(spectator_a, "chat")["text"] == "hello from B"
         record_rows = httpx.get(f"{a_url}/matches/{mid}/replay?step=99",
                                 cookies=ann.cookies).json()
         assert record_rows["steps"] == 3
