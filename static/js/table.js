@@ -355,6 +355,14 @@ function handle(data) {
 
 function onView(v) {
   if (!v || typeof v !== "object") return;
+  // The seat this page was drawn for went to a bot (the host, a vote, out of time) or came
+  // back (taken back in another tab): the parts the server drew with the page ("Take my seat
+  // back", Resign, the chat role) belong to the old role, so draw the page again. Once drawn
+  // again the page and the socket agree, so this happens once per change.
+  if (v.you !== undefined && (v.you ?? null) !== cfg.you && !v.result) {
+    location.reload();
+    return;
+  }
   prevView = view;
   view = v;
   viewAt = performance.now();

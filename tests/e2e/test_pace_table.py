@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.app.servers import free_port
-from tests.e2e.test_full_match import ROOT, browser, name_yourself, shoot  # noqa: F401
+from tests.e2e.test_full_match import ROOT, name_yourself, shoot
 
 pytestmark = pytest.mark.e2e
 
@@ -56,7 +56,7 @@ def _seconds(text: str) -> int:
     return int(m) * 60 + int(s)
 
 
-def test_pace_options_clocks_and_resign(browser, server):  # noqa: F811 - imported fixture
+def test_pace_options_clocks_and_resign(browser, server):
     ctx = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(2)]
     host, friend = (c.new_page() for c in ctx)
     try:
@@ -135,6 +135,46 @@ def test_pace_options_clocks_and_resign(browser, server):  # noqa: F811 - import
         assert "Baltazar resigned" in host.locator(".toast[data-code='notice']").inner_text()
         assert "Baltazar resigned" in host.locator("#chat-messages").inner_text()
         shoot(host, "pace-resigned-final")
+    finally:
+        for c in ctx:
+            c.close()
+
+
+def test_a_player_replaced_at_the_open_table_is_offered_the_seat_back(browser, server):
+    """The host hands a player's seat to a bot while that player's table is open: the page
+    redraws itself for the new role (no manual reload) and offers "Take my seat back", which
+    gives the seat back at once."""
+    ctx = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(2)]
+    host, friend = (c.new_page() for c in ctx)
+    try:
+        host.goto(server + "/")
+        name_yourself(host, "Morgana")
+        host.check("#game-covil")
+        host.select_option("#players-covil", "2")
+        host.click("#create")
+        friend.goto(host.input_value("#invite-link"))
+        name_yourself(friend, "Baltazar")
+        friend.click("#take-1")
+        host.wait_for_selector("#seats li[data-seat='1'] strong")
+        host.click("#start")
+        for page in (host, friend):
+            page.wait_for_function("document.body.dataset.version !== undefined")
+        assert friend.locator("#resign").count() == 1
+        assert friend.locator("#reclaim").count() == 0
+        host.locator("details.host-controls summary").click()
+        host.click("#replace-1")
+        # no reload by the test: the open table offers the seat back by itself
+        friend.wait_for_selector("#reclaim", timeout=10_000)
+        assert "A bot has been playing your seat" in friend.locator(".away-notice").inner_text()
+        assert friend.locator("#resign").count() == 0
+        assert friend.locator("body").get_attribute("data-your-turn") != "true"
+        shoot(friend, "pace-replaced-at-the-table")
+        friend.click("#reclaim")
+        friend.wait_for_function("document.body.dataset.version !== undefined")
+        friend.wait_for_selector("#resign")
+        assert friend.locator("#reclaim").count() == 0
+        host.wait_for_function(
+            "() => !document.querySelector('#seats').textContent.includes('bot)')")
     finally:
         for c in ctx:
             c.close()

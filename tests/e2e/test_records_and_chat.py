@@ -1,6 +1,6 @@
 """Finished matches, record re-import and chat channels in Chromium (issue 7 items 4 and 6).
 
-A real uvicorn on a fresh SQLite database (the ``server`` fixture of test_full_match). Bots play
+A real uvicorn on a fresh SQLite database (the ``lair_server`` fixture of tests/browser.py). Bots play
 a match to the end; a visitor finds it in the finished list with its result, downloads its
 record, opens it from the lobby and steps through the imported replay with the slider and
 buttons, comparing every step shown with the original match's replay. At a running table, a
@@ -12,13 +12,19 @@ import re
 
 import pytest
 
-from tests.e2e.test_full_match import browser, name_yourself, server, shoot  # noqa: F401
+from tests.e2e.test_full_match import name_yourself, shoot
 
 pytestmark = pytest.mark.e2e
 VIEWPORT = {"width": 1400, "height": 1000}
 
 
-def bots_only_match(page, server: str, game: str = "evil_corp") -> str:  # noqa: F811
+@pytest.fixture(scope="module")
+def server(lair_server):
+    """The real site on a fresh SQLite database (``lair_server`` of tests/browser.py)."""
+    return lair_server
+
+
+def bots_only_match(page, server: str, game: str = "evil_corp") -> str:
     """The page's user hosts (without playing) a match of bots; returns its id once over."""
     page.goto(server + "/")
     page.check(f"#game-{game}")
@@ -50,7 +56,7 @@ def shown(page) -> dict:
             "result": page.inner_text("#result") if page.locator("#result").is_visible() else ""}
 
 
-def test_finished_list_record_download_and_imported_replay(browser, server, tmp_path):  # noqa: F811
+def test_finished_list_record_download_and_imported_replay(browser, server, tmp_path):
     host_ctx = browser.new_context(viewport=VIEWPORT)
     host = host_ctx.new_page()
     host.goto(server + "/")
@@ -140,7 +146,7 @@ def wait_line(page, text: str) -> None:
         ".some(e => e.textContent === t)", arg=text)
 
 
-def test_spectator_chat_is_apart_until_the_host_opens_the_table(browser, server):  # noqa: F811
+def test_spectator_chat_is_apart_until_the_host_opens_the_table(browser, server):
     host_ctx, eve_ctx = (browser.new_context(viewport=VIEWPORT) for _ in range(2))
     host, eve = host_ctx.new_page(), eve_ctx.new_page()
     host.goto(server + "/")
