@@ -173,14 +173,17 @@ class Hub:
 
     def table_facts(self, snap: Snapshot) -> dict:
         """The public pace facts added to every view as ``view["pace"]`` (app.matches.pace):
-        clocks, and per seat ``resigned``, ``away`` (seconds, None while connected or a bot)
-        and the replacement ``votes`` (voter seats) and ``needed``."""
+        clocks, and per seat ``resigned``, ``away`` (seconds, None while connected or a bot),
+        the replacement ``votes`` (voter seats) and ``needed``, and ``resign_ends`` (that
+        seat's resignation would end the match now)."""
         m = snap.match
         settings = pace.settings_of(m.settings)
         now = self.service.now().timestamp()
         facts = pace.public(settings, m.clocks, m.players,
                             {i.seat for i in snap.seats if i.bot}, now)
         humans = {i.seat for i in snap.seats if i.user_id is not None}
+        resigned = [i.seat for i in snap.seats if i.resigned_at is not None]
+        teams = registry.get(m.game).teams if m.game in registry.ENGINES else {}
         since = (m.clocks or {}).get("since") or {}
         for info, entry in zip(snap.seats, facts["seats"]):
             away = self.away_since(m.id, info.seat) if info.seat in humans else None
@@ -190,7 +193,10 @@ class Hub:
                          away=None if away is None else round(max(0.0, now - away), 1),
                          votes=votes.get("voters", []) if current else [],
                          needed=pace.votes_needed(humans, info.seat) if info.seat in humans
-                         else None)
+                         else None,
+                         # whether this seat resigning now ends the match (the dialog says so)
+                         resign_ends=pace.last_side(m.players, teams,
+                                                    resigned + [info.seat]) is not None)
         return facts
 
     def connected_seats(self, match_id: str) -> set[int]:

@@ -654,7 +654,15 @@ setInterval(tickClocks, 250);
 {
   const button = $("resign");
   const dialog = $("resign-dialog");
-  if (button && dialog && dialog.showModal) button.addEventListener("click", () => dialog.showModal());
+  if (button && dialog && dialog.showModal) button.addEventListener("click", () => {
+    // Worded from the latest view: another player's resignation may have changed the outcome.
+    const text = $("resign-text");
+    const seat = me();
+    if (text && seat !== null && view && view.pace) {
+      text.textContent = paceSeat(seat).resign_ends ? text.dataset.ends : text.dataset.bot;
+    }
+    dialog.showModal();
+  });
 }
 
 function setDot(panel, connected) {

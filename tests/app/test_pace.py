@@ -194,7 +194,7 @@ def test_time_bank_runs_for_prompted_seats_and_is_in_every_view(client, clock):
         assert v["pace"]["pace"] == "live" and v["pace"]["bank"] == 60.0
         assert v["pace"]["seats"][0] == {"left": 55.0, "running": False, "resigned": False,
                                          "away": pytest.approx(30.0, abs=1), "votes": [],
-                                         "needed": 1}
+                                         "needed": 1, "resign_ends": True}
         assert v["pace"]["seats"][1]["left"] == 30.0 and v["pace"]["seats"][1]["running"]
         assert "webhook" not in json.dumps(v["pace"])
 
@@ -293,7 +293,18 @@ def test_spectator_cannot_resign(client):
 def test_resign_with_more_seats_a_bot_plays_on_and_the_seat_ranks_last(client):
     mid, (bob, cid) = table(client, "toy3", ("Ann", "Bob", "Cid"))
     assert "A bot plays your seat to the end" in client.get(f"/m/{mid}").text
-    call(client, service(client).resign, mid, snap(client, mid).seats[0].user_id)
+    with client.websocket_connect(f"/ws/matches/{mid}") as ann:
+        assert [e["resign_ends"] for e in recv(ann, "view")["view"]["pace"]["seats"]] == \
+            [False, False, False]
+    with bob.websocket_connect(f"/ws/matches/{mid}") as bob_ws:
+        recv(bob_ws, "view")
+        call(client, service(client).resign, mid, snap(client, mid).seats[0].user_id)
+        # after Ann's resignation, Bob's or Cid's would end the match: the dialog says so
+        while True:
+            v = recv(bob_ws, "view")["view"]
+            if v["pace"]["seats"][0]["resigned"]:
+                break
+        assert [e["resign_ends"] for e in v["pace"]["seats"]] == [False, True, True]
     call(client, service(client).drain)
     s = snap(client, mid)
     assert s.match.status == "active" and s.seats[0].bot and s.seats[0].resigned_at
