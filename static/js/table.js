@@ -903,7 +903,13 @@ document.addEventListener("keydown", (ev) => {
   const key = ev.key.length === 1 ? ev.key.toUpperCase() : null;
   if (!key || !/^[1-9U]$/.test(key)) return;
   const b = dom.promptActions.querySelector(`button[data-key="${key}"]`);
-  if (!b || b.disabled) return;
+  if (!b || b.disabled) {
+    // Say why nothing happened rather than nothing at all (number keys may just be typos).
+    if (key === "U" && view && !view.result && me() !== null) {
+      toast("Nothing to undo now: only your own latest moves, before anything random or hidden was revealed and before another player acted.", "info");
+    }
+    return;
+  }
   ev.preventDefault();
   b.click();
 }, {capture: true});

@@ -95,6 +95,10 @@ def test_a_whole_turn_by_keyboard(browser, slow_bot_server):
     assert "1–9" in page.locator("#keys-help").inner_text() or \
         page.locator("#keys-help kbd").count() >= 5
     screenshot(page, ARTIFACTS / "keyboard-focus.png", full_page=False)
+    # Nothing to take back yet: U says so instead of doing nothing.
+    assert "U" not in shortcuts(page)
+    page.keyboard.press("u")
+    page.wait_for_selector(".toast:has-text('Nothing to undo now')")
 
     how = {"digit": 0, "board": 0}
     chat_checked = undone = False
