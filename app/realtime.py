@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, Union
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.identity import read_user_id
 from app.matches.service import MatchService, ServiceError, Snapshot
@@ -275,6 +276,8 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
                 continue
             try:
                 await _handle(raw, conn, service, hub, settings)
+            except PoolTimeout:  # every database connection stayed taken (DB_POOL_TIMEOUT)
+                _error(conn, "busy", "The server is busy; please try again in a moment.")
             except Exception:  # a bug must cost this one message, not the socket or the server
                 log.exception("message failed in match %s", match_id)
                 _error(conn, "bad_message", "The server could not process that message.")
@@ -343,7 +346,8 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
             code = exc.code if exc.code != "not_found" else "bad_message"
             _error(conn, code, exc.message, msg.id)
             ops_events.action_rejected(conn.match_id, conn.seat, code)
-            hub.push(await service.current(conn.match_id), only=conn)
+            if code != "busy":  # busy: the table did not change, and reading it would wait too
+                hub.push(await service.current(conn.match_id), only=conn)
             return
         # The mover learns that its action landed (the views alone cannot tell it apart from
         # another seat's move committed meanwhile).

@@ -34,6 +34,11 @@ class Settings(BaseSettings):
     # Per-socket rate limit (token bucket): messages per second, and the burst allowed.
     ws_rate: float = 10.0
     ws_burst: float = 30.0
+    # PostgreSQL connection pool: connections kept open (per process), extra ones opened per use
+    # beyond that, and seconds an operation waits for one before answering "busy".
+    db_pool_size: int = 40
+    db_pool_overflow: int = 0
+    db_pool_timeout: float = 5.0
 
     # Operations (README "Operations"): logs, operator access, shutdown, process count.
     log_level: str = "INFO"

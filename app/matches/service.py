@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 import orjson
-from sqlalchemy import func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import JSON, Boolean, DateTime, bindparam, func, insert, select, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
@@ -141,6 +142,41 @@ def _require_exact(engine: Engine, state: dict, seat: int, action: Any) -> None:
 #: ``submit(actor=BOT)``: the bot runner acting for a bot seat.
 BOT = "\x00bot"
 
+#: A move on PostgreSQL in one statement (one round trip besides BEGIN/COMMIT): the UPDATE
+#: commits only on the version the move was built on, the INSERT only if the UPDATE matched,
+#: and the NOTIFY (delivered by PostgreSQL at COMMIT, never for a rolled-back move) only then.
+_PG_MOVE_SQL = """
+WITH u AS (
+  UPDATE matches SET state = :state, version = :new_version, updated_at = :now,
+         status = :status, result = :result, finished_at = :finished_at
+  WHERE id = :match_id AND version = :version AND status = 'active'
+  RETURNING id
+){notify_cte}
+INSERT INTO actions (match_id, seq, seat, action_id, action, created_at, irreversible, undo)
+SELECT u.id, CAST(:new_version AS integer), CAST(:seat AS integer),
+       CAST(:action_id AS varchar), :action, :now, :irreversible, :undo
+FROM u{notify_join}
+"""
+_MOVE_TYPES = (bindparam("state", type_=JSON()),
+               bindparam("result", type_=JSON(none_as_null=True)),
+               bindparam("action", type_=JSON()),
+               bindparam("now", type_=DateTime(timezone=True)),
+               bindparam("finished_at", type_=DateTime(timezone=True)),
+               bindparam("irreversible", type_=Boolean()), bindparam("undo", type_=Boolean()))
+_PG_MOVE = text(_PG_MOVE_SQL.format(notify_cte="", notify_join="")).bindparams(*_MOVE_TYPES)
+_PG_MOVE_NOTIFY = text(_PG_MOVE_SQL.format(
+    notify_cte=",\nn AS (SELECT pg_notify(:channel, :payload) FROM u)",
+    notify_join=" CROSS JOIN n")).bindparams(*_MOVE_TYPES)
+_PG_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+class _Refused(Exception):
+    """The cached fast path cannot commit this move; the full path decides (and answers)."""
+
+
+def _busy() -> ServiceError:
+    return ServiceError("busy", "The server is busy; please try again in a moment.", 503)
+
 
 def _token() -> str:
     return secrets.token_urlsafe(24)
@@ -151,6 +187,14 @@ class MatchService:
 
     def __init__(self, sessionmaker: async_sessionmaker, *, bot_delay: float = 0.6):
         self.sm = sessionmaker
+        #: The engine behind the sessions: the move path uses SQLAlchemy Core on it directly.
+        self.db = sessionmaker.kw["bind"]
+        self._pg = self.db.dialect.name == "postgresql"
+        #: Set on PostgreSQL (``app.fanout.PgFanout``): tells the other processes about every
+        #: committed change. ``notifier.notice(match_id, what)`` gives ``(channel, payload)``
+        #: for a NOTIFY inside a move's own transaction; ``await notifier.publish(match_id,
+        #: what, snap)`` announces the other changes after their commit.
+        self.notifier: Any = None
         self.bot_delay = bot_delay
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._listeners: list[Listener] = []
@@ -178,7 +222,10 @@ class MatchService:
         """Call ``listener(match_id, what)`` after every committed change."""
         self._listeners.append(listener)
 
-    async def _changed(self, match_id: str, what: str, snap: Snapshot | None = None) -> None:
+    async def _changed(self, match_id: str, what: str, snap: Snapshot | None = None,
+                       *, notified: bool = False) -> None:
+        """Tell the listeners, then (unless the commit itself carried the NOTIFY: ``notified``)
+        the other processes."""
         if what != "state":
             self._snaps.pop(match_id, None)  # seats or status changed: reload when needed
         for listener in self._listeners:
@@ -186,6 +233,16 @@ class MatchService:
                 await listener(match_id, what, snap)
             except Exception:  # a broken listener must not undo a durable move
                 log.exception("listener failed for match %s", match_id)
+        if self.notifier is not None and not notified:
+            try:
+                await self.notifier.publish(match_id, what, snap)
+            except Exception:
+                log.exception("fan-out failed for match %s", match_id)
+
+    def forget(self, match_id: str) -> None:
+        """Drop the cached snapshot (another process changed seats or status, which does not
+        bump the version the cache is checked against)."""
+        self._snaps.pop(match_id, None)
 
     # ----- users -----------------------------------------------------------------------------
     async def ensure_user(self, user_id: str, name: str) -> User:
@@ -491,86 +548,206 @@ class MatchService:
         if seat is None:
             raise ServiceError("spectator", "Spectators watch; they cannot act.")
         started = time.perf_counter()
+        try:
+            return await self._submit(match_id, seat, action_id, version, action, actor,
+                                      started)
+        except PoolTimeout:  # every pooled connection stayed busy for DB_POOL_TIMEOUT seconds
+            raise _busy() from None
+
+    async def _submit(self, match_id: str, seat: int, action_id: str, version: int,
+                      action: Any, actor: str | None, started: float) -> Outcome:
         async with self._locks[match_id]:
-            async with self.sm() as s:
-                row = (await s.execute(select(Match.status, Match.version)
-                                       .where(Match.id == match_id))).first()
-                if row is None:
-                    raise ServiceError("bad_message", "No such match.")
-                if row.status in ("finished", "cancelled"):
-                    raise ServiceError("finished", "The match is over.")
-                if row.status != "active":
-                    raise ServiceError("illegal", "The match has not started yet.")
-                # A resent message carries the version it was built on, which is then old.
-                if version != row.version and await self._is_duplicate(s, match_id, seat,
-                                                                        action_id):
-                    return Outcome(applied=False, version=row.version, duplicate=True)
-                snap = self._snaps.get(match_id)
-                if snap is None or snap.match.version != row.version:
-                    snap = await self._load(match_id, s)
-                m = snap.match
-                self._require_actor(snap, seat, actor)
-                engine = self._engine(m.game)
-                state = m.state
-                if version != m.version and not await self._still_valid(
-                        s, engine, m, seat, version, action):
-                    raise ServiceError("stale", "The table changed before your move arrived; "
-                                                "here is the current state.")
+            moved = await self._submit_cached(match_id, seat, action_id, version, action, actor)
+            for attempt in (1, 2):
+                if moved is not None:
+                    break
                 try:
-                    if action == UNDO:
-                        new_state, events = await self._undo(s, snap, seat)
-                    else:
-                        _require_exact(engine, state, seat, action)
-                        new_state, events = engine.apply(state, seat, action)
-                except IllegalAction as exc:
-                    if action != UNDO and seat not in engine.prompts(state) and \
-                            not engine.legal_actions(state, seat):
-                        raise ServiceError("not_your_seat", "It is not your turn.") from exc
-                    raise ServiceError("illegal", exc.reason) from exc
-                result = engine.result(new_state)
-                now = utcnow()
-                current = m.version
-                values: dict[str, Any] = {"state": new_state, "version": current + 1,
-                                          "updated_at": now}
-                if result is not None:
-                    values.update(status="finished", result=result, finished_at=now)
-                done = await s.execute(update(Match).where(Match.id == match_id,
-                                                           Match.version == current)
-                                       .values(**values)
-                                       .execution_options(synchronize_session=False))
-                if done.rowcount != 1:
-                    await s.rollback()
+                    moved = await self._submit_loaded(match_id, seat, action_id, version,
+                                                      action, actor)
+                except DBAPIError as exc:
+                    # PostgreSQL dropped a pooled connection (restart, failover): the pool is
+                    # invalidated by now, so one retry runs on a fresh connection. A commit
+                    # that did land is then recognised as a duplicate.
+                    if attempt == 2 or not exc.connection_invalidated:
+                        raise
                     self._snaps.pop(match_id, None)
-                    raise ServiceError("stale", "Another move was applied first.")
-                irreversible = any(e.get("irreversible") for e in events)
-                try:  # the INSERT itself fails on a reused action id at the current version
-                    await s.execute(insert(ActionRow).values(
-                        match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
-                        action=action, created_at=now, irreversible=irreversible,
-                        undo=action == UNDO))
-                    await s.commit()
-                except IntegrityError:
-                    await s.rollback()
-                    self._snaps.pop(match_id, None)
-                    async with self.sm() as s2:
-                        if await self._is_duplicate(s2, match_id, seat, action_id):
-                            cur = await s2.scalar(select(Match.version)
-                                                  .where(Match.id == match_id))
-                            return Outcome(applied=False, version=cur, duplicate=True)
-                    raise ServiceError("stale", "Another move was applied first.")
-                for key, value in values.items():  # the cached snapshot follows the commit
-                    setattr(m, key, value)
-                snap.note_move(seat, irreversible, action == UNDO)
-                new_version = current + 1
-                self._remember_prompts(match_id, current, engine.prompts(state))
-                self._remember_prompts(match_id, new_version, engine.prompts(new_state))
+            if isinstance(moved, Outcome):
+                return moved
+            snap, new_version, result, events = moved
+        m = snap.match
         ops_events.action_applied(match_id, m.game, seat, new_version, started)
         if result is not None:
             ops_events.match_ended(match_id, "finished", new_version)
-        await self._changed(match_id, "state", snap)
+        await self._changed(match_id, "state", snap, notified=True)
         if result is None and any(info.bot for info in snap.seats):
             self.schedule_bots(match_id)
         return Outcome(applied=True, version=new_version, events=events)
+
+    def _notice(self, match_id: str) -> dict[str, str] | None:
+        """``{"channel", "payload"}`` of the NOTIFY a move's transaction carries, or None."""
+        if self.notifier is None or not self._pg:
+            return None
+        channel, payload = self.notifier.notice(match_id, "state")
+        return {"channel": channel, "payload": payload}
+
+    async def _submit_cached(self, match_id: str, seat: int, action_id: str, version: int,
+                             action: Any, actor: str | None
+                             ) -> tuple[Snapshot, int, dict | None, list[dict]] | None:
+        """The common move, built on the version of this process's cached snapshot: no read,
+        one transaction (PostgreSQL: one statement, UPDATE + INSERT + NOTIFY; SQLite: UPDATE
+        then INSERT) on a plain connection (SQLAlchemy Core, no ORM session).
+
+        The ``UPDATE ... WHERE version = v AND status = 'active'`` matching no row means the
+        cache is old (another process moved, or ended the match). Then, and for anything else
+        this path does not decide (no cache, another version, an undo, a refused or reused
+        action id, a dropped connection), it returns None with nothing written, and
+        :meth:`_submit_loaded` decides and answers exactly as it always did.
+        Returns ``(snapshot as committed, new version, result, events)``."""
+        snap = self._snaps.get(match_id)
+        if snap is None or action == UNDO:
+            return None
+        m = snap.match
+        if m.status != "active" or version != m.version or m.state is None:
+            return None
+        try:
+            self._require_actor(snap, seat, actor)
+            engine = self._engine(m.game)
+            state = m.state
+            _require_exact(engine, state, seat, action)
+            new_state, events = engine.apply(state, seat, action)
+        except (ServiceError, IllegalAction):
+            return None
+        result = engine.result(new_state)
+        now = utcnow()
+        current = m.version
+        irreversible = any(e.get("irreversible") for e in events)
+        params = {"state": new_state, "new_version": current + 1, "now": now,
+                  "status": "finished" if result is not None else "active", "result": result,
+                  "finished_at": now if result is not None else None,
+                  "match_id": match_id, "version": current, "seat": seat,
+                  "action_id": action_id, "action": action, "irreversible": irreversible,
+                  "undo": False}
+        notice = self._notice(match_id)
+        try:
+            async with self.db.begin() as conn:
+                if self._pg:
+                    if notice is not None:
+                        params.update(notice)
+                    done = await conn.execute(_PG_MOVE_NOTIFY if notice else _PG_MOVE, params)
+                    if done.rowcount != 1:
+                        raise _Refused
+                else:
+                    values: dict[str, Any] = {"state": new_state, "version": current + 1,
+                                              "updated_at": now}
+                    if result is not None:
+                        values.update(status="finished", result=result, finished_at=now)
+                    done = await conn.execute(
+                        update(Match.__table__)
+                        .where(Match.id == match_id, Match.version == current,
+                               Match.status == "active").values(**values))
+                    if done.rowcount != 1:
+                        raise _Refused
+                    await conn.execute(insert(ActionRow.__table__).values(
+                        match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
+                        action=action, created_at=now, irreversible=irreversible, undo=False))
+        except (_Refused, IntegrityError):
+            self._snaps.pop(match_id, None)
+            return None
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            self._snaps.pop(match_id, None)
+            return None
+        m.state, m.version, m.updated_at = new_state, current + 1, now
+        if result is not None:
+            m.status, m.result, m.finished_at = "finished", result, now
+        snap.note_move(seat, irreversible, False)
+        self._remember_prompts(match_id, current, engine.prompts(state))
+        self._remember_prompts(match_id, current + 1, engine.prompts(new_state))
+        return snap, current + 1, result, events
+
+    async def _submit_loaded(self, match_id: str, seat: int, action_id: str, version: int,
+                             action: Any, actor: str | None
+                             ) -> tuple[Snapshot, int, dict | None, list[dict]] | Outcome:
+        """The full move path: reads the match's status and version, reloads the snapshot when
+        the cache is old, handles resent actions, simultaneous frames and undo. Returns the
+        ``Outcome`` of a duplicate, or ``(snapshot, new version, result, events)``."""
+        async with self.sm() as s:
+            row = (await s.execute(select(Match.status, Match.version)
+                                   .where(Match.id == match_id))).first()
+            if row is None:
+                raise ServiceError("bad_message", "No such match.")
+            if row.status in ("finished", "cancelled"):
+                raise ServiceError("finished", "The match is over.")
+            if row.status != "active":
+                raise ServiceError("illegal", "The match has not started yet.")
+            # A resent message carries the version it was built on, which is then old.
+            if version != row.version and await self._is_duplicate(s, match_id, seat,
+                                                                    action_id):
+                return Outcome(applied=False, version=row.version, duplicate=True)
+            snap = self._snaps.get(match_id)
+            if snap is None or snap.match.version != row.version:
+                snap = await self._load(match_id, s)
+            m = snap.match
+            self._require_actor(snap, seat, actor)
+            engine = self._engine(m.game)
+            state = m.state
+            if version != m.version and not await self._still_valid(
+                    s, engine, m, seat, version, action):
+                raise ServiceError("stale", "The table changed before your move arrived; "
+                                            "here is the current state.")
+            try:
+                if action == UNDO:
+                    new_state, events = await self._undo(s, snap, seat)
+                else:
+                    _require_exact(engine, state, seat, action)
+                    new_state, events = engine.apply(state, seat, action)
+            except IllegalAction as exc:
+                if action != UNDO and seat not in engine.prompts(state) and \
+                        not engine.legal_actions(state, seat):
+                    raise ServiceError("not_your_seat", "It is not your turn.") from exc
+                raise ServiceError("illegal", exc.reason) from exc
+            result = engine.result(new_state)
+            now = utcnow()
+            current = m.version
+            values: dict[str, Any] = {"state": new_state, "version": current + 1,
+                                      "updated_at": now}
+            if result is not None:
+                values.update(status="finished", result=result, finished_at=now)
+            done = await s.execute(update(Match).where(Match.id == match_id,
+                                                       Match.version == current)
+                                   .values(**values)
+                                   .execution_options(synchronize_session=False))
+            if done.rowcount != 1:
+                await s.rollback()
+                self._snaps.pop(match_id, None)
+                raise ServiceError("stale", "Another move was applied first.")
+            irreversible = any(e.get("irreversible") for e in events)
+            try:  # the INSERT itself fails on a reused action id at the current version
+                await s.execute(insert(ActionRow).values(
+                    match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
+                    action=action, created_at=now, irreversible=irreversible,
+                    undo=action == UNDO))
+                notice = self._notice(match_id)
+                if notice is not None:  # PostgreSQL delivers it at COMMIT
+                    await s.execute(_PG_NOTIFY, notice)
+                await s.commit()
+            except IntegrityError:
+                await s.rollback()
+                self._snaps.pop(match_id, None)
+                async with self.sm() as s2:
+                    if await self._is_duplicate(s2, match_id, seat, action_id):
+                        cur = await s2.scalar(select(Match.version)
+                                              .where(Match.id == match_id))
+                        return Outcome(applied=False, version=cur, duplicate=True)
+                raise ServiceError("stale", "Another move was applied first.")
+            for key, value in values.items():  # the cached snapshot follows the commit
+                setattr(m, key, value)
+            snap.note_move(seat, irreversible, action == UNDO)
+            new_version = current + 1
+            self._remember_prompts(match_id, current, engine.prompts(state))
+            self._remember_prompts(match_id, new_version, engine.prompts(new_state))
+        return snap, new_version, result, events
 
     @staticmethod
     def _require_actor(snap: Snapshot, seat: int, actor: str | None) -> None:
