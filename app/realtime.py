@@ -20,7 +20,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.identity import read_user_id
 from app.matches.service import MatchService, ServiceError, Snapshot
-from app.matches.views import build_view, seats_summary
+from app.matches.views import build_views, seats_summary
 from app.ops import events as ops_events
 from app.settings import Settings
 from engines import registry
@@ -185,8 +185,8 @@ class Hub:
 
     def push(self, snap: Snapshot, only: Connection | None = None,
              exclude: Connection | None = None) -> None:
-        """Send each socket (or just ``only``; never ``exclude``) the view of its own seat,
-        one encode per seat."""
+        """Send each socket (or just ``only``; never ``exclude``) the view of its own seat:
+        the views of every seat present are built together (``build_views``), one encode each."""
         m = snap.match
         targets = [only] if only else [c for c in self.conns.get(m.id, ()) if c is not exclude]
         if m.status == "open" or m.state is None:
@@ -198,15 +198,15 @@ class Hub:
         engine = registry.get(m.game)
         for conn in targets:  # a seat handed to a bot (or taken back) changes who sees what
             conn.seat = snap.seat_of(conn.user_id)
-        cache: dict[int | None, str] = {}
-        connected = self.connected_seats(m.id)
-        spectators = self.spectators(m.id)
+        if not targets:
+            return
+        viewers = list(dict.fromkeys(conn.seat for conn in targets))
+        views = build_views(engine, snap, m.state, m.version, viewers,
+                            connected=self.connected_seats(m.id),
+                            spectators=self.spectators(m.id))
+        texts = {seat: _encode({"type": "view", "view": view}) for seat, view in views.items()}
         for conn in targets:
-            if conn.seat not in cache:
-                view = build_view(engine, snap, m.state, m.version, conn.seat,
-                                  connected=connected, spectators=spectators)
-                cache[conn.seat] = _encode({"type": "view", "view": view})
-            conn.send(cache[conn.seat])
+            conn.send(texts[conn.seat])
 
     def presence(self, match_id: str) -> None:
         """Tell everyone who is connected."""

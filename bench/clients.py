@@ -224,7 +224,7 @@ class Sock:
         elif kind == "error":
             w.error(msg.get("code", "?"))
             self.inflight = None
-            if msg.get("code") == "rate_limited":
+            if msg.get("code") in ("rate_limited", "busy"):  # retryable: back off a little
                 asyncio.get_running_loop().call_later(0.2, self.maybe_act)
             else:
                 self.maybe_act()

@@ -662,7 +662,8 @@ class MatchService:
         if result is not None:
             m.status, m.result, m.finished_at = "finished", result, now
         snap.note_move(seat, irreversible, False)
-        self._remember_prompts(match_id, current, engine.prompts(state))
+        if current not in self._prompts_at[match_id]:  # usually remembered by the last move
+            self._remember_prompts(match_id, current, engine.prompts(state))
         self._remember_prompts(match_id, current + 1, engine.prompts(new_state))
         return snap, current + 1, result, events
 
