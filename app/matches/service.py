@@ -16,13 +16,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
+import asyncpg
 import orjson
-from sqlalchemy import JSON, Boolean, DateTime, bindparam, func, insert, select, text, update
+from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
+from app.db import json_text
 from app.models import ActionRow, ChatMessage, Match, Seat, User, utcnow
 from app.ops import events as ops_events
 from engines import registry
@@ -142,31 +144,29 @@ def _require_exact(engine: Engine, state: dict, seat: int, action: Any) -> None:
 #: ``submit(actor=BOT)``: the bot runner acting for a bot seat.
 BOT = "\x00bot"
 
-#: A move on PostgreSQL in one statement (one round trip besides BEGIN/COMMIT): the UPDATE
-#: commits only on the version the move was built on, the INSERT only if the UPDATE matched,
-#: and the NOTIFY (delivered by PostgreSQL at COMMIT, never for a rolled-back move) only then.
+#: A move on PostgreSQL in one statement, sent alone (no BEGIN/COMMIT: a single statement is its
+#: own transaction), so one round trip: the UPDATE commits only on the version the move was
+#: built on, the INSERT only if the UPDATE matched, and the NOTIFY (delivered by PostgreSQL at
+#: COMMIT, never for a move that did not commit) only then. Parameters: $1 state (json text),
+#: $2 new version, $3 now, $4 status, $5 result (json text or NULL), $6 finished_at, $7 match
+#: id, $8 version built on, $9 seat, $10 action id, $11 action (json text), $12 irreversible
+#: [, $13 channel, $14 payload].
 _PG_MOVE_SQL = """
 WITH u AS (
-  UPDATE matches SET state = :state, version = :new_version, updated_at = :now,
-         status = :status, result = :result, finished_at = :finished_at
-  WHERE id = :match_id AND version = :version AND status = 'active'
+  UPDATE matches SET state = $1::json, version = $2::integer, updated_at = $3::timestamptz,
+         status = $4::varchar, result = $5::json, finished_at = $6::timestamptz
+  WHERE id = $7::varchar AND version = $8::integer AND status = 'active'
   RETURNING id
 ){notify_cte}
 INSERT INTO actions (match_id, seq, seat, action_id, action, created_at, irreversible, undo)
-SELECT u.id, CAST(:new_version AS integer), CAST(:seat AS integer),
-       CAST(:action_id AS varchar), :action, :now, :irreversible, :undo
+SELECT u.id, $2::integer, $9::integer, $10::varchar, $11::json, $3::timestamptz,
+       $12::boolean, false
 FROM u{notify_join}
 """
-_MOVE_TYPES = (bindparam("state", type_=JSON()),
-               bindparam("result", type_=JSON(none_as_null=True)),
-               bindparam("action", type_=JSON()),
-               bindparam("now", type_=DateTime(timezone=True)),
-               bindparam("finished_at", type_=DateTime(timezone=True)),
-               bindparam("irreversible", type_=Boolean()), bindparam("undo", type_=Boolean()))
-_PG_MOVE = text(_PG_MOVE_SQL.format(notify_cte="", notify_join="")).bindparams(*_MOVE_TYPES)
-_PG_MOVE_NOTIFY = text(_PG_MOVE_SQL.format(
-    notify_cte=",\nn AS (SELECT pg_notify(:channel, :payload) FROM u)",
-    notify_join=" CROSS JOIN n")).bindparams(*_MOVE_TYPES)
+_PG_MOVE = _PG_MOVE_SQL.format(notify_cte="", notify_join="")
+_PG_MOVE_NOTIFY = _PG_MOVE_SQL.format(
+    notify_cte=",\nn AS (SELECT pg_notify($13::text, $14::text) FROM u)",
+    notify_join=" CROSS JOIN n")
 _PG_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
@@ -594,8 +594,8 @@ class MatchService:
                              action: Any, actor: str | None
                              ) -> tuple[Snapshot, int, dict | None, list[dict]] | None:
         """The common move, built on the version of this process's cached snapshot: no read,
-        one transaction (PostgreSQL: one statement, UPDATE + INSERT + NOTIFY; SQLite: UPDATE
-        then INSERT) on a plain connection (SQLAlchemy Core, no ORM session).
+        one transaction (PostgreSQL: one statement, UPDATE + INSERT + NOTIFY, one round trip;
+        SQLite: UPDATE then INSERT with SQLAlchemy Core), no ORM session.
 
         The ``UPDATE ... WHERE version = v AND status = 'active'`` matching no row means the
         cache is old (another process moved, or ended the match). Then, and for anything else
@@ -621,41 +621,20 @@ class MatchService:
         now = utcnow()
         current = m.version
         irreversible = any(e.get("irreversible") for e in events)
-        params = {"state": new_state, "new_version": current + 1, "now": now,
-                  "status": "finished" if result is not None else "active", "result": result,
-                  "finished_at": now if result is not None else None,
-                  "match_id": match_id, "version": current, "seat": seat,
-                  "action_id": action_id, "action": action, "irreversible": irreversible,
-                  "undo": False}
-        notice = self._notice(match_id)
         try:
-            async with self.db.begin() as conn:
-                if self._pg:
-                    if notice is not None:
-                        params.update(notice)
-                    done = await conn.execute(_PG_MOVE_NOTIFY if notice else _PG_MOVE, params)
-                    if done.rowcount != 1:
-                        raise _Refused
-                else:
-                    values: dict[str, Any] = {"state": new_state, "version": current + 1,
-                                              "updated_at": now}
-                    if result is not None:
-                        values.update(status="finished", result=result, finished_at=now)
-                    done = await conn.execute(
-                        update(Match.__table__)
-                        .where(Match.id == match_id, Match.version == current,
-                               Match.status == "active").values(**values))
-                    if done.rowcount != 1:
-                        raise _Refused
-                    await conn.execute(insert(ActionRow.__table__).values(
-                        match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
-                        action=action, created_at=now, irreversible=irreversible, undo=False))
-        except (_Refused, IntegrityError):
-            self._snaps.pop(match_id, None)
-            return None
+            if self._pg:
+                committed = await self._commit_move_pg(
+                    match_id, current, seat, action_id, action, new_state, result, now,
+                    irreversible)
+            else:
+                committed = await self._commit_move_core(
+                    match_id, current, seat, action_id, action, new_state, result, now,
+                    irreversible)
         except DBAPIError as exc:
             if not exc.connection_invalidated:
                 raise
+            committed = False
+        if not committed:
             self._snaps.pop(match_id, None)
             return None
         m.state, m.version, m.updated_at = new_state, current + 1, now
@@ -666,6 +645,63 @@ class MatchService:
             self._remember_prompts(match_id, current, engine.prompts(state))
         self._remember_prompts(match_id, current + 1, engine.prompts(new_state))
         return snap, current + 1, result, events
+
+    async def _commit_move_pg(self, match_id: str, current: int, seat: int, action_id: str,
+                              action: Any, state: dict, result: dict | None, now: Any,
+                              irreversible: bool) -> bool:
+        """Commit a move with ``_PG_MOVE`` on a pooled connection's asyncpg driver (no
+        SQLAlchemy statement machinery, no BEGIN/COMMIT round trips). True if committed; False
+        if the row is not at ``current`` any more or not active, the action id was used, or
+        the connection broke (it is then dropped from the pool). Nothing is written then."""
+        args: list[Any] = [json_text(state), current + 1, now,
+                           "finished" if result is not None else "active",
+                           None if result is None else json_text(result),
+                           now if result is not None else None, match_id, current, seat,
+                           action_id, json_text(action), irreversible]
+        sql = _PG_MOVE
+        if self.notifier is not None:
+            sql = _PG_MOVE_NOTIFY
+            args += self.notifier.notice(match_id, "state")
+        async with self.db.connect() as conn:
+            driver = (await conn.get_raw_connection()).driver_connection
+            try:
+                status = await driver.execute(sql, *args)
+            except asyncpg.UniqueViolationError:  # a reused action id: the full path decides
+                return False
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError,
+                    asyncpg.InternalClientError) as exc:
+                # Mostly a connection the server dropped (restart, failover). The statement is
+                # its own transaction: if it committed anyway, the full path finds the action
+                # id and answers "duplicate"; it never applies the move twice.
+                log.warning("move on match %s: %s; taking the full path", match_id,
+                            type(exc).__name__)
+                await conn.invalidate()  # the pool must not hand this connection out again
+                return False
+        return status == "INSERT 0 1"
+
+    async def _commit_move_core(self, match_id: str, current: int, seat: int, action_id: str,
+                                action: Any, state: dict, result: dict | None, now: Any,
+                                irreversible: bool) -> bool:
+        """Commit a move with SQLAlchemy Core (SQLite): UPDATE, then INSERT, one transaction.
+        True if committed; False (nothing written) if the row is not at ``current`` any more
+        or not active, or the action id was used."""
+        values: dict[str, Any] = {"state": state, "version": current + 1, "updated_at": now}
+        if result is not None:
+            values.update(status="finished", result=result, finished_at=now)
+        try:
+            async with self.db.begin() as conn:
+                done = await conn.execute(
+                    update(Match.__table__)
+                    .where(Match.id == match_id, Match.version == current,
+                           Match.status == "active").values(**values))
+                if done.rowcount != 1:
+                    raise _Refused
+                await conn.execute(insert(ActionRow.__table__).values(
+                    match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
+                    action=action, created_at=now, irreversible=irreversible, undo=False))
+        except (_Refused, IntegrityError):
+            return False
+        return True
 
     async def _submit_loaded(self, match_id: str, seat: int, action_id: str, version: int,
                              action: Any, actor: str | None
