@@ -293,7 +293,11 @@ class MatchService:
 
     async def _load(self, match_id: str, session: AsyncSession) -> Snapshot:
         snap = await self.snapshot(match_id, session)
-        self._snaps[match_id] = snap
+        cached = self._snaps.get(match_id)
+        # A read outside the match's lock (bots, sockets) may finish after a move committed
+        # meanwhile: never let it put back an older version than the one cached.
+        if cached is None or cached.match.version <= snap.match.version:
+            self._snaps[match_id] = snap
         return snap
 
     def cached(self, match_id: str) -> Snapshot | None:
@@ -663,7 +667,9 @@ class MatchService:
             sql = _PG_MOVE_NOTIFY
             args += self.notifier.notice(match_id, "state")
         async with self.db.connect() as conn:
-            driver = (await conn.get_raw_connection()).driver_connection
+            # Checked out already: reading it needs no I/O (no greenlet hop, unlike
+            # ``await conn.get_raw_connection()``).
+            driver = conn.sync_connection.connection.driver_connection
             try:
                 status = await driver.execute(sql, *args)
             except asyncpg.UniqueViolationError:  # a reused action id: the full path decides
