@@ -187,7 +187,8 @@ class MatchService:
 
     def __init__(self, sessionmaker: async_sessionmaker, *, bot_delay: float = 0.6):
         self.sm = sessionmaker
-        #: The engine behind the sessions: the move path uses SQLAlchemy Core on it directly.
+        #: The engine behind the sessions: the move path uses its pool directly (PostgreSQL:
+        #: the asyncpg driver; SQLite: SQLAlchemy Core), not an ORM session.
         self.db = sessionmaker.kw["bind"]
         self._pg = self.db.dialect.name == "postgresql"
         #: Set on PostgreSQL (``app.fanout.PgFanout``): tells the other processes about every
@@ -546,8 +547,10 @@ class MatchService:
         player whose seat was given to a bot cannot act any more), ``BOT`` for the bot runner
         (the seat must still be a bot's), or None for trusted internal callers.
         Raises ``ServiceError`` with code ``spectator`` (no seat), ``finished``, ``stale``,
-        ``illegal`` (with the engine's reason) or ``bad_message``. A re-sent ``action_id`` is
-        acknowledged as a duplicate and never applied twice. The state is unchanged on error.
+        ``illegal`` (with the engine's reason), ``bad_message``, or ``busy`` (no database
+        connection free within ``DB_POOL_TIMEOUT``: nothing was done, the same action may be
+        sent again). A re-sent ``action_id`` is acknowledged as a duplicate and never applied
+        twice. The state is unchanged on error.
         """
         if seat is None:
             raise ServiceError("spectator", "Spectators watch; they cannot act.")
