@@ -1,7 +1,9 @@
 """Cross-process fan-out with PostgreSQL ``LISTEN/NOTIFY`` (DESIGN.md, "The service" > Fan-out).
 
 Each process pushes views to its own sockets (``app.realtime.Hub``). When a process commits a
-change to a match it also sends ``NOTIFY lair_matches, '<origin> <match_id> <what>'``; every
+change to a match it also sends ``NOTIFY lair_matches, '<origin> <match_id> <what>'`` (a move:
+inside its own transaction, on the pooled connection; other changes: after the commit, on the
+listening connection); every
 other process listening on the channel then loads the match (its version check makes a stale
 cache impossible) and pushes the new views to its sockets. No sticky sessions are needed. The
 payload names only the match and the kind of change: nothing hidden travels through it.
@@ -72,8 +74,14 @@ class PgFanout:
         if origin != self.origin:
             asyncio.get_running_loop().create_task(self.on_remote_change(match_id, what))
 
+    def notice(self, match_id: str, what: str) -> tuple[str, str]:
+        """``(channel, payload)`` for a ``pg_notify`` the service sends inside the transaction
+        of a change (a move): PostgreSQL delivers it at COMMIT, and never for a rollback."""
+        return CHANNEL, f"{self.origin} {match_id} {what}"
+
     async def publish(self, match_id: str, what: str, _snap=None) -> None:
-        """Service listener: tell the other processes that ``match_id`` changed."""
+        """Tell the other processes that ``match_id`` changed (after the commit of a change
+        whose transaction did not carry the NOTIFY itself)."""
         conn = self._conn
         if conn is None or conn.is_closed():
             return

@@ -55,7 +55,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.web_concurrency > 1 and settings.async_database_url.startswith("sqlite"):
             log.error("WEB_CONCURRENCY > 1 needs PostgreSQL: SQLite processes do not see each "
                       "other's moves live")
-        db = make_engine(settings.async_database_url)
+        db = make_engine(settings.async_database_url, pool_size=settings.db_pool_size,
+                         max_overflow=settings.db_pool_overflow,
+                         pool_timeout=settings.db_pool_timeout)
         service = MatchService(make_sessionmaker(db), bot_delay=settings.bot_delay)
         app.state.db = db
         app.state.service = service
@@ -65,7 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if url.startswith("postgresql+asyncpg://"):
             fanout = PgFanout(url.replace("postgresql+asyncpg://", "postgresql://", 1),
                               lambda match_id, what: _remote_change(service, hub, match_id, what))
-            service.subscribe(fanout.publish)
+            service.notifier = fanout
             await fanout.start()
         await service.resume_bots()
         app.state.webhooks = Webhooks(service, settings.site_url, timeout=settings.webhook_timeout,
@@ -113,7 +115,7 @@ async def _remote_change(service: MatchService, hub: Hub, match_id: str, what: s
         if not service.stopping:
             service.schedule_bots(match_id)
         return
-    if what != "state":  # seats or status changed there: our cached snapshot is outdated
+    if what != "state":  # seats or status: not caught by the version check of the cache
         service.forget(match_id)
     await hub.on_change(match_id, what, None)
 

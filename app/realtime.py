@@ -16,11 +16,12 @@ from typing import Annotated, Any, Literal, Union
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.identity import read_user_id
 from app.matches import pace
 from app.matches.service import MatchService, ServiceError, Snapshot
-from app.matches.views import build_view, seats_summary
+from app.matches.views import build_views, seats_summary
 from app.ops import events as ops_events
 from app.settings import Settings
 from engines import registry
@@ -237,8 +238,8 @@ class Hub:
 
     def push(self, snap: Snapshot, only: Connection | None = None,
              exclude: Connection | None = None) -> None:
-        """Send each socket (or just ``only``; never ``exclude``) the view of its own seat,
-        one encode per seat."""
+        """Send each socket (or just ``only``; never ``exclude``) the view of its own seat:
+        the views of every seat present are built together (``build_views``), one encode each."""
         m = snap.match
         targets = [only] if only else [c for c in self.conns.get(m.id, ()) if c is not exclude]
         if m.status == "open" or m.state is None:
@@ -251,19 +252,21 @@ class Hub:
         engine = registry.get(m.game)
         for conn in targets:  # a seat handed to a bot (or taken back) changes who sees what
             conn.seat = snap.seat_of(conn.user_id)
-        cache: dict[int | None, str] = {}
-        connected = self.connected_seats(m.id)
-        spectators = self.spectators(m.id)
+        if not targets:
+            return
+        viewers = list(dict.fromkeys(conn.seat for conn in targets))
+        views = build_views(engine, snap, m.state, m.version, viewers,
+                            connected=self.connected_seats(m.id),
+                            spectators=self.spectators(m.id))
         facts = self.table_facts(snap)
+        texts = {}
+        for seat, view in views.items():
+            view["pace"] = facts
+            if m.status == "finished" and m.result:  # ranks after resignations
+                _finished_by_service(view, m.result)
+            texts[seat] = _encode({"type": "view", "view": view})
         for conn in targets:
-            if conn.seat not in cache:
-                view = build_view(engine, snap, m.state, m.version, conn.seat,
-                                  connected=connected, spectators=spectators)
-                view["pace"] = facts
-                if m.status == "finished" and m.result:  # ranks after resignations
-                    _finished_by_service(view, m.result)
-                cache[conn.seat] = _encode({"type": "view", "view": view})
-            conn.send(cache[conn.seat])
+            conn.send(texts[conn.seat])
 
     async def deliver_chat(self, match_id: str, line_id: int) -> None:
         """Send a stored chat line to this process's sockets of the match that may read it:
@@ -375,6 +378,8 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
                 continue
             try:
                 await _handle(raw, conn, service, hub, settings)
+            except PoolTimeout:  # every database connection stayed taken (DB_POOL_TIMEOUT)
+                _error(conn, "busy", "The server is busy; please try again in a moment.")
             except Exception:  # a bug must cost this one message, not the socket or the server
                 log.exception("message failed in match %s", match_id)
                 _error(conn, "bad_message", "The server could not process that message.")
@@ -449,7 +454,8 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
             code = exc.code if exc.code != "not_found" else "bad_message"
             _error(conn, code, exc.message, msg.id)
             ops_events.action_rejected(conn.match_id, conn.seat, code)
-            hub.push(await service.current(conn.match_id), only=conn)
+            if code != "busy":  # busy: the table did not change, and reading it would wait too
+                hub.push(await service.current(conn.match_id), only=conn)
             return
         # The mover learns that its action landed (the views alone cannot tell it apart from
         # another seat's move committed meanwhile).

@@ -36,6 +36,11 @@ class Settings(BaseSettings):
     ws_burst: float = 30.0
     # Largest match record file accepted for import (bytes); a full 4-player match is ~50 kB.
     record_max_bytes: int = 256_000
+    # PostgreSQL connection pool: connections kept open (per process), extra ones opened per use
+    # beyond that, and seconds an operation waits for one before answering "busy".
+    db_pool_size: int = 40
+    db_pool_overflow: int = 0
+    db_pool_timeout: float = 5.0
 
     # Operations (README "Operations"): logs, operator access, shutdown, process count.
     log_level: str = "INFO"

@@ -20,6 +20,17 @@ import orjson
 import websockets
 
 BACKWARD = {"take_back", "cancel", "rebrew", "undo"}
+
+
+def choices(view: dict) -> list[dict]:
+    """The actions a bench bot picks from: forward ones, an engine's take-backs only when it
+    offers nothing else, never the table's ``undo`` (the previous mover is offered it until
+    the next seat moves: a bot taking it would replay the whole log after nearly every move,
+    which no real table does)."""
+    acts = [a for a in view["legal_actions"] if a != {"type": "undo"}]
+    return [a for a in acts if a.get("type") not in BACKWARD] or acts
+
+
 now = time.perf_counter
 
 
@@ -224,7 +235,7 @@ class Sock:
         elif kind == "error":
             w.error(msg.get("code", "?"))
             self.inflight = None
-            if msg.get("code") == "rate_limited":
+            if msg.get("code") in ("rate_limited", "busy"):  # retryable: back off a little
                 asyncio.get_running_loop().call_later(0.2, self.maybe_act)
             else:
                 self.maybe_act()
@@ -234,7 +245,7 @@ class Sock:
     def maybe_act(self) -> None:
         w, table, view = self.table.window, self.table, self.view
         if (self.inflight is not None or self.scheduled or w.mode == "idle" or not table.active
-                or view is None or not view["legal_actions"] or view.get("result") is not None):
+                or view is None or not choices(view) or view.get("result") is not None):
             return
         if w.mode == "paced":
             delay = table.slot() - now()
@@ -247,13 +258,12 @@ class Sock:
     def _fire(self) -> None:
         self.scheduled = False
         view = self.view
-        if self.inflight is None and view and view["legal_actions"] and view.get("result") is None:
+        if self.inflight is None and view and choices(view) and view.get("result") is None:
             self._send()
 
     def _send(self) -> None:
         view = self.view
-        acts = [a for a in view["legal_actions"] if a.get("type") not in BACKWARD] \
-            or view["legal_actions"]
+        acts = choices(view)
         self.inflight = now()
         if self.table.window.inside(self.inflight):
             self.table.window.sent += 1

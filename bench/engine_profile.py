@@ -4,8 +4,8 @@
 
 For each game, random bots (legal actions, take-backs excluded) play whole matches with
 ``players`` seats. Per action it times, separately: ``engine.apply``; the views of every seat and
-one spectator as the server builds them (``app.matches.views.build_view``: engine view + labels +
-names); and their orjson encoding. A second pass runs under cProfile and names the functions with
+one spectator as the server builds them (``app.matches.views.build_views``: engine views +
+labels + names); and their orjson encoding. A second pass runs under cProfile and names the functions with
 the largest own time ("hot spots"). Returns/prints a dict (shape in ``profile_game``).
 """
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _snapshot(game: str, players: int):
 
 def _play(game: str, players: int, actions: int, seed: int, timers: dict | None):
     """Play random matches until ``actions`` actions; fill ``timers`` (seconds) if given."""
-    from app.matches.views import build_view
+    from app.matches.views import build_views
     from engines import registry
 
     engine = registry.get(game)
@@ -62,8 +62,8 @@ def _play(game: str, players: int, actions: int, seed: int, timers: dict | None)
             t0 = time.process_time()
             state, _ = engine.apply(state, seat, action)
             t1 = time.process_time()
-            views = [build_view(engine, snap, state, done + 1, v, connected=range(players),
-                                spectators=2) for v in [*range(players), None]]
+            views = list(build_views(engine, snap, state, done + 1, [*range(players), None],
+                                     connected=range(players), spectators=2).values())
             t2 = time.process_time()
             texts = [orjson.dumps({"type": "view", "view": v}) for v in views]
             t3 = time.process_time()

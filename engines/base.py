@@ -199,19 +199,31 @@ class Engine:
 
     def view(self, state: State, viewer: int | None, reveal: bool = False) -> dict:
         """What ``viewer`` (seat, or ``None`` for a spectator) may know; see DESIGN.md."""
+        return self.views(state, [viewer], reveal)[viewer]
+
+    def views(self, state: State, viewers: Iterable[int | None], reveal: bool = False
+              ) -> dict[int | None, dict]:
+        """``{viewer: view(state, viewer, reveal)}`` for several viewers at once (the server
+        builds every seat's view after each move): what does not depend on the viewer (prompts,
+        header, result, the public part of the board: see :meth:`_game_views`) is computed
+        once. Parts that do not depend on the viewer may be the same objects in several views:
+        callers must not change a view in place (build a new dict instead)."""
         prompts = self.prompts(state)
-        you = viewer
-        return {
+        header = self._header(state, prompts)
+        result = self.result(state)
+        viewers = list(dict.fromkeys(viewers))
+        games = self._game_views(state, viewers, reveal)
+        return {viewer: {
             "version": state.get("version"),
-            "you": you,
+            "you": viewer,
             "seats": self._seat_views(state, viewer, reveal),
-            "header": self._header(state, prompts),
+            "header": header,
             "prompt": prompts.get(viewer) if viewer is not None else None,
             "legal_actions": self.legal_actions(state, viewer) if viewer is not None else [],
             "log": visible_log(state["log"], viewer, reveal),
-            "result": self.result(state),
-            "game": self._game_view(state, viewer, reveal),
-        }
+            "result": result,
+            "game": games[viewer],
+        } for viewer in viewers}
 
     def determinize(self, state: State, viewer: int | None, rng: Rng) -> State:
         """A state the viewer cannot tell from ``state`` (hidden parts resampled). Pure."""
@@ -274,6 +286,12 @@ class Engine:
 
     def _game_view(self, state: State, viewer: int | None, reveal: bool) -> dict:
         raise NotImplementedError
+
+    def _game_views(self, state: State, viewers: list[int | None], reveal: bool
+                    ) -> dict[int | None, dict]:
+        """``{viewer: _game_view(state, viewer, reveal)}``. Games override it to compute the
+        part every viewer sees once (it must give exactly what ``_game_view`` gives)."""
+        return {viewer: self._game_view(state, viewer, reveal) for viewer in viewers}
 
 
 BotFn = Callable[[Engine, State, int, Rng], Action]

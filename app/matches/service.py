@@ -16,12 +16,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
+import asyncpg
 import orjson
-from sqlalchemy import func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import func, insert, select, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
+from app.db import json_text
 from app.matches import pace
 from app.models import CHAT_CHANNELS, ActionRow, ChatMessage, Match, Seat, User, utcnow
 from app.ops import events as ops_events
@@ -146,6 +149,39 @@ def _require_exact(engine: Engine, state: dict, seat: int, action: Any) -> None:
 #: ``submit(actor=BOT)``: the bot runner acting for a bot seat.
 BOT = "\x00bot"
 
+#: A move on PostgreSQL in one statement, sent alone (no BEGIN/COMMIT: a single statement is its
+#: own transaction), so one round trip: the UPDATE commits only on the version the move was
+#: built on, the INSERT only if the UPDATE matched, and the NOTIFY (delivered by PostgreSQL at
+#: COMMIT, never for a move that did not commit) only then. Parameters: $1 state (json text),
+#: $2 new version, $3 now, $4 status, $5 result (json text or NULL), $6 finished_at, $7 match
+#: id, $8 version built on, $9 seat, $10 action id, $11 action (json text), $12 irreversible
+#: [, $13 channel, $14 payload].
+_PG_MOVE_SQL = """
+WITH u AS (
+  UPDATE matches SET state = $1::json, version = $2::integer, updated_at = $3::timestamptz,
+         status = $4::varchar, result = $5::json, finished_at = $6::timestamptz
+  WHERE id = $7::varchar AND version = $8::integer AND status = 'active'
+  RETURNING id
+){notify_cte}
+INSERT INTO actions (match_id, seq, seat, action_id, action, created_at, irreversible, undo)
+SELECT u.id, $2::integer, $9::integer, $10::varchar, $11::json, $3::timestamptz,
+       $12::boolean, false
+FROM u{notify_join}
+"""
+_PG_MOVE = _PG_MOVE_SQL.format(notify_cte="", notify_join="")
+_PG_MOVE_NOTIFY = _PG_MOVE_SQL.format(
+    notify_cte=",\nn AS (SELECT pg_notify($13::text, $14::text) FROM u)",
+    notify_join=" CROSS JOIN n")
+_PG_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+class _Refused(Exception):
+    """The cached fast path cannot commit this move; the full path decides (and answers)."""
+
+
+def _busy() -> ServiceError:
+    return ServiceError("busy", "The server is busy; please try again in a moment.", 503)
+
 
 def _token() -> str:
     return secrets.token_urlsafe(24)
@@ -156,6 +192,15 @@ class MatchService:
 
     def __init__(self, sessionmaker: async_sessionmaker, *, bot_delay: float = 0.6):
         self.sm = sessionmaker
+        #: The engine behind the sessions: the move path uses its pool directly (PostgreSQL:
+        #: the asyncpg driver; SQLite: SQLAlchemy Core), not an ORM session.
+        self.db = sessionmaker.kw["bind"]
+        self._pg = self.db.dialect.name == "postgresql"
+        #: Set on PostgreSQL (``app.fanout.PgFanout``): tells the other processes about every
+        #: committed change. ``notifier.notice(match_id, what)`` gives ``(channel, payload)``
+        #: for a NOTIFY inside a move's own transaction; ``await notifier.publish(match_id,
+        #: what, snap)`` announces the other changes after their commit.
+        self.notifier: Any = None
         self.bot_delay = bot_delay
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._listeners: list[Listener] = []
@@ -185,7 +230,10 @@ class MatchService:
         """Call ``listener(match_id, what)`` after every committed change."""
         self._listeners.append(listener)
 
-    async def _changed(self, match_id: str, what: str, snap: Snapshot | None = None) -> None:
+    async def _changed(self, match_id: str, what: str, snap: Snapshot | None = None,
+                       *, notified: bool = False) -> None:
+        """Tell the listeners, then (unless the commit itself carried the NOTIFY: ``notified``)
+        the other processes."""
         if what != "state" and not what.startswith("chat:"):
             self._snaps.pop(match_id, None)  # seats or status changed: reload when needed
         for listener in self._listeners:
@@ -193,6 +241,16 @@ class MatchService:
                 await listener(match_id, what, snap)
             except Exception:  # a broken listener must not undo a durable move
                 log.exception("listener failed for match %s", match_id)
+        if self.notifier is not None and not notified:
+            try:
+                await self.notifier.publish(match_id, what, snap)
+            except Exception:
+                log.exception("fan-out failed for match %s", match_id)
+
+    def forget(self, match_id: str) -> None:
+        """Drop the cached snapshot (another process changed seats or status, which does not
+        bump the version the cache is checked against)."""
+        self._snaps.pop(match_id, None)
 
     # ----- users -----------------------------------------------------------------------------
     async def ensure_user(self, user_id: str, name: str) -> User:
@@ -244,7 +302,11 @@ class MatchService:
 
     async def _load(self, match_id: str, session: AsyncSession) -> Snapshot:
         snap = await self.snapshot(match_id, session)
-        self._snaps[match_id] = snap
+        cached = self._snaps.get(match_id)
+        # A read outside the match's lock (bots, sockets) may finish after a move committed
+        # meanwhile: never let it put back an older version than the one cached.
+        if cached is None or cached.match.version <= snap.match.version:
+            self._snaps[match_id] = snap
         return snap
 
     def cached(self, match_id: str) -> Snapshot | None:
@@ -498,94 +560,257 @@ class MatchService:
         player whose seat was given to a bot cannot act any more), ``BOT`` for the bot runner
         (the seat must still be a bot's), or None for trusted internal callers.
         Raises ``ServiceError`` with code ``spectator`` (no seat), ``finished``, ``stale``,
-        ``illegal`` (with the engine's reason) or ``bad_message``. A re-sent ``action_id`` is
-        acknowledged as a duplicate and never applied twice. The state is unchanged on error.
+        ``illegal`` (with the engine's reason), ``bad_message``, or ``busy`` (no database
+        connection free within ``DB_POOL_TIMEOUT``: nothing was done, the same action may be
+        sent again). A re-sent ``action_id`` is acknowledged as a duplicate and never applied
+        twice. The state is unchanged on error.
         """
         if seat is None:
             raise ServiceError("spectator", "Spectators watch; they cannot act.")
         started = time.perf_counter()
+        try:
+            return await self._submit(match_id, seat, action_id, version, action, actor,
+                                      started)
+        except PoolTimeout:  # every pooled connection stayed busy for DB_POOL_TIMEOUT seconds
+            raise _busy() from None
+
+    async def _submit(self, match_id: str, seat: int, action_id: str, version: int,
+                      action: Any, actor: str | None, started: float) -> Outcome:
         async with self._locks[match_id]:
-            async with self.sm() as s:
-                row = (await s.execute(select(Match.status, Match.version)
-                                       .where(Match.id == match_id))).first()
-                if row is None:
-                    raise ServiceError("bad_message", "No such match.")
-                if row.status in ("finished", "cancelled"):
-                    raise ServiceError("finished", "The match is over.")
-                if row.status != "active":
-                    raise ServiceError("illegal", "The match has not started yet.")
-                # A resent message carries the version it was built on, which is then old.
-                if version != row.version and await self._is_duplicate(s, match_id, seat,
-                                                                        action_id):
-                    return Outcome(applied=False, version=row.version, duplicate=True)
-                snap = self._snaps.get(match_id)
-                if snap is None or snap.match.version != row.version:
-                    snap = await self._load(match_id, s)
-                m = snap.match
-                self._require_actor(snap, seat, actor)
-                engine = self._engine(m.game)
-                state = m.state
-                if version != m.version and not await self._still_valid(
-                        s, engine, m, seat, version, action):
-                    raise ServiceError("stale", "The table changed before your move arrived; "
-                                                "here is the current state.")
+            moved = await self._submit_cached(match_id, seat, action_id, version, action, actor)
+            for attempt in (1, 2):
+                if moved is not None:
+                    break
                 try:
-                    if action == UNDO:
-                        new_state, events = await self._undo(s, snap, seat)
-                    else:
-                        _require_exact(engine, state, seat, action)
-                        new_state, events = engine.apply(state, seat, action)
-                except IllegalAction as exc:
-                    if action != UNDO and seat not in engine.prompts(state) and \
-                            not engine.legal_actions(state, seat):
-                        raise ServiceError("not_your_seat", "It is not your turn.") from exc
-                    raise ServiceError("illegal", exc.reason) from exc
-                result = engine.result(new_state)
-                now = utcnow()
-                current = m.version
-                values: dict[str, Any] = {"state": new_state, "version": current + 1,
-                                          "updated_at": now}
-                if result is not None:
-                    values.update(status="finished", result=result, finished_at=now)
-                values.update(self._pace_values(snap, engine, state, new_state, seat,
-                                                action == UNDO, result))
-                done = await s.execute(update(Match).where(Match.id == match_id,
-                                                           Match.version == current)
-                                       .values(**values)
-                                       .execution_options(synchronize_session=False))
-                if done.rowcount != 1:
-                    await s.rollback()
+                    moved = await self._submit_loaded(match_id, seat, action_id, version,
+                                                      action, actor)
+                except DBAPIError as exc:
+                    # PostgreSQL dropped a pooled connection (restart, failover): the pool is
+                    # invalidated by now, so one retry runs on a fresh connection. A commit
+                    # that did land is then recognised as a duplicate.
+                    if attempt == 2 or not exc.connection_invalidated:
+                        raise
                     self._snaps.pop(match_id, None)
-                    raise ServiceError("stale", "Another move was applied first.")
-                irreversible = any(e.get("irreversible") for e in events)
-                try:  # the INSERT itself fails on a reused action id at the current version
-                    await s.execute(insert(ActionRow).values(
-                        match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
-                        action=action, created_at=now, irreversible=irreversible,
-                        undo=action == UNDO))
-                    await s.commit()
-                except IntegrityError:
-                    await s.rollback()
-                    self._snaps.pop(match_id, None)
-                    async with self.sm() as s2:
-                        if await self._is_duplicate(s2, match_id, seat, action_id):
-                            cur = await s2.scalar(select(Match.version)
-                                                  .where(Match.id == match_id))
-                            return Outcome(applied=False, version=cur, duplicate=True)
-                    raise ServiceError("stale", "Another move was applied first.")
-                for key, value in values.items():  # the cached snapshot follows the commit
-                    setattr(m, key, value)
-                snap.note_move(seat, irreversible, action == UNDO)
-                new_version = current + 1
-                self._remember_prompts(match_id, current, engine.prompts(state))
-                self._remember_prompts(match_id, new_version, engine.prompts(new_state))
+            if isinstance(moved, Outcome):
+                return moved
+            snap, new_version, result, events = moved
+        m = snap.match
         ops_events.action_applied(match_id, m.game, seat, new_version, started)
         if result is not None:
             ops_events.match_ended(match_id, "finished", new_version)
-        await self._changed(match_id, "state", snap)
+        await self._changed(match_id, "state", snap, notified=True)
         if result is None and any(info.bot for info in snap.seats):
             self.schedule_bots(match_id)
         return Outcome(applied=True, version=new_version, events=events)
+
+    def _notice(self, match_id: str) -> dict[str, str] | None:
+        """``{"channel", "payload"}`` of the NOTIFY a move's transaction carries, or None."""
+        if self.notifier is None or not self._pg:
+            return None
+        channel, payload = self.notifier.notice(match_id, "state")
+        return {"channel": channel, "payload": payload}
+
+    async def _submit_cached(self, match_id: str, seat: int, action_id: str, version: int,
+                             action: Any, actor: str | None
+                             ) -> tuple[Snapshot, int, dict | None, list[dict]] | None:
+        """The common move, built on the version of this process's cached snapshot: no read,
+        one transaction (PostgreSQL: one statement, UPDATE + INSERT + NOTIFY, one round trip;
+        SQLite: UPDATE then INSERT with SQLAlchemy Core), no ORM session.
+
+        The ``UPDATE ... WHERE version = v AND status = 'active'`` matching no row means the
+        cache is old (another process moved, or ended the match). Then, and for anything else
+        this path does not decide (no cache, another version, an undo, a refused or reused
+        action id, a dropped connection), it returns None with nothing written, and
+        :meth:`_submit_loaded` decides and answers exactly as it always did.
+        Returns ``(snapshot as committed, new version, result, events)``."""
+        snap = self._snaps.get(match_id)
+        if snap is None or action == UNDO:
+            return None
+        m = snap.match
+        if m.status != "active" or version != m.version or m.state is None:
+            return None
+        try:
+            self._require_actor(snap, seat, actor)
+            engine = self._engine(m.game)
+            state = m.state
+            _require_exact(engine, state, seat, action)
+            new_state, events = engine.apply(state, seat, action)
+        except (ServiceError, IllegalAction):
+            return None
+        result = engine.result(new_state)
+        if self._pace_values(snap, engine, state, new_state, seat, False, result):
+            return None  # clocks, deadlines or resignations to write: the full path does that
+        now = utcnow()
+        current = m.version
+        irreversible = any(e.get("irreversible") for e in events)
+        try:
+            if self._pg:
+                committed = await self._commit_move_pg(
+                    match_id, current, seat, action_id, action, new_state, result, now,
+                    irreversible)
+            else:
+                committed = await self._commit_move_core(
+                    match_id, current, seat, action_id, action, new_state, result, now,
+                    irreversible)
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            committed = False
+        if not committed:
+            self._snaps.pop(match_id, None)
+            return None
+        m.state, m.version, m.updated_at = new_state, current + 1, now
+        if result is not None:
+            m.status, m.result, m.finished_at = "finished", result, now
+        snap.note_move(seat, irreversible, False)
+        if current not in self._prompts_at[match_id]:  # usually remembered by the last move
+            self._remember_prompts(match_id, current, engine.prompts(state))
+        self._remember_prompts(match_id, current + 1, engine.prompts(new_state))
+        return snap, current + 1, result, events
+
+    async def _commit_move_pg(self, match_id: str, current: int, seat: int, action_id: str,
+                              action: Any, state: dict, result: dict | None, now: Any,
+                              irreversible: bool) -> bool:
+        """Commit a move with ``_PG_MOVE`` on a pooled connection's asyncpg driver (no
+        SQLAlchemy statement machinery, no BEGIN/COMMIT round trips). True if committed; False
+        if the row is not at ``current`` any more or not active, the action id was used, or
+        the connection broke (it is then dropped from the pool). Nothing is written then."""
+        args: list[Any] = [json_text(state), current + 1, now,
+                           "finished" if result is not None else "active",
+                           None if result is None else json_text(result),
+                           now if result is not None else None, match_id, current, seat,
+                           action_id, json_text(action), irreversible]
+        sql = _PG_MOVE
+        if self.notifier is not None:
+            sql = _PG_MOVE_NOTIFY
+            args += self.notifier.notice(match_id, "state")
+        async with self.db.connect() as conn:
+            # Checked out already: reading it needs no I/O (no greenlet hop, unlike
+            # ``await conn.get_raw_connection()``).
+            driver = conn.sync_connection.connection.driver_connection
+            try:
+                status = await driver.execute(sql, *args)
+            except asyncpg.UniqueViolationError:  # a reused action id: the full path decides
+                return False
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError,
+                    asyncpg.InternalClientError) as exc:
+                # Mostly a connection the server dropped (restart, failover). The statement is
+                # its own transaction: if it committed anyway, the full path finds the action
+                # id and answers "duplicate"; it never applies the move twice.
+                log.warning("move on match %s: %s; taking the full path", match_id,
+                            type(exc).__name__)
+                await conn.invalidate()  # the pool must not hand this connection out again
+                return False
+        return status == "INSERT 0 1"
+
+    async def _commit_move_core(self, match_id: str, current: int, seat: int, action_id: str,
+                                action: Any, state: dict, result: dict | None, now: Any,
+                                irreversible: bool) -> bool:
+        """Commit a move with SQLAlchemy Core (SQLite): UPDATE, then INSERT, one transaction.
+        True if committed; False (nothing written) if the row is not at ``current`` any more
+        or not active, or the action id was used."""
+        values: dict[str, Any] = {"state": state, "version": current + 1, "updated_at": now}
+        if result is not None:
+            values.update(status="finished", result=result, finished_at=now)
+        try:
+            async with self.db.begin() as conn:
+                done = await conn.execute(
+                    update(Match.__table__)
+                    .where(Match.id == match_id, Match.version == current,
+                           Match.status == "active").values(**values))
+                if done.rowcount != 1:
+                    raise _Refused
+                await conn.execute(insert(ActionRow.__table__).values(
+                    match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
+                    action=action, created_at=now, irreversible=irreversible, undo=False))
+        except (_Refused, IntegrityError):
+            return False
+        return True
+
+    async def _submit_loaded(self, match_id: str, seat: int, action_id: str, version: int,
+                             action: Any, actor: str | None
+                             ) -> tuple[Snapshot, int, dict | None, list[dict]] | Outcome:
+        """The full move path: reads the match's status and version, reloads the snapshot when
+        the cache is old, handles resent actions, simultaneous frames and undo. Returns the
+        ``Outcome`` of a duplicate, or ``(snapshot, new version, result, events)``."""
+        async with self.sm() as s:
+            row = (await s.execute(select(Match.status, Match.version)
+                                   .where(Match.id == match_id))).first()
+            if row is None:
+                raise ServiceError("bad_message", "No such match.")
+            if row.status in ("finished", "cancelled"):
+                raise ServiceError("finished", "The match is over.")
+            if row.status != "active":
+                raise ServiceError("illegal", "The match has not started yet.")
+            # A resent message carries the version it was built on, which is then old.
+            if version != row.version and await self._is_duplicate(s, match_id, seat,
+                                                                    action_id):
+                return Outcome(applied=False, version=row.version, duplicate=True)
+            snap = self._snaps.get(match_id)
+            if snap is None or snap.match.version != row.version:
+                snap = await self._load(match_id, s)
+            m = snap.match
+            self._require_actor(snap, seat, actor)
+            engine = self._engine(m.game)
+            state = m.state
+            if version != m.version and not await self._still_valid(
+                    s, engine, m, seat, version, action):
+                raise ServiceError("stale", "The table changed before your move arrived; "
+                                            "here is the current state.")
+            try:
+                if action == UNDO:
+                    new_state, events = await self._undo(s, snap, seat)
+                else:
+                    _require_exact(engine, state, seat, action)
+                    new_state, events = engine.apply(state, seat, action)
+            except IllegalAction as exc:
+                if action != UNDO and seat not in engine.prompts(state) and \
+                        not engine.legal_actions(state, seat):
+                    raise ServiceError("not_your_seat", "It is not your turn.") from exc
+                raise ServiceError("illegal", exc.reason) from exc
+            result = engine.result(new_state)
+            now = utcnow()
+            current = m.version
+            values: dict[str, Any] = {"state": new_state, "version": current + 1,
+                                      "updated_at": now}
+            if result is not None:
+                values.update(status="finished", result=result, finished_at=now)
+            values.update(self._pace_values(snap, engine, state, new_state, seat,
+                                            action == UNDO, result))
+            done = await s.execute(update(Match).where(Match.id == match_id,
+                                                       Match.version == current)
+                                   .values(**values)
+                                   .execution_options(synchronize_session=False))
+            if done.rowcount != 1:
+                await s.rollback()
+                self._snaps.pop(match_id, None)
+                raise ServiceError("stale", "Another move was applied first.")
+            irreversible = any(e.get("irreversible") for e in events)
+            try:  # the INSERT itself fails on a reused action id at the current version
+                await s.execute(insert(ActionRow).values(
+                    match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
+                    action=action, created_at=now, irreversible=irreversible,
+                    undo=action == UNDO))
+                notice = self._notice(match_id)
+                if notice is not None:  # PostgreSQL delivers it at COMMIT
+                    await s.execute(_PG_NOTIFY, notice)
+                await s.commit()
+            except IntegrityError:
+                await s.rollback()
+                self._snaps.pop(match_id, None)
+                async with self.sm() as s2:
+                    if await self._is_duplicate(s2, match_id, seat, action_id):
+                        cur = await s2.scalar(select(Match.version)
+                                              .where(Match.id == match_id))
+                        return Outcome(applied=False, version=cur, duplicate=True)
+                raise ServiceError("stale", "Another move was applied first.")
+            for key, value in values.items():  # the cached snapshot follows the commit
+                setattr(m, key, value)
+            snap.note_move(seat, irreversible, action == UNDO)
+            new_version = current + 1
+            self._remember_prompts(match_id, current, engine.prompts(state))
+            self._remember_prompts(match_id, new_version, engine.prompts(new_state))
+        return snap, new_version, result, events
 
     @staticmethod
     def _require_actor(snap: Snapshot, seat: int, actor: str | None) -> None:

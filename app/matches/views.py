@@ -23,30 +23,65 @@ def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer
     seats augmented with ``name``/``bot``/``host``/``connected``, and ``match``
     (``{id, game, title, status, players, spectators, spectator_chat_open}``).
     """
+    return build_views(engine, snap, state, version, [viewer], connected=connected,
+                       spectators=spectators, reveal=reveal)[viewer]
+
+
+def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
+                viewers: Iterable[int | None], *, connected: Iterable[int] = (),
+                spectators: int = 0, reveal: bool = False) -> dict[int | None, dict]:
+    """``{viewer: build_view(..., viewer, ...)}`` for several viewers of one version: the
+    engine computes what every viewer sees once (``Engine.views``), and each log event gets its
+    seat names once, not once per viewer. Views may share parts that are equal for all
+    viewers: encode them, do not change them in place."""
     m = snap.match
-    view = engine.view(state, viewer, reveal=reveal)
-    view["version"] = version
-    view["labels"] = [engine.describe(state, a) for a in view["legal_actions"]]
-    if not reveal and snap.can_undo(viewer) and state is m.state:
-        view["legal_actions"].append(dict(UNDO))
-        view["labels"].append("Undo my last move")
+    views = engine.views(state, viewers, reveal=reveal)
     online = set(connected)
-    for info, seat_view in zip(snap.seats, view["seats"]):
-        # Bots are numbered by seat so that two of them can be told apart in the log.
-        name = info.name or (f"{info.bot.title()} bot {info.seat + 1}" if info.bot else "—")
-        if info.bot and info.away_name:
-            name = f"{info.away_name} ({info.bot} bot)"
-        seat_view.update(name=name,
-                         bot=bool(info.bot), host=info.user_id == m.host_id and info.user_id
-                         is not None, connected=bool(info.bot) or info.seat in online)
-    names = [s.get("name") for s in view["seats"]]
-    view["log"] = [dict(e, text=name_players(e["text"], names)) for e in view["log"]]
-    if view.get("prompt") and isinstance(view["prompt"].get("text"), str):
-        view["prompt"] = dict(view["prompt"], text=name_players(view["prompt"]["text"], names))
-    view["match"] = {"id": m.id, "game": m.game, "title": engine.title, "status": m.status,
-                     "players": m.players, "spectators": spectators,
-                     "spectator_chat_open": bool(m.spectator_chat_open)}
-    return view
+    names = [_seat_name(info) for info in snap.seats]
+    # id(event) -> (event, its named copy), for this call only: the engines' views hold the
+    # state's own event objects, so each is named once, not once per viewer. Holding the event
+    # keeps its id from being reused by another object meanwhile.
+    named_events: dict[int, tuple[dict, dict]] = {}
+
+    def named(event: dict) -> dict:
+        hit = named_events[id(event)] = (
+            event, dict(event, text=_named(event["text"], names_key)))
+        return hit[1]
+
+    match = {"id": m.id, "game": m.game, "title": engine.title, "status": m.status,
+             "players": m.players, "spectators": spectators,
+             "spectator_chat_open": bool(m.spectator_chat_open)}
+    undo_for = snap.can_undo if not reveal and state is m.state else None
+    names_key: tuple[str | None, ...] = ()
+    for viewer, view in views.items():
+        view["version"] = version
+        view["labels"] = [engine.describe(state, a) for a in view["legal_actions"]]
+        if undo_for is not None and undo_for(viewer):
+            view["legal_actions"].append(dict(UNDO))
+            view["labels"].append("Undo my last move")
+        for info, name, seat_view in zip(snap.seats, names, view["seats"]):
+            seat_view.update(name=name,
+                             bot=bool(info.bot), host=info.user_id == m.host_id and info.user_id
+                             is not None, connected=bool(info.bot) or info.seat in online)
+        seat_names = tuple(s.get("name") for s in view["seats"])
+        if seat_names != names_key:  # the same for every viewer (the seats are public)
+            names_key = seat_names
+            named_events.clear()
+        hits = named_events.get
+        view["log"] = [hit[1] if (hit := hits(id(e))) is not None else named(e)
+                       for e in view["log"]]
+        if view.get("prompt") and isinstance(view["prompt"].get("text"), str):
+            view["prompt"] = dict(view["prompt"], text=_named(view["prompt"]["text"], names_key))
+        view["match"] = dict(match)
+    return views
+
+
+def _seat_name(info) -> str:
+    # Bots are numbered by seat so that two of them can be told apart in the log.
+    name = info.name or (f"{info.bot.title()} bot {info.seat + 1}" if info.bot else "—")
+    if info.bot and info.away_name:
+        name = f"{info.away_name} ({info.bot} bot)"
+    return name
 
 
 _PLAYER = re.compile(r"\bPlayer ([1-9])\b")

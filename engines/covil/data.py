@@ -7,6 +7,7 @@ Mercenaries, ``kind`` one of overlord/henchman/mercenary).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -38,6 +39,7 @@ MERCENARIES: list[str] = list(_MINIONS["mercenaries"])
 RELIC_IDS: list[str] = list(RELICS)
 
 
+@lru_cache(maxsize=None)  # hot (hundreds of calls per move); an unknown id is not cached
 def card(cid: str) -> dict:
     """Data of a Minion card instance id (``"W3"``, ``"H2.1"``, ``"O4"``). KeyError if unknown."""
     return CARDS[cid.split(".")[0]]

@@ -241,6 +241,9 @@ class CovilEngine(Engine):
     def _game_view(self, state: dict, viewer, reveal: bool) -> dict:
         return view.game_view(state, viewer, reveal)
 
+    def _game_views(self, state: dict, viewers: list, reveal: bool) -> dict:
+        return view.game_views(state, viewers, reveal)
+
     def determinize(self, state: dict, viewer: int | None, rng: Rng) -> dict:
         """Redeal what ``viewer`` cannot know: the Power Relic deck and every other hand
         (including the dummies' face-down relics), and the Mercenary deck with the cards left

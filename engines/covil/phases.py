@@ -2,6 +2,8 @@
 Afternoon turns, and Phase 3 Night (3.1-3.5, Rebels Retaliate, passing the Evil Scepter)."""
 from __future__ import annotations
 
+from collections import Counter
+
 from engines.base import event
 
 from . import combat, core, dummy
@@ -93,13 +95,15 @@ def dominance(state: dict) -> dict[str, int | None]:
     """
     out: dict[str, int | None] = {}
     zd = core.zone_data(state)
+    owners = core.owners(state)
+    # Troops per owner and zone, counted once (this runs for every view of the Night).
+    here = [Counter(t["z"] for t in state["own"][o]["troops"]) for o in owners]
     for t in FEE_TERRAINS:
         wins: dict[int, int] = {}
         for z, d in zd.items():
             if t not in d["terrain"]:
                 continue
-            counts = sorted(((core.troops_in(state, o, z), o) for o in core.owners(state)),
-                            reverse=True)
+            counts = sorted(((here[o][z], o) for o in owners), reverse=True)
             if counts[0][0] > 0 and (len(counts) == 1 or counts[0][0] > counts[1][0]):
                 wins[counts[0][1]] = wins.get(counts[0][1], 0) + 1
         best = sorted(wins.items(), key=lambda kv: -kv[1])

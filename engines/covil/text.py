@@ -1,6 +1,8 @@
 """Player-readable ability texts built from the card data (for views and labels)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .data import card, relic
 
 
@@ -12,6 +14,7 @@ def _where(w) -> str:
     return "your troops in " + " or ".join(w) + " zones"
 
 
+@lru_cache(maxsize=None)  # static card data: the same text every time
 def minion_text(cid: str) -> str:
     """E.g. "Reinforcement: +1 defense for your troops in Town or Water zones"."""
     c = card(cid)
@@ -73,6 +76,7 @@ def minion_text(cid: str) -> str:
     return t
 
 
+@lru_cache(maxsize=None)
 def relic_text(rid: str) -> str:
     """E.g. "free attack; +1 melee"."""
     r = relic(rid)

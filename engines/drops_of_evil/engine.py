@@ -105,6 +105,12 @@ class DropsOfEvil(Engine):
     def _game_view(self, state: dict, viewer: int | None, reveal: bool) -> dict:
         return game_view(state, viewer, reveal)
 
+    def _game_views(self, state: dict, viewers: list, reveal: bool) -> dict:
+        # Everything on the board is public (only the bag's order is hidden, and never shown):
+        # one board for every viewer.
+        board = game_view(state, None, reveal)
+        return {viewer: board for viewer in viewers}
+
     def determinize(self, state: dict, viewer: int | None, rng: Rng) -> dict:
         """Only the bag's order is hidden: reshuffle it (and the future draws' RNG)."""
         new = clone(state)

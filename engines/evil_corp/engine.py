@@ -153,6 +153,12 @@ class EvilCorpEngine(Engine):
     def _game_view(self, state, viewer, reveal):
         return views.game_view(state, viewer, reveal, self.prompts(state))
 
+    def _game_views(self, state, viewers, reveal):
+        # Only the screens (a seat's own supply) depend on the viewer: the rest is built once.
+        board = views.game_view(state, None, reveal, self.prompts(state))
+        return {viewer: dict(board, screens=views.screens(state, viewer, reveal))
+                for viewer in viewers}
+
     def determinize(self, state, viewer, rng: Rng):
         return views.determinize(state, viewer, rng)
 

@@ -393,9 +393,19 @@ function me() {
   return you();
 }
 
+/** Refusals that say nothing about the move itself: the same move may simply be sent again. */
+const RETRYABLE = new Set(["busy", "rate_limited"]);
+
 function onError(msg) {
   if (pending && (!msg.ref || msg.ref === pending.id)) setPending(null);
   const text = msg.message || humanize(msg.code || "error");
+  if (RETRYABLE.has(msg.code)) {
+    // A short notice (no alert): the prompt is usable again, the player just tries again.
+    for (const old of dom.toasts.querySelectorAll(`.toast[data-code="${msg.code}"]`)) old.remove();
+    const t = toast(`${text} Your move was not made; you can send it again.`, "warn", msg.code);
+    setTimeout(() => t.remove(), 4000);
+    return;
+  }
   toast(text, "error", msg.code);
 }
 

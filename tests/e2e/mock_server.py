@@ -11,7 +11,7 @@ renderer whose update() throws.
 
 Test controls (HTTP): ``POST /mock/reset``, ``/mock/drop?code=1001`` (close every socket with that code), ``/mock/silence``
 (current sockets get no more frames, not even pongs), ``/mock/refuse?count=n`` (close the next n
-connections at once), ``/mock/finish``, ``/mock/reload``,
+connections at once), ``/mock/busy?count=n`` (refuse the next n actions with ``busy``), ``/mock/finish``, ``/mock/reload``,
 ``/mock/chat?text=``, ``/mock/presence?spectators=n``; ``GET /mock/received`` (client frames),
 ``GET /mock/stats``.
 
@@ -243,7 +243,7 @@ def create_app() -> FastAPI:
     games: dict[str, Game] = {}
     conns: dict[str, list[Conn]] = {}
     received: list[dict] = []
-    stats = {"connects": 0, "attempts": [], "refuse": 0}
+    stats = {"connects": 0, "attempts": [], "refuse": 0, "busy": 0}
     chat_log: dict[str, list[dict]] = {}
 
     def game(match_id: str) -> Game:
@@ -367,6 +367,10 @@ def create_app() -> FastAPI:
 
         if c.seat is None:
             return await error("spectator", "Spectators cannot act.")
+        if stats["busy"] > 0:  # like Lair when every database connection stays taken: no view
+            stats["busy"] -= 1
+            return await send(c, {"type": "error", "code": "busy", "ref": ref,
+                                  "message": "The server is busy; please try again in a moment."})
         if ref in g.seen_ids:  # a duplicate is acknowledged, never re-applied
             await push_views(match_id)
             return await send(c, {"type": "ack", "ref": ref, "version": g.version,
@@ -397,7 +401,7 @@ def create_app() -> FastAPI:
         games.clear()
         received.clear()
         chat_log.clear()
-        stats.update(connects=0, attempts=[], refuse=0)
+        stats.update(connects=0, attempts=[], refuse=0, busy=0)
         return {"ok": True}
 
     @app.post("/mock/drop")
@@ -416,6 +420,11 @@ def create_app() -> FastAPI:
     async def refuse(count: int):
         stats["refuse"] = count
         return {"ok": True}
+
+    @app.post("/mock/busy")
+    async def busy(count: int):
+        stats["busy"] = count
+        return {"busy": count}
 
     @app.post("/mock/silence")
     async def silence():

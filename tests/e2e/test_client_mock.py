@@ -203,6 +203,25 @@ def test_error_shows_a_dismissable_toast(ctx, mock):
     expect(page.locator("#toasts .toast")).to_have_count(0)
 
 
+def test_busy_is_a_short_notice_and_the_move_can_be_sent_again(ctx, mock):
+    from playwright.sync_api import expect
+    page = open_table(ctx, mock.url + "/m/m1?seat=0")
+    mock.post("/mock/busy?count=1")
+    page.locator("#prompt-actions button", has_text="Pass").click()
+    notice = page.locator("#toasts .toast-warn")
+    expect(notice).to_have_attribute("data-code", "busy")
+    expect(notice).to_contain_text("send it again")
+    expect(page.locator("#toasts .toast-error")).to_have_count(0)  # not an alert
+    button = page.locator("#prompt-actions button", has_text="Pass")
+    expect(button).to_be_enabled()                                   # not stuck pending
+    expect(page.locator("body")).to_have_attribute("data-pending", "false")
+    shot(page, "04b-busy-notice")
+    button.click()
+    expect(page.locator("body")).to_have_attribute("data-version", "1")
+    assert [m["action"] for m in mock.received("action")][-2:] == [{"type": "pass"}] * 2
+    expect(notice).to_have_count(0, timeout=6000)                    # it goes away by itself
+
+
 def test_chat_is_text_and_length_limited(ctx, mock):
     from playwright.sync_api import expect
     alice = open_table(ctx, mock.url + "/m/m1?seat=0")
