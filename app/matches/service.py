@@ -603,7 +603,7 @@ class MatchService:
             self.schedule_bots(match_id)
         return Outcome(applied=True, version=new_version, events=events)
 
-    def _notice(self, match_id: str) -> dict[str, str] | None:
+    def _move_notify(self, match_id: str) -> dict[str, str] | None:
         """``{"channel", "payload"}`` of the NOTIFY a move's transaction carries, or None."""
         if self.notifier is None or not self._pg:
             return None
@@ -791,7 +791,7 @@ class MatchService:
                     match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
                     action=action, created_at=now, irreversible=irreversible,
                     undo=action == UNDO))
-                notice = self._notice(match_id)
+                notice = self._move_notify(match_id)
                 if notice is not None:  # PostgreSQL delivers it at COMMIT
                     await s.execute(_PG_NOTIFY, notice)
                 await s.commit()
@@ -1058,10 +1058,6 @@ class MatchService:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     # ----- pace: clocks, resignation, replacement votes (app.matches.pace) -------------------
-    def forget(self, match_id: str) -> None:
-        """Drop this process's cached snapshot (another process changed seats or status)."""
-        self._snaps.pop(match_id, None)
-
     def _ts(self) -> float:
         return self.now().timestamp()
 
