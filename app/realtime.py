@@ -219,10 +219,8 @@ class Hub:
             await self.deliver_chat(match_id, int(what.split(":", 1)[1]))
             return
         if what.startswith("notice:"):  # the service tells the table (resign, time, vote)
-            text = what.split(":", 1)[1]
-            self.broadcast(match_id, {"type": "chat", "from": "Lair", "text": text,
-                                      "system": True})
-            self.broadcast(match_id, {"type": "notice", "text": text})
+            # a toast; the same text is also a stored chat line from "Lair", delivered as chat
+            self.broadcast(match_id, {"type": "notice", "text": what.split(":", 1)[1]})
             return
         if what.startswith("rematch:"):
             new_id = what.split(":", 1)[1]
@@ -310,8 +308,11 @@ def at_table(snap: Snapshot, user_id: str | None) -> bool:
 
 
 def _chat_frame(line) -> str:
-    return _encode({"type": "chat", "from": line.name, "text": line.text,
-                    "at": line.created_at.isoformat(), "channel": line.channel})
+    frame = {"type": "chat", "from": line.name, "text": line.text,
+             "at": line.created_at.isoformat(), "channel": line.channel}
+    if line.user_id is None:  # Lair's own notices (resignations, timeouts, votes, seats)
+        frame["system"] = True
+    return _encode(frame)
 
 
 def _error(conn: Connection, code: str, message: str, ref: str | None = None) -> None:

@@ -73,7 +73,10 @@ async def test_a_move_on_the_cached_version_reads_nothing(database_url):
         seen.on = False
         assert out.applied and out.version == 3
         if database_url.startswith("postgresql"):  # one statement, one round trip
-            assert len(seen.sql) == 1 and seen.sql[0].startswith("WITH u AS ( UPDATE matches"), \
+            # A pool reset ("ROLLBACK;") of an earlier checkout was once seen landing in the
+            # window on a loaded CI machine; it is not the move's (open question, issue 6).
+            moves = [sql for sql in seen.sql if sql != "ROLLBACK;"]
+            assert len(moves) == 1 and moves[0].startswith("WITH u AS ( UPDATE matches"), \
                 seen.sql
         else:
             assert [sql.split()[0] for sql in seen.sql] == ["UPDATE", "INSERT"], seen.sql
