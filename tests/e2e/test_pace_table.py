@@ -3,52 +3,21 @@ banks at the table, and resigning with its confirmation. Screenshots in tests/e2
 (pace-*.png)."""
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import time
 
-import httpx
 import pytest
 
-from tests.app.servers import free_port
-from tests.e2e.test_full_match import ROOT, name_yourself, shoot
+from tests.browser import lair_process
+from tests.e2e.test_full_match import name_yourself, shoot
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """The app on a fresh migrated SQLite file, served by uvicorn (a minute to start: the
-    test machine may be busy)."""
-    db = tmp_path_factory.mktemp("db") / "lair.db"
-    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}", "SECRET_KEY": "e2e",
-           "BOT_DELAY": "0.05", "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
-                   check=True, capture_output=True)
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host",
-                             "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-                            cwd=ROOT, env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(url + "/healthz", timeout=1)
-                break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("server did not start")
-                time.sleep(0.1)
+    """The app on a fresh migrated SQLite file (``tests.browser.lair_process``)."""
+    with lair_process(tmp_path_factory.mktemp("db") / "lair.db") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def _seconds(text: str) -> int:
