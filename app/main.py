@@ -22,6 +22,7 @@ from app.db import make_engine, make_sessionmaker
 from app.fanout import PgFanout
 from app.matches.service import MatchService
 from app.matches.timer import ClockTimer
+from app.matches.watch import OutsideChanges
 from app.matches.webhooks import Webhooks
 from app.ops import events as logs_events
 from app.ops import logs
@@ -74,12 +75,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                       allow_private=settings.webhook_allow_private)
         timer = app.state.timer = ClockTimer(service, settings.clock_poll)
         timer.start()  # re-arms every stored deadline, as resume_bots does for bots
+        outside = app.state.outside = None
+        if fanout is None:  # SQLite: no NOTIFY, so look for what `lair end` changed
+            outside = app.state.outside = OutsideChanges(service, lambda: list(hub.conns),
+                                     lambda match_id, what: hub.on_change(match_id, what, None),
+                                     settings.clock_poll)
+            outside.start()
         try:
             yield
         finally:
             # uvicorn has stopped accepting connections and closed the sockets (1012) by now.
             app.state.stopping = True
             await timer.stop()
+            if outside is not None:
+                await outside.stop()
             handoff = await drain(service, settings.shutdown_timeout)
             if fanout is not None:
                 for match_id in handoff:  # another process makes these bots' moves

@@ -95,6 +95,9 @@ class Connection:
         self.refilled = time.monotonic()
         self.task: asyncio.Task | None = None  # the sender, cancelled if it stalls
         self.writing = False
+        #: What this socket holds of its table, ``(seat, version, log length, seat names)`` of
+        #: the last view sent, or None: later views carry only what it lacks (``Hub.push``).
+        self.sent: tuple | None = None
 
     def send(self, text: str) -> None:
         """Queue a frame; a socket whose queue is full is too slow and gets closed."""
@@ -257,14 +260,18 @@ class Hub:
                             connected=self.connected_seats(m.id),
                             spectators=self.spectators(m.id))
         facts = self.table_facts(snap)
-        texts = {}
-        for seat, view in views.items():
+        for view in views.values():
             view["pace"] = facts
             if m.status == "finished" and m.result:  # ranks after resignations
                 _finished_by_service(view, m.result)
-            texts[seat] = _encode({"type": "view", "view": view})
+        texts: dict[tuple, str] = {}  # one encode per (seat, log start, static parts kept)
         for conn in targets:
-            conn.send(texts[conn.seat])
+            view = views[conn.seat]
+            key = _delta(conn, snap, view, engine.static_view_keys)
+            if (text := texts.get(key)) is None:
+                text = texts[key] = _encode({"type": "view", "view": _sliced(view, *key[1:])})
+            conn.send(text)
+            conn.sent = (conn.seat, m.version, len(view["log"]), key[3])
 
     async def deliver_chat(self, match_id: str, line_id: int) -> None:
         """Send a stored chat line to this process's sockets of the match that may read it:
@@ -286,6 +293,31 @@ class Hub:
         self.broadcast(match_id, {"type": "presence",
                                   "seats": [{"seat": s, "connected": True} for s in seats],
                                   "spectators": sum(1 for c in conns if c.seat is None)})
+
+
+def _delta(conn: Connection, snap: Snapshot, view: dict, static: tuple[str, ...]) -> tuple:
+    """What ``conn`` needs of ``view``: ``(seat, log_from, kept, names)``. The log goes from
+    ``log_from`` on (0: whole) and the ``static`` game parts are left out (``kept``) when the
+    socket already holds them. The log only grows between undos (``Snapshot.log_since``), so
+    the socket's copy is a prefix of the new log when it is of the same seat and names, from
+    a version since the latest undo and not newer than this one; otherwise it gets it all."""
+    names = tuple(s.get("name") for s in view["seats"])
+    sent = conn.sent
+    same_table = sent is not None and sent[0] == conn.seat
+    grows = (same_table and sent[3] == names
+             and snap.log_since <= sent[1] <= snap.match.version and sent[2] <= len(view["log"]))
+    return (conn.seat, sent[2] if grows else 0,
+            static if same_table and isinstance(view.get("game"), dict) else (), names)
+
+
+def _sliced(view: dict, log_from: int, kept: tuple[str, ...], _names: tuple = ()) -> dict:
+    """The wire form of ``view`` (DESIGN.md "The wire"): ``log`` holds the events from
+    ``log_from`` on and ``kept`` names the game parts the client keeps from its last view."""
+    out = dict(view, log=view["log"][log_from:], log_from=log_from)
+    if kept:
+        out["game"] = {k: v for k, v in view["game"].items() if k not in kept}
+        out["kept"] = list(kept)
+    return out
 
 
 def _finished_by_service(view: dict, result: dict) -> None:

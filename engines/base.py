@@ -145,6 +145,10 @@ class Engine:
     version: ClassVar[int] = 1
     options: ClassVar[type[BaseModel]] = NoOptions
     teams: ClassVar[dict[int, list[list[int]]]] = {}
+    #: Keys of ``view["game"]`` whose values are the same for every viewer and never change
+    #: during a match (board geometry, a card catalogue): the server sends them to a socket
+    #: once, not with every view (DESIGN.md, "The wire"). The contract tests check both.
+    static_view_keys: ClassVar[tuple[str, ...]] = ()
 
     # ----- contract -------------------------------------------------------------------------
     def parse_options(self, players: int, raw: dict | BaseModel | None) -> BaseModel:

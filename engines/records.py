@@ -91,6 +91,40 @@ def replay_states(game: str, players: int, options: dict, seed: int,
         yield state
 
 
+class Replayer:
+    """Random access to the states of one log (the replay viewer's slider): keeps the state
+    and undo trail at every ``every``-th step it has passed, so a step is replayed from the
+    nearest of them instead of from the setup. ``extend`` adds actions committed since (logs
+    only grow). States are never changed in place (``Engine.apply`` copies), so keeping them
+    is safe. Raises ``IllegalAction`` like :func:`replay_states`."""
+
+    def __init__(self, game: str, players: int, options: dict, seed: int,
+                 actions: Iterable[tuple[int, dict]], every: int = 25) -> None:
+        self.engine = registry.get(game)
+        self.actions = list(actions)
+        self.every = every
+        self._marks: dict[int, tuple[dict, int | None, list[dict]]] = {
+            0: (self.engine.setup(players, options, seed), None, [])}
+
+    def extend(self, actions: Iterable[tuple[int, dict]]) -> None:
+        """Append actions logged after the ones given so far."""
+        self.actions.extend(actions)
+
+    def state_at(self, n: int) -> dict:
+        """The state after the first ``n`` actions (0: after setup); ``0 <= n <= len``."""
+        if not 0 <= n <= len(self.actions):
+            raise ValueError(f"step {n} is outside 0..{len(self.actions)}")
+        start = max(k for k in self._marks if k <= n)
+        state, seat, before = self._marks[start]
+        trail = UndoTrail()
+        trail.seat, trail.before = seat, list(before)
+        for i in range(start, n):
+            state, _ = step(self.engine, state, trail, *self.actions[i])
+            if (i + 1) % self.every == 0 and i + 1 not in self._marks:
+                self._marks[i + 1] = (state, trail.seat, list(trail.before))
+        return state
+
+
 def replay_log(game: str, players: int, options: dict, seed: int,
                actions: Iterable[tuple[int, dict]]) -> tuple[dict, UndoTrail]:
     """The state after the whole log, and the undo trail at that point."""

@@ -72,10 +72,18 @@ class Snapshot:
     #: The seat that may undo now and how many of its latest moves (see engines.records.UndoTrail).
     undo_seat: int | None = None
     undo_depth: int = 0
+    #: The version since which the state's event log only grew (the latest undo's version, 0
+    #: if none): a viewer holding the log of any version from here on can be sent just the
+    #: events after it (app.realtime, "incremental log").
+    log_since: int = 0
 
-    def note_move(self, seat: int, irreversible: bool, undo: bool) -> None:
-        """Follow the undo rule for one committed log row (same logic as ``UndoTrail``)."""
+    def note_move(self, seat: int, irreversible: bool, undo: bool,
+                  version: int | None = None) -> None:
+        """Follow the undo rule for one committed log row (same logic as ``UndoTrail``);
+        ``version`` is the row's (its ``seq``), which an undo makes ``log_since``."""
         if undo:
+            if version is not None:
+                self.log_since = max(self.log_since, version)
             self.undo_depth -= 1
             if self.undo_depth <= 0:
                 self.undo_seat, self.undo_depth = None, 0
@@ -294,10 +302,14 @@ class MatchService:
                  for seat, name, away_name in rows]
         snap = Snapshot(match, seats)
         if match.status == "active":
-            for seat, irreversible, undo in (await session.execute(
-                    select(ActionRow.seat, ActionRow.irreversible, ActionRow.undo)
+            for seq, seat, irreversible, undo in (await session.execute(
+                    select(ActionRow.seq, ActionRow.seat, ActionRow.irreversible, ActionRow.undo)
                     .where(ActionRow.match_id == match_id).order_by(ActionRow.seq))).all():
-                snap.note_move(seat, irreversible, undo)
+                snap.note_move(seat, irreversible, undo, seq)
+        elif match.status == "finished":
+            snap.log_since = await session.scalar(
+                select(func.coalesce(func.max(ActionRow.seq), 0))
+                .where(ActionRow.match_id == match_id, ActionRow.undo.is_(True)))
         return snap
 
     async def _load(self, match_id: str, session: AsyncSession) -> Snapshot:
@@ -308,6 +320,14 @@ class MatchService:
         if cached is None or cached.match.version <= snap.match.version:
             self._snaps[match_id] = snap
         return snap
+
+    async def heads(self, match_ids: list[str]) -> dict[str, tuple[str, int]]:
+        """``{match_id: (status, version)}`` as committed, for those of ``match_ids`` that
+        exist (one query; app.matches.watch compares them with the cache)."""
+        async with self.sm() as s:
+            rows = (await s.execute(select(Match.id, Match.status, Match.version)
+                                    .where(Match.id.in_(match_ids)))).all()
+        return {r.id: (r.status, r.version) for r in rows}
 
     def cached(self, match_id: str) -> Snapshot | None:
         """This process's latest snapshot of the match, if it has one (no database access)."""
@@ -806,7 +826,7 @@ class MatchService:
                 raise ServiceError("stale", "Another move was applied first.")
             for key, value in values.items():  # the cached snapshot follows the commit
                 setattr(m, key, value)
-            snap.note_move(seat, irreversible, action == UNDO)
+            snap.note_move(seat, irreversible, action == UNDO, current + 1)
             new_version = current + 1
             self._remember_prompts(match_id, current, engine.prompts(state))
             self._remember_prompts(match_id, new_version, engine.prompts(new_state))

@@ -5,11 +5,12 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse
 
 from app.identity import request_user_id
+from app.matches import replays
 from app.matches.records import seat_entries
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import build_view
 from engines import registry
-from engines.records import replay_states, state_hash
+from engines.records import state_hash
 
 router = APIRouter()
 
@@ -66,10 +67,8 @@ async def replay(request: Request, match_id: str, step: int = 0, watch: str | No
         raise HTTPException(403, "Ask a player for the spectator link.")
     rows = await service.actions(match_id, upto=m.version)
     step = max(0, min(step, len(rows)))
-    state = None
-    for i, state in enumerate(replay_states(m.game, m.players, m.options, m.seed,
-                                            [(r.seat, r.action) for r in rows[:step]])):
-        pass
+    state = await replays.state_at(("match", match_id, m.seed), m.game, m.players, m.options,
+                                   m.seed, [(r.seat, r.action) for r in rows], step)
     engine = registry.get(m.game)
     viewer = None if finished else seat
     view = build_view(engine, snap, state, step, viewer, reveal=finished)

@@ -9,7 +9,6 @@ as the body) and redirects to ``/records/{id}``: the same replay viewer as a mat
 from __future__ import annotations
 
 import asyncio
-import itertools
 from typing import AsyncGenerator
 
 from fastapi import APIRouter, HTTPException, Request
@@ -19,12 +18,11 @@ from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
 from app.identity import request_user_id
-from app.matches import records
+from app.matches import records, replays
 from app.matches.history import finished_matches
 from app.matches.views import build_view
 from app.routes.pages import ROOT, _message, _page, _user
 from engines import registry
-from engines.records import replay_states
 
 router = APIRouter()
 #: Record checks replay a whole match (CPU): one at a time per process keeps the site responsive.
@@ -131,19 +129,14 @@ async def record_page(request: Request, record_id: str) -> Response:
                  record_name=f"lair-{row.game}-{row.id}.json", imported=True)
 
 
-def _state_at(row, step: int) -> dict:
-    states = replay_states(row.game, row.players, row.options, row.seed,
-                           [(s, a) for s, a in row.actions[:step]])
-    return next(itertools.islice(states, step, None))
-
-
 @router.get("/records/{record_id}/replay")
 async def record_replay(request: Request, record_id: str, step: int = 0) -> dict:
     """The view at ``step`` of an imported record, everything revealed: ``{"step", "steps",
     "view"}`` as ``/matches/{id}/replay`` gives for the original finished match."""
     row = await _record(request, record_id)
     step = max(0, min(step, len(row.actions)))
-    state = await asyncio.to_thread(_state_at, row, step)
+    state = await replays.state_at(("record", row.id, row.seed), row.game, row.players, row.options,
+                                   row.seed, [(s, a) for s, a in row.actions], step)
     snap = records.snapshot(row)
     view = build_view(registry.get(row.game), snap, state, step, None, reveal=True)
     view["legal_actions"], view["labels"], view["prompt"] = [], [], None

@@ -34,6 +34,7 @@ class DropsOfEvil(Engine):
     id = "drops_of_evil"
     title = "Drops of Evil"
     rules_help = rules_help
+    static_view_keys = ("geometry", "bonus_layout")
     min_players = 2
     max_players = 4
     version = 1

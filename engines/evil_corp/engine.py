@@ -30,6 +30,7 @@ class EvilCorpEngine(Engine):
     id = "evil_corp"
     title = "Evil Corp."
     rules_help = rules_help
+    static_view_keys = ("catalog",)
     min_players = 2
     max_players = 4
     version = 1

@@ -363,6 +363,10 @@ function onView(v) {
     location.reload();
     return;
   }
+  if (!completeView(v)) {  // a delta that does not fit what we hold (should not happen)
+    resync();
+    return;
+  }
   prevView = view;
   view = v;
   viewAt = performance.now();
@@ -387,6 +391,35 @@ function onView(v) {
   if (resign) resign.hidden = !!v.result || (me() !== null && paceSeat(me()).resigned);
   // Seat controls rendered with the page make no sense once the match is over.
   for (const box of document.querySelectorAll(".host-controls, .away-notice")) box.hidden = !!v.result;
+}
+
+/** Views carry what this socket lacks (DESIGN.md "The wire"): the log from `log_from` on, and
+ *  without the game parts named in `kept`, which never change. Fill them in from the view we
+ *  hold; false if that view is not the one the delta was made for. */
+function completeView(v) {
+  const from = Number(v.log_from) || 0;
+  if (from > 0) {
+    if (!view || !Array.isArray(view.log) || view.log.length !== from) return false;
+    v.log = view.log.concat(Array.isArray(v.log) ? v.log : []);
+  }
+  if (Array.isArray(v.kept) && v.kept.length) {
+    if (!view || !view.game || !v.game) return false;
+    for (const k of v.kept) {
+      if (!(k in view.game)) return false;
+      v.game[k] = view.game[k];
+    }
+  }
+  return true;
+}
+
+/** Start over on a fresh socket, whose first view is whole. */
+function resync() {
+  const ws = conn.ws;
+  conn.ws = null;
+  try { if (ws) ws.close(4000, "resync"); } catch (e) { /* already closing */ }
+  stopHeartbeat();
+  conn.attempt = 0;
+  connect();
 }
 
 function me() {

@@ -143,3 +143,19 @@ def test_verify_skips_matches_never_started(client, database_url):
     assert started_id in out and "1 match(es) verified, 0 failed" in out
     status, out = lair(database_url, "verify", cancelled)
     assert status == 0 and "0 match(es) verified" in out
+
+
+def test_lair_end_reaches_the_open_tables(client, database_url):
+    """``lair end`` from a shell while the server runs: the players' tables reload and show the
+    match ended — through NOTIFY on PostgreSQL, through the SQLite watcher (app.matches.watch,
+    which looks every CLOCK_POLL seconds; here it is asked to look at once) on SQLite."""
+    mid, _ = started(client)
+    with client.websocket_connect(f"/ws/matches/{mid}") as ws:
+        view_at(ws, 0)
+        status, out = lair(database_url, "end", mid)
+        assert status == 0 and "ended" in out
+        outside = client.app.state.outside
+        if outside is not None:  # SQLite
+            assert client.portal.call(outside.check) == [mid]
+        assert recv(ws, "reload")["type"] == "reload"
+    assert client.portal.call(client.app.state.service.snapshot, mid).match.status == "cancelled"

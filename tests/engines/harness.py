@@ -172,6 +172,25 @@ def engine_suite(engine: Engine, configs: list[Config], *, games: int = 6, leak_
                                max_actions=max_actions)
             json.dumps(engine.view(final, None, reveal=True))
 
+        @pytest.mark.parametrize("players,options", configs, ids=ids)
+        def test_static_view_keys_never_change(self, players: int, options: dict) -> None:
+            """``static_view_keys`` (sent once per socket): equal for every viewer and at
+            every step of a match, so a socket's first copy stays right."""
+            first: dict = {}
+
+            def check(state: dict, step: int) -> None:
+                if step % 9:
+                    return
+                for viewer in _viewers(players):
+                    game = engine.view(state, viewer)["game"]
+                    for key in engine.static_view_keys:
+                        assert key in game, f"static key {key!r} missing from the view"
+                        assert first.setdefault(key, game[key]) == game[key], (
+                            f"static key {key!r} changed at step {step} (viewer {viewer})")
+
+            playout(engine, players, options, 3100, on_state=check, max_actions=max_actions)
+            assert len(first) == len(engine.static_view_keys)
+
     EngineContract.__name__ = f"Test{engine.id.title().replace('_', '')}Contract"
     return EngineContract
 

@@ -5,7 +5,7 @@ import pytest
 
 from engines import registry
 from engines.base import IllegalAction, Rng
-from engines.records import UNDO, UndoTrail, replay_log, step
+from engines.records import UNDO, Replayer, UndoTrail, replay_log, replay_states, step
 
 
 def _to_brewing(seed: int = 3):
@@ -67,3 +67,22 @@ def test_replaying_a_log_with_undos_is_deterministic():
     again, _ = replay_log("drops_of_evil", 2, {}, 3, full)
     assert first == again
     assert first["log"][-1]["text"] == "Player 1 took back a move."
+
+
+def test_replayer_gives_every_step_in_any_order_across_undos():
+    """The replay viewer's random access (app.matches.replays) equals the canonical replay at
+    every step, also when a checkpoint falls inside a run of undoable moves."""
+    engine, state, log = _to_brewing()
+    brews = [a for a in engine.legal_actions(state, 0) if a["type"] == "brew"]
+    full = log + [(0, brews[0]), (0, UNDO), (0, brews[-1]), (0, UNDO)]
+    expected = list(replay_states("drops_of_evil", 2, {}, 3, full))
+    rep = Replayer("drops_of_evil", 2, {}, 3, full[:-3], every=len(log) + 1)
+    order = list(range(len(full) - 2))
+    Rng(5).shuffle(order)
+    for n in order:
+        assert rep.state_at(n) == expected[n]
+    rep.extend(full[-3:])  # the match went on
+    for n in (len(full), len(full) - 2, len(log) + 1, 0):
+        assert rep.state_at(n) == expected[n]
+    with pytest.raises(ValueError):
+        rep.state_at(len(full) + 1)

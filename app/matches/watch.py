@@ -1,0 +1,69 @@
+"""Changes made outside this process, on SQLite (issue 8, "Admin": ``lair end`` from a shell).
+
+PostgreSQL tells every process of every commit (LISTEN/NOTIFY, ``app.fanout``); SQLite has no
+such channel, so a server on the embedded default would keep showing a match that the ``lair``
+command-line tool ended as still running. One task per process looks, every ``poll`` seconds,
+at the status and version of the matches that have sockets here (one small query) and hands
+any difference to ``on_change`` as if another process had notified it.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Awaitable, Callable, Iterable
+
+from app.matches.service import MatchService
+
+log = logging.getLogger("lair.watch")
+
+
+class OutsideChanges:
+    """Polls ``matches()`` (ids with open sockets) and calls ``on_change(match_id, what)``:
+    ``"started"``/``"cancelled"`` when the status became active/cancelled, else ``"state"``."""
+
+    def __init__(self, service: MatchService, matches: Callable[[], Iterable[str]],
+                 on_change: Callable[[str, str], Awaitable[None]], poll: float = 2.0):
+        self.service = service
+        self.matches = matches
+        self.on_change = on_change
+        self.poll = poll
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        """Start the polling task (in the running loop)."""
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        """Stop the polling task."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def check(self) -> list[str]:
+        """One look: the ids of the matches found changed (each handed to ``on_change``)."""
+        ids = [i for i in self.matches() if self.service.cached(i) is not None]
+        if not ids:
+            return []
+        changed = []
+        for match_id, (status, version) in (await self.service.heads(ids)).items():
+            snap = self.service.cached(match_id)
+            if snap is None or (snap.match.status, snap.match.version) == (status, version):
+                continue
+            changed.append(match_id)
+            what = "state"  # a move: the version check of the cache sees it
+            if status != snap.match.status:
+                self.service.forget(match_id)
+                what = {"active": "started", "cancelled": "cancelled"}.get(status, "state")
+            await self.on_change(match_id, what)
+        return changed
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll)
+            if self.service.stopping:
+                continue
+            try:
+                await self.check()
+            except Exception:  # the database may be busy for a moment: look again later
+                log.exception("looking for outside changes failed")
