@@ -21,7 +21,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from app.identity import read_user_id
 from app.matches import pace
 from app.matches.service import MatchService, ServiceError, Snapshot
-from app.matches.views import build_views, seats_summary
+from app.matches.views import build_views, seat_names, seats_summary
 from app.ops import events as ops_events
 from app.settings import Settings
 from engines import registry
@@ -95,8 +95,9 @@ class Connection:
         self.refilled = time.monotonic()
         self.task: asyncio.Task | None = None  # the sender, cancelled if it stalls
         self.writing = False
-        #: What this socket holds of its table, ``(seat, version, log length, seat names)`` of
-        #: the last view sent, or None: later views carry only what it lacks (``Hub.push``).
+        #: What this socket holds of its table, ``(seat, version, length of its log, seat
+        #: names, length of the state's log)`` at the last view sent, or None: later views
+        #: carry only what it lacks (``Hub.push``).
         self.sent: tuple | None = None
 
     def send(self, text: str) -> None:
@@ -255,23 +256,36 @@ class Hub:
             conn.seat = snap.seat_of(conn.user_id)
         if not targets:
             return
-        viewers = list(dict.fromkeys(conn.seat for conn in targets))
-        views = build_views(engine, snap, m.state, m.version, viewers,
-                            connected=self.connected_seats(m.id),
-                            spectators=self.spectators(m.id))
+        # Each socket gets the events after those it holds (``_delta``): the views of one
+        # starting point are built together; usually every socket of a match is at the same.
+        names = tuple(seat_names(snap))
+        plans = {conn: _delta(conn, snap, names) for conn in targets}
+        by_start: dict[int, list[int | None]] = defaultdict(list)
+        for conn, (start, _visible, _keep) in plans.items():
+            if conn.seat not in by_start[start]:
+                by_start[start].append(conn.seat)
+        connected, spectators = self.connected_seats(m.id), self.spectators(m.id)
         facts = self.table_facts(snap)
-        for view in views.values():
-            view["pace"] = facts
-            if m.status == "finished" and m.result:  # ranks after resignations
-                _finished_by_service(view, m.result)
-        texts: dict[tuple, str] = {}  # one encode per (seat, log start, static parts kept)
-        for conn in targets:
-            view = views[conn.seat]
-            key = _delta(conn, snap, view, engine.static_view_keys)
+        views: dict[tuple[int, int | None], dict] = {}
+        for start, seats in by_start.items():
+            for seat, view in build_views(engine, snap, m.state, m.version, seats,
+                                          connected=connected, spectators=spectators,
+                                          log_from=start).items():
+                view["pace"] = facts
+                if m.status == "finished" and m.result:  # ranks after resignations
+                    _finished_by_service(view, m.result)
+                views[(start, seat)] = view
+        static = engine.static_view_keys
+        texts: dict[tuple, str] = {}  # one encode per (log start, seat, static parts kept)
+        for conn, (start, visible, keep) in plans.items():
+            view = views[(start, conn.seat)]
+            key = (start, conn.seat, keep)
             if (text := texts.get(key)) is None:
-                text = texts[key] = _encode({"type": "view", "view": _sliced(view, *key[1:])})
+                text = texts[key] = _encode({"type": "view", "view": wire_view(
+                    view, visible, static if keep and isinstance(view.get("game"), dict) else ())})
             conn.send(text)
-            conn.sent = (conn.seat, m.version, len(view["log"]), key[3])
+            conn.sent = (conn.seat, m.version, visible + len(view["log"]), names,
+                         len(m.state["log"]))
 
     async def deliver_chat(self, match_id: str, line_id: int) -> None:
         """Send a stored chat line to this process's sockets of the match that may read it:
@@ -295,25 +309,24 @@ class Hub:
                                   "spectators": sum(1 for c in conns if c.seat is None)})
 
 
-def _delta(conn: Connection, snap: Snapshot, view: dict, static: tuple[str, ...]) -> tuple:
-    """What ``conn`` needs of ``view``: ``(seat, log_from, kept, names)``. The log goes from
-    ``log_from`` on (0: whole) and the ``static`` game parts are left out (``kept``) when the
-    socket already holds them. The log only grows between undos (``Snapshot.log_since``), so
-    the socket's copy is a prefix of the new log when it is of the same seat and names, from
-    a version since the latest undo and not newer than this one; otherwise it gets it all."""
-    names = tuple(s.get("name") for s in view["seats"])
+def _delta(conn: Connection, snap: Snapshot, names: tuple) -> tuple[int, int, bool]:
+    """Where ``conn``'s next view starts: ``(index in the state's log, index in the log the
+    viewer sees, whether the static game parts can be left out)``; ``(0, 0, ...)`` sends the
+    whole log. The log only grows between undos (``Snapshot.log_since``), so the socket's copy
+    is a prefix of the new one when it is of the same seat and names, from a version since the
+    latest undo and not newer than this one."""
     sent = conn.sent
-    same_table = sent is not None and sent[0] == conn.seat
-    grows = (same_table and sent[3] == names
-             and snap.log_since <= sent[1] <= snap.match.version and sent[2] <= len(view["log"]))
-    return (conn.seat, sent[2] if grows else 0,
-            static if same_table and isinstance(view.get("game"), dict) else (), names)
+    same_seat = sent is not None and sent[0] == conn.seat
+    if (same_seat and sent[3] == names and snap.log_since <= sent[1] <= snap.match.version
+            and sent[4] <= len(snap.match.state["log"])):
+        return sent[4], sent[2], True
+    return 0, 0, same_seat
 
 
-def _sliced(view: dict, log_from: int, kept: tuple[str, ...], _names: tuple = ()) -> dict:
-    """The wire form of ``view`` (DESIGN.md "The wire"): ``log`` holds the events from
-    ``log_from`` on and ``kept`` names the game parts the client keeps from its last view."""
-    out = dict(view, log=view["log"][log_from:], log_from=log_from)
+def wire_view(view: dict, log_from: int, kept: tuple[str, ...]) -> dict:
+    """The wire form of ``view`` (README "The wire"): its ``log`` (the events from
+    ``log_from`` on) and ``kept`` naming the game parts the client keeps from its last view."""
+    out = dict(view, log_from=log_from)
     if kept:
         out["game"] = {k: v for k, v in view["game"].items() if k not in kept}
         out["kept"] = list(kept)

@@ -4,8 +4,9 @@
 
 For each game, random bots (legal actions, take-backs excluded) play whole matches with
 ``players`` seats. Per action it times, separately: ``engine.apply``; the views of every seat and
-one spectator as the server builds them (``app.matches.views.build_views``: engine views +
-labels + names); and their orjson encoding. A second pass runs under cProfile and names the functions with
+one spectator as the server builds them after a move (``app.matches.views.build_views``:
+engine views + labels + names, the log from the events the sockets already hold on); and
+their orjson encoding in the wire form (``app.realtime.wire_view``, static parts left out). A second pass runs under cProfile and names the functions with
 the largest own time ("hot spots"). Returns/prints a dict (shape in ``profile_game``).
 """
 from __future__ import annotations
@@ -44,9 +45,11 @@ def _snapshot(game: str, players: int):
 def _play(game: str, players: int, actions: int, seed: int, timers: dict | None):
     """Play random matches until ``actions`` actions; fill ``timers`` (seconds) if given."""
     from app.matches.views import build_views
+    from app.realtime import wire_view
     from engines import registry
 
     engine = registry.get(game)
+    static = engine.static_view_keys
     snap = _snapshot(game, players)
     rng = random.Random(seed)
     done = matches = 0
@@ -59,13 +62,16 @@ def _play(game: str, players: int, actions: int, seed: int, timers: dict | None)
         while done < actions and engine.prompts(state):
             seat = rng.choice(sorted(engine.prompts(state)))
             action = rng.choice(forward(engine.legal_actions(state, seat)))
+            held = len(state["log"])  # what the sockets hold: they get only the rest
             t0 = time.process_time()
             state, _ = engine.apply(state, seat, action)
             t1 = time.process_time()
             views = list(build_views(engine, snap, state, done + 1, [*range(players), None],
-                                     connected=range(players), spectators=2).values())
+                                     connected=range(players), spectators=2,
+                                     log_from=held).values())
             t2 = time.process_time()
-            texts = [orjson.dumps({"type": "view", "view": v}) for v in views]
+            texts = [orjson.dumps({"type": "view", "view": wire_view(v, 0, static)})
+                     for v in views]
             t3 = time.process_time()
             if timers is not None:
                 timers["apply"] += t1 - t0

@@ -29,15 +29,23 @@ def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer
 
 def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
                 viewers: Iterable[int | None], *, connected: Iterable[int] = (),
-                spectators: int = 0, reveal: bool = False) -> dict[int | None, dict]:
+                spectators: int = 0, reveal: bool = False,
+                log_from: int = 0) -> dict[int | None, dict]:
     """``{viewer: build_view(..., viewer, ...)}`` for several viewers of one version: the
     engine computes what every viewer sees once (``Engine.views``), and each log event gets its
     seat names once, not once per viewer. Views may share parts that are equal for all
-    viewers: encode them, do not change them in place."""
+    viewers: encode them, do not change them in place.
+
+    ``log_from``: the views' ``log`` holds only what each viewer may read of the state's
+    events from that index on (the socket holds the rest: app.realtime), so a move costs the
+    new events, not the whole log, per viewer."""
     m = snap.match
+    undo_for = snap.can_undo if not reveal and state is m.state else None
+    if log_from:
+        state = dict(state, log=state["log"][log_from:])  # a shallow copy: nothing changes
     views = engine.views(state, viewers, reveal=reveal)
     online = set(connected)
-    names = [_seat_name(info) for info in snap.seats]
+    names = seat_names(snap)
     # id(event) -> (event, its named copy), for this call only: the engines' views hold the
     # state's own event objects, so each is named once, not once per viewer. Holding the event
     # keeps its id from being reused by another object meanwhile.
@@ -51,7 +59,6 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
     match = {"id": m.id, "game": m.game, "title": engine.title, "status": m.status,
              "players": m.players, "spectators": spectators,
              "spectator_chat_open": bool(m.spectator_chat_open)}
-    undo_for = snap.can_undo if not reveal and state is m.state else None
     names_key: tuple[str | None, ...] = ()
     for viewer, view in views.items():
         view["version"] = version
@@ -63,9 +70,9 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
             seat_view.update(name=name,
                              bot=bool(info.bot), host=info.user_id == m.host_id and info.user_id
                              is not None, connected=bool(info.bot) or info.seat in online)
-        seat_names = tuple(s.get("name") for s in view["seats"])
-        if seat_names != names_key:  # the same for every viewer (the seats are public)
-            names_key = seat_names
+        shown = tuple(s.get("name") for s in view["seats"])
+        if shown != names_key:  # the same for every viewer (the seats are public)
+            names_key = shown
             named_events.clear()
         hits = named_events.get
         view["log"] = [hit[1] if (hit := hits(id(e))) is not None else named(e)
@@ -74,6 +81,11 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
             view["prompt"] = dict(view["prompt"], text=_named(view["prompt"]["text"], names_key))
         view["match"] = dict(match)
     return views
+
+
+def seat_names(snap: Snapshot) -> list[str]:
+    """The display name of every seat, as the views give them (the log is named with these)."""
+    return [_seat_name(info) for info in snap.seats]
 
 
 def _seat_name(info) -> str:
