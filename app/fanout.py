@@ -26,8 +26,9 @@ class PgFanout:
     """Publishes this process's committed changes and relays the other processes' changes."""
 
     def __init__(self, dsn: str, on_remote_change):
-        """``dsn``: a plain ``postgresql://`` URL (asyncpg); ``on_remote_change(match_id, what)``:
-        coroutine called for changes committed by other processes."""
+        """``dsn``: a plain ``postgresql://`` URL (asyncpg); ``on_remote_change(match_id, what,
+        origin)``: coroutine called for changes committed by other processes (``origin`` names
+        the process)."""
         self.dsn = dsn
         self.on_remote_change = on_remote_change
         self.origin = secrets.token_hex(6)
@@ -72,7 +73,7 @@ class PgFanout:
         except ValueError:
             return
         if origin != self.origin:
-            asyncio.get_running_loop().create_task(self.on_remote_change(match_id, what))
+            asyncio.get_running_loop().create_task(self.on_remote_change(match_id, what, origin))
 
     def notice(self, match_id: str, what: str) -> tuple[str, str]:
         """``(channel, payload)`` for a ``pg_notify`` the service sends inside the transaction

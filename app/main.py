@@ -67,9 +67,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         url = settings.async_database_url
         if url.startswith("postgresql+asyncpg://"):
             fanout = PgFanout(url.replace("postgresql+asyncpg://", "postgresql://", 1),
-                              lambda match_id, what: _remote_change(service, hub, match_id, what))
+                              lambda match_id, what, origin: _remote_change(
+                                  service, hub, match_id, what, origin))
             service.notifier = fanout
             await fanout.start()
+        announcing = (asyncio.get_running_loop().create_task(hub.keep_announcing())
+                      if fanout is not None else None)
         await service.resume_bots()
         app.state.webhooks = Webhooks(service, settings.site_url, timeout=settings.webhook_timeout,
                                       allow_private=settings.webhook_allow_private)
@@ -87,6 +90,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # uvicorn has stopped accepting connections and closed the sockets (1012) by now.
             app.state.stopping = True
             await timer.stop()
+            if announcing is not None:
+                announcing.cancel()
+                await asyncio.gather(announcing, return_exceptions=True)
             if outside is not None:
                 await outside.stop()
             handoff = await drain(service, settings.shutdown_timeout)
@@ -117,9 +123,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-async def _remote_change(service: MatchService, hub: Hub, match_id: str, what: str) -> None:
-    """Another process committed a change (push the new views), or is shutting down and hands
-    over the match's pending bot moves (``what == "bots"``)."""
+async def _remote_change(service: MatchService, hub: Hub, match_id: str, what: str,
+                         origin: str) -> None:
+    """Another process committed a change (push the new views), announced its sockets
+    (``presence:…``), or is shutting down and hands over the match's pending bot moves
+    (``what == "bots"``)."""
+    if what.startswith("presence:"):
+        hub.remote_presence(match_id, origin, what)
+        return
     if what == "bots":
         if not service.stopping:
             service.schedule_bots(match_id)

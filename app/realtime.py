@@ -162,12 +162,99 @@ class Hub:
         # When each seat's last socket closed (epoch s): how long a player has been away.
         self.left_at: dict[tuple[str, int], float] = {}
         self.born = service.now().timestamp()
+        #: The other processes' sockets (PostgreSQL only), as they announce them: match id ->
+        #: process -> (socket count per seat, spectators, monotonic time of the announce).
+        self.remote: dict[str, dict[str, tuple[dict[int, int], int, float]]] = defaultdict(dict)
+        self._announcing: set[asyncio.Task] = set()
         service.subscribe(self.on_change)
 
     def note_left(self, match_id: str, seat: int | None) -> None:
         """A socket of ``seat`` closed: if it was the seat's last one, the player is away."""
         if seat is not None and seat not in self.connected_seats(match_id):
             self.left_at[(match_id, seat)] = self.service.now().timestamp()
+
+    # ----- presence across processes (PostgreSQL) ---------------------------------------------
+    # A player may be connected to another process than the one serving the others: without
+    # this, their seat would look away here (no dot, an "away" timer, even a replacement vote).
+    # Each process announces its socket counts per match through the fan-out on every change
+    # and every PRESENCE_EVERY seconds; an announce older than three periods (a killed
+    # process) no longer counts.
+    PRESENCE_EVERY = 20.0
+
+    def _fresh(self, match_id: str, everything: bool = False
+               ) -> list[tuple[dict[int, int], int, float]]:
+        horizon = -1.0 if everything else time.monotonic() - 3 * self.PRESENCE_EVERY
+        return [entry for entry in self.remote.get(match_id, {}).values() if entry[2] > horizon]
+
+    def announce(self, match_id: str) -> None:
+        """Tell the other processes how many sockets each seat of the match has here (no-op
+        without a fan-out). Runs as its own task: a closing socket handler may be cancelled,
+        and a notify cancelled midway would cost the fan-out its connection."""
+        notifier = self.service.notifier
+        if notifier is None:
+            return
+        conns = self.conns.get(match_id, ())
+        seats: dict[int, int] = defaultdict(int)
+        for c in conns:
+            if c.seat is not None:
+                seats[c.seat] += 1
+        what = (f"presence:{sum(1 for c in conns if c.seat is None)}:"
+                + ",".join(f"{seat}={n}" for seat, n in sorted(seats.items())))
+        task = asyncio.get_running_loop().create_task(notifier.publish(match_id, what))
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
+    def remote_presence(self, match_id: str, origin: str, what: str) -> None:
+        """Another process announced its sockets (``presence:<spectators>:<seat>=<n>,...``):
+        seats that it alone held and no longer holds are away from now on; this process's
+        sockets are told when the table's presence changed."""
+        try:
+            _, spectators, pairs = what.split(":", 2)
+            seats = {int(k): int(v) for k, v in (p.split("=") for p in pairs.split(",") if p)}
+            watching = int(spectators)
+        except ValueError:
+            return
+        before = (self.connected_seats(match_id), self.spectators(match_id))
+        if seats or watching:
+            self.remote[match_id][origin] = (seats, watching, time.monotonic())
+        else:
+            self.remote.get(match_id, {}).pop(origin, None)
+            if not self.remote.get(match_id):
+                self.remote.pop(match_id, None)
+        self._presence_changed(match_id, before)
+
+    def _presence_changed(self, match_id: str, before: tuple[set[int], int]) -> None:
+        after = (self.connected_seats(match_id), self.spectators(match_id))
+        if after == before:
+            return
+        now = self.service.now().timestamp()
+        for seat in before[0] - after[0]:
+            self.left_at[(match_id, seat)] = now
+        if self.conns.get(match_id):
+            self.presence(match_id)
+            snap = self.service.cached(match_id)
+            if before[0] != after[0] and snap is not None and snap.match.status == "active":
+                self.push(snap)  # the seat panels' dots and away timers
+
+    async def keep_announcing(self) -> None:
+        """Every PRESENCE_EVERY seconds: announce this process's matches again, and forget
+        what processes that stopped announcing had said."""
+        while True:
+            await asyncio.sleep(self.PRESENCE_EVERY)
+            for match_id in list(self.conns):
+                self.announce(match_id)
+            horizon = time.monotonic() - 3 * self.PRESENCE_EVERY
+            for match_id, by_origin in list(self.remote.items()):
+                stale = [o for o, entry in by_origin.items() if entry[2] <= horizon]
+                if not stale:
+                    continue
+                before = (self.connected_seats(match_id, everything=True),
+                          self.spectators(match_id, everything=True))
+                for origin in stale:
+                    del by_origin[origin]
+                if not by_origin:
+                    del self.remote[match_id]
+                self._presence_changed(match_id, before)
 
     def away_since(self, match_id: str, seat: int) -> float | None:
         """Since when (epoch s) no socket of ``seat`` is open in this process (since this
@@ -204,13 +291,21 @@ class Hub:
                                                     resigned + [info.seat]) is not None)
         return facts
 
-    def connected_seats(self, match_id: str) -> set[int]:
-        """Seats with at least one open socket in this process."""
+    def _local_seats(self, match_id: str) -> set[int]:
         return {c.seat for c in self.conns.get(match_id, ()) if c.seat is not None}
 
-    def spectators(self, match_id: str) -> int:
-        """Number of spectator sockets in this process."""
-        return sum(1 for c in self.conns.get(match_id, ()) if c.seat is None)
+    def connected_seats(self, match_id: str, everything: bool = False) -> set[int]:
+        """Seats with at least one open socket, in this process or (as last announced, within
+        three announce periods unless ``everything``) in another one."""
+        seats = self._local_seats(match_id)
+        for remote, _, _ in self._fresh(match_id, everything):
+            seats.update(seat for seat, n in remote.items() if n)
+        return seats
+
+    def spectators(self, match_id: str, everything: bool = False) -> int:
+        """Number of spectator sockets, in this process and (as announced) the others."""
+        return (sum(1 for c in self.conns.get(match_id, ()) if c.seat is None)
+                + sum(watching for _, watching, _ in self._fresh(match_id, everything)))
 
     async def on_change(self, match_id: str, what: str, snap: Snapshot | None = None) -> None:
         """Service listener: push the new state (or a reload) to every socket of the match."""
@@ -302,11 +397,10 @@ class Hub:
 
     def presence(self, match_id: str) -> None:
         """Tell everyone who is connected."""
-        conns = self.conns.get(match_id, ())
         seats = sorted(self.connected_seats(match_id))
         self.broadcast(match_id, {"type": "presence",
                                   "seats": [{"seat": s, "connected": True} for s in seats],
-                                  "spectators": sum(1 for c in conns if c.seat is None)})
+                                  "spectators": self.spectators(match_id)})
 
 
 def _delta(conn: Connection, snap: Snapshot, names: tuple) -> tuple[int, int, bool]:
@@ -398,6 +492,7 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
                       settings.ws_send_queue)
     sender = conn.task = asyncio.create_task(conn.sender())
     hub.conns[match_id].add(conn)
+    hub.announce(match_id)
     ops_events.ws_connected(match_id, seat)
     close_code: int | None = None  # the client's close code, for the log
     try:
@@ -440,6 +535,7 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
         hub.note_left(match_id, conn.seat)
         if not hub.conns[match_id]:
             del hub.conns[match_id]
+        hub.announce(match_id)
         conn.close()
         await asyncio.gather(sender, return_exceptions=True)
         if match_id in hub.conns:

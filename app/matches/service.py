@@ -867,6 +867,9 @@ class MatchService:
                 await self._touch(s, match_id)
                 await s.commit()
         await self._changed(match_id, "seats")
+        name = info.name or f"Player {seat + 1}"
+        await self._notice(match_id, f"The host handed {name}'s seat to a bot; {name} can "
+                                     "take it back at any time.")
         self.schedule_bots(match_id)
 
     async def reclaim_seat(self, match_id: str, user_id: str) -> int:
@@ -888,6 +891,8 @@ class MatchService:
                 await self._touch(s, match_id)
                 await s.commit()
         await self._changed(match_id, "seats")
+        name = mine[0].away_name or f"Player {mine[0].seat + 1}"
+        await self._notice(match_id, f"{name} took their seat back from the bot.")
         return mine[0].seat
 
     async def rematch(self, match_id: str, host_id: str) -> Match:
@@ -926,6 +931,7 @@ class MatchService:
                                 .values(host_id=info.user_id, updated_at=utcnow()))
                 await s.commit()
         await self._changed(match_id, "seats")
+        await self._notice(match_id, f"{info.name or f'Player {seat + 1}'} is the host now.")
 
     async def set_spectator_chat(self, match_id: str, host_id: str, open_: bool) -> None:
         """Host only: let the spectators talk to the table (their lines go to the table chat,

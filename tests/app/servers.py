@@ -53,8 +53,31 @@ def start_server(url: str, port: int, **settings) -> subprocess.Popen:
             time.sleep(0.05)
 
 
+def complete(held: dict | None, view: dict) -> dict:
+    """A whole view from a wire view and the one the socket held before, as the table client
+    does (static/js/table.js ``completeView``; README "The wire"): the held log plus the new
+    events, and the ``kept`` game parts."""
+    view = json.loads(json.dumps(view))
+    start = view.pop("log_from", 0)
+    if start:
+        assert held is not None and len(held["log"]) == start, "delta does not fit the held log"
+        view["log"] = held["log"] + view["log"]
+    for key in view.pop("kept", []):
+        view["game"][key] = held["game"][key]
+    return view
+
+
+#: The last whole view of each socket (by id: a socket's first view is always whole, so an id
+#: reused by a later socket starts afresh).
+_held: dict[int, dict] = {}
+
+
 def view_at(ws, at_least: int = 0) -> dict:
+    """The next whole view of ``ws`` with a version of at least ``at_least``. Every view of
+    the socket must be read through here (each completes the next)."""
     while True:
         msg = json.loads(ws.recv(timeout=10))
-        if msg["type"] == "view" and msg["view"]["version"] >= at_least:
-            return msg["view"]
+        if msg["type"] == "view":
+            view = _held[id(ws)] = complete(_held.get(id(ws)), msg["view"])
+            if view["version"] >= at_least:
+                return view

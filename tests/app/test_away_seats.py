@@ -12,6 +12,8 @@ def test_host_hands_an_absent_players_seat_to_a_bot_who_can_take_it_back(client)
                     follow_redirects=False)
     assert r.status_code == 303
     client.portal.call(client.app.state.service.drain)
+    told = [m.text for m in client.portal.call(client.app.state.service.chat_history, mid)]
+    assert "The host handed Bob's seat to a bot; Bob can take it back at any time." in told
     with client.websocket_connect(f"/ws/matches/{mid}") as ann:
         v = recv(ann, "view")["view"]
         assert v["seats"][1]["name"] == "Bob (random bot)" and v["seats"][1]["bot"]
@@ -27,6 +29,10 @@ def test_host_hands_an_absent_players_seat_to_a_bot_who_can_take_it_back(client)
         assert "Take my seat back" in bob.get(f"/m/{mid}").text
         bob.post(f"/m/{mid}/reclaim")
         v = view_at(ann, v["version"])
+        # the table is told, as a toast and as a line of the chat from Lair (in that order)
+        line = recv(ann, "chat")
+        assert line["system"] and line["text"] == "Bob took their seat back from the bot."
+        assert recv(ann, "notice")["text"] == line["text"]
         with bob.websocket_connect(f"/ws/matches/{mid}") as b:
             bv = recv(b, "view")["view"]
             assert bv["you"] == 1 and bv["seats"][1]["name"] == "Bob"

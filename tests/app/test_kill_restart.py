@@ -36,7 +36,7 @@ from app.models import Match
 from app.matches.service import MatchService
 from engines import registry
 from engines.records import replay_states, state_hash
-from tests.app.servers import free_port, start_server
+from tests.app.servers import complete, free_port, start_server
 
 KILLS = int(os.environ.get("LAIR_KILLS", "3"))
 MATCHES = [("drops_of_evil", 2), ("evil_corp", 2), ("covil", 1), ("toy", 2)]
@@ -114,8 +114,8 @@ def watch(port: int, ids: list[str], seconds: float, seen: dict[str, dict]) -> N
                     continue
                 except Exception:  # closed (a finished match): keep what it showed
                     continue
-                if msg["type"] == "view":
-                    seen[mid] = msg["view"]
+                if msg["type"] == "view":  # a reconnected socket's first view is whole
+                    seen[mid] = complete(seen.get(mid), msg["view"])
 
 
 @pytest.mark.parametrize("seed", [6])

@@ -98,3 +98,56 @@ def test_two_processes_share_moves_live_and_apply_each_decision_once(database_ur
         for proc in (proc_a, proc_b):
             proc.kill()
             proc.wait(timeout=10)
+
+
+def _until(ws, check, timeout: float = 10.0) -> dict:
+    """The first frame (view or presence) for which ``check(frame)`` holds."""
+    import time
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        msg = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if msg["type"] in ("view", "presence") and check(msg):
+            return msg
+    raise AssertionError("the frame never came")
+
+
+def _seat0_connected(msg: dict) -> bool:
+    if msg["type"] == "view":
+        return msg["view"]["seats"][0]["connected"]
+    return any(s["seat"] == 0 for s in msg["seats"])
+
+
+def test_presence_crosses_processes(database_url):
+    """A player connected to process A is present, not away, for the table on process B (the
+    seat's dot, the away timer that replacement votes go by), and away once they leave."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("several processes need PostgreSQL (LISTEN/NOTIFY)")
+    port_a, port_b = free_port(), free_port()
+    proc_a, proc_b = start_server(database_url, port_a), start_server(database_url, port_b)
+    try:
+        ann = httpx.Client(base_url=f"http://127.0.0.1:{port_a}", follow_redirects=True)
+        bob = httpx.Client(base_url=f"http://127.0.0.1:{port_b}", follow_redirects=True)
+        ann.post("/name", data={"name": "Ann", "next": "/"})
+        bob.post("/name", data={"name": "Bob", "next": "/"})
+        mid = str(ann.post("/matches", data={"game": "toy", "players_toy": "2",
+                                             "public": "on"}).url).rsplit("/", 1)[1]
+        bob.post(f"/m/{mid}/seat", data={"seat": "1"})
+        ann.post(f"/m/{mid}/start")
+        cookie = lambda c: {"Cookie": f"lair_user={c.cookies['lair_user']}"}  # noqa: E731
+        path = f"/ws/matches/{mid}"
+        with connect(f"ws://127.0.0.1:{port_b}{path}", additional_headers=cookie(bob)) as b:
+            first = view_at(b)
+            assert not first["seats"][0]["connected"]  # Ann has not come yet
+            with connect(f"ws://127.0.0.1:{port_a}{path}", additional_headers=cookie(ann)) as a:
+                view_at(a)
+                _until(b, _seat0_connected)
+                with connect(f"ws://127.0.0.1:{port_a}{path}"):  # a spectator on A
+                    got = _until(b, lambda m: m["type"] == "presence" and m["spectators"] == 1)
+                    assert any(s["seat"] == 0 for s in got["seats"])
+            # Ann left A: on B her seat is no longer connected and her away time runs
+            gone = _until(b, lambda m: m["type"] == "view" and not _seat0_connected(m))
+            assert gone["view"]["pace"]["seats"][0]["away"] is not None
+    finally:
+        for proc in (proc_a, proc_b):
+            proc.kill()
+            proc.wait(timeout=10)

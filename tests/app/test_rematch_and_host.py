@@ -46,4 +46,6 @@ def test_host_role_can_be_handed_to_another_player(client):
     assert "Only the host" in bob.post(f"/m/{mid}/host", data={"seat": "1"}).text
     client.post(f"/m/{mid}/host", data={"seat": "1"})
     assert 'id="start"' in bob.get(f"/m/{mid}").text
+    told = [m.text for m in client.portal.call(client.app.state.service.chat_history, mid)]
+    assert told[-1] == "Bob is the host now."
     assert 'id="start"' not in client.get(f"/m/{mid}").text

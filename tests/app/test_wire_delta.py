@@ -6,22 +6,10 @@ The client (static/js/table.js ``completeView``) rebuilds the whole view from th
 """
 from __future__ import annotations
 
-import json
 
 from tests.app.conftest import create, named, new_client
+from tests.app.servers import complete
 from tests.app.test_live import act, recv, started, view_at
-
-
-def complete(held: dict | None, view: dict) -> dict:
-    """The client's ``completeView``: the held log plus the new events, the kept parts."""
-    view = json.loads(json.dumps(view))
-    start = view.pop("log_from")
-    if start:
-        assert held is not None and len(held["log"]) == start, "delta does not fit the held log"
-        view["log"] = held["log"] + view["log"]
-    for key in view.pop("kept", []):
-        view["game"][key] = held["game"][key]
-    return view
 
 
 def fresh_view(client, mid) -> dict:
