@@ -257,8 +257,9 @@ class Hub:
                 self._presence_changed(match_id, before)
 
     def away_since(self, match_id: str, seat: int) -> float | None:
-        """Since when (epoch s) no socket of ``seat`` is open in this process (since this
-        process started, for a player not seen since), or None while connected."""
+        """Since when (epoch s) no socket of ``seat`` is open in this process or, as they
+        announce it, in the others (since this process started, for a player not seen since),
+        or None while connected."""
         if seat in self.connected_seats(match_id):
             return None
         return self.left_at.get((match_id, seat), self.born)

@@ -213,6 +213,9 @@ class MatchService:
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._listeners: list[Listener] = []
         self._bot_pending: set[tuple[str, int]] = set()
+        #: Bot moves that failed in a row, per match (a busy or locked database): the next try
+        #: waits 2**n s, at most a minute, instead of leaving the match waiting for ever.
+        self._bot_failures: dict[str, int] = {}
         self._tasks: set[asyncio.Task] = set()
         # Graceful shutdown (app.ops.shutdown): no new bot move is started once ``stopping``;
         # ``handoff`` collects the matches whose bot moves another process must make.
@@ -1059,15 +1062,30 @@ class MatchService:
             if outcome.applied:
                 ops_events.bot_move(match_id, m.game, info.seat, info.bot or "random",
                                     outcome.version)
+            self._bot_failures.pop(match_id, None)
         except ServiceError as exc:
             ops_events.action_rejected(match_id, info.seat, exc.code, bot=True)
             if exc.code == "stale":  # someone moved first; look again
                 self._bot_pending.discard(key)
                 self.schedule_bots(match_id)
+            elif exc.code == "busy":
+                self._retry_bots(match_id)
         except Exception:
             log.exception("bot move failed in match %s seat %s", match_id, info.seat)
+            self._retry_bots(match_id)
         finally:
             self._bot_pending.discard(key)
+
+    def _retry_bots(self, match_id: str) -> None:
+        """Look at the match's bots again after a failed move, later each time it fails."""
+        n = self._bot_failures[match_id] = self._bot_failures.get(match_id, 0) + 1
+        if not self.stopping:
+            asyncio.get_running_loop().call_later(min(60.0, 2.0 ** (n - 1)),
+                                                  self._retry_scheduled, match_id)
+
+    def _retry_scheduled(self, match_id: str) -> None:
+        if not self.stopping:
+            self.schedule_bots(match_id)
 
     async def resume_bots(self) -> int:
         """At start-up: schedule bots of every active match. Returns how many were looked at."""

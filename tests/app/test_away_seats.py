@@ -54,3 +54,30 @@ def test_a_stale_socket_of_a_replaced_player_cannot_act(client):
 def test_reclaim_without_an_away_seat_is_refused(client):
     mid, bob = started(client)
     assert "No seat of yours" in bob.post(f"/m/{mid}/reclaim").text
+
+
+def test_a_bot_move_that_fails_is_tried_again(client, monkeypatch):
+    """A failed bot move (a locked or busy database, a bug) does not leave the table waiting
+    for ever: the bot looks again after 1 s, then 2, 4… (issue 6 §2, bots resume by
+    themselves)."""
+    import time
+
+    from engines import registry
+
+    calls = []
+    real = registry.random_bot
+
+    def flaky(engine, state, seat, rng):
+        calls.append(seat)
+        if len(calls) == 1:
+            raise RuntimeError("database is locked")
+        return real(engine, state, seat, rng)
+
+    monkeypatch.setattr(registry, "random_bot", flaky)
+    mid, _ = started(client, bots=True)  # the bot bids at once (a simultaneous bid): fails
+    client.portal.call(client.app.state.service.drain)
+    assert calls == [1] and state_of(client, mid)[0] == 0
+    deadline = time.monotonic() + 10  # nobody else acts: only the retry can make it bid
+    while state_of(client, mid)[0] < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert calls == [1, 1] and state_of(client, mid)[0] == 1

@@ -439,6 +439,25 @@ def create_app() -> FastAPI:
         await push_views(match_id)
         return {"ok": True}
 
+    @app.post("/mock/delta")
+    async def delta(text: str, fits: bool = True, match_id: str = "m1"):
+        """Log ``text`` and send each socket a wire view that carries only that event and
+        leaves out ``market`` (README "The wire"); ``fits=false`` claims a wrong ``log_from``,
+        as a delta for another view would."""
+        g = game(match_id)
+        g.version += 1
+        g.log.append({"text": text, "to": "all", "irreversible": False})
+        live = list(conns.get(match_id, []))
+        seated = {c.seat for c in live if c.seat is not None}
+        for c in live:
+            view = g.view(c.seat, seated, 0)
+            held = len(view["log"]) - 1
+            view.update(log=view["log"][held:], log_from=held if fits else held + 5,
+                        kept=["market"])
+            del view["game"]["market"]
+            await send(c, {"type": "view", "view": view})
+        return {"ok": True}
+
     @app.post("/mock/reload")
     async def reload(match_id: str = "m1"):
         for c in list(conns.get(match_id, [])):

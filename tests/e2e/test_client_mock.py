@@ -261,6 +261,30 @@ def test_reconnects_after_the_server_drops_the_socket(ctx, mock):
     expect(page.locator("#turn")).to_contain_text("Waiting for")
 
 
+def test_wire_deltas_are_completed_and_a_misfit_resyncs(ctx, mock):
+    """A view carrying only the new events (``log_from``) and leaving out unchanged game
+    parts (``kept``) is completed from the view held; one that does not fit what the page
+    holds makes it start over on a fresh socket, whose first view is whole."""
+    from playwright.sync_api import expect
+    page = open_table(ctx, mock.url + "/m/f1?seat=0")  # the fallback renderer shows `market`
+    market = page.locator("#board .fb-panel[data-key='market']")
+    expect(market).to_contain_text("Bat Wing")
+    entries = page.locator("#log .log-entry").count()
+    version = int(page.evaluate("document.body.dataset.version"))
+    mock.post("/mock/delta?text=Dracul%20howls.&match_id=f1")
+    expect(page.locator("#log .log-entry")).to_have_count(entries + 1)
+    expect(page.locator("#log .log-entry").last).to_have_text(re.compile("Dracul howls"))
+    assert page.evaluate("document.body.dataset.version") == str(version + 1)
+    expect(market).to_contain_text("Bat Wing")  # kept from the view before
+    connects = mock.stats()["connects"]
+    mock.post("/mock/delta?text=Nobody%20sees%20this%20one%20alone.&fits=false&match_id=f1")
+    wait_for(lambda: mock.stats()["connects"] == connects + 1)
+    expect(page.locator("body")).to_have_attribute("data-ws", "open")
+    expect(page.locator("#log .log-entry")).to_have_count(entries + 2)  # whole again, in order
+    expect(page.locator("#log .log-entry").last).to_have_text(re.compile("Nobody sees this"))
+    assert page.js_errors == []
+
+
 def test_reconnect_backs_off_exponentially(ctx, mock):
     from playwright.sync_api import expect
     page = open_table(ctx, mock.url + "/m/m1?seat=0")
