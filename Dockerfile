@@ -20,6 +20,8 @@ RUN pip install -e . && chown -R lair:lair /srv/lair
 
 USER lair
 EXPOSE 8000
+# Workers (WEB_CONCURRENCY) share their metrics here; the entry point empties it at each start.
+ENV PROMETHEUS_MULTIPROC_DIR=/tmp/lair-metrics
 # Ready = database reachable and migrated to head (README "Operations").
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=2)"

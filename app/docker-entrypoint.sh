@@ -13,4 +13,10 @@ until alembic upgrade head; do
   i=$((i + 1))
   sleep 2
 done
+# prometheus-client's multiprocess mode (several workers, one /metrics): start from an empty
+# directory, or the counters of processes from before this start would count again.
+if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
+  rm -rf "$PROMETHEUS_MULTIPROC_DIR"
+  mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+fi
 exec "$@"

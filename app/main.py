@@ -25,7 +25,7 @@ from app.matches.timer import ClockTimer
 from app.matches.watch import OutsideChanges
 from app.matches.webhooks import Webhooks
 from app.ops import events as logs_events
-from app.ops import logs
+from app.ops import logs, metrics
 from app.ops.admin import router as admin_router
 from app.ops.health import router as health_router
 from app.ops.metrics import router as metrics_router
@@ -73,6 +73,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await fanout.start()
         announcing = (asyncio.get_running_loop().create_task(hub.keep_announcing())
                       if fanout is not None else None)
+        gauges = (asyncio.get_running_loop().create_task(metrics.keep_fresh(app))
+                  if metrics.MULTIPROCESS else None)
         await service.resume_bots()
         app.state.webhooks = Webhooks(service, settings.site_url, timeout=settings.webhook_timeout,
                                       allow_private=settings.webhook_allow_private)
@@ -90,9 +92,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # uvicorn has stopped accepting connections and closed the sockets (1012) by now.
             app.state.stopping = True
             await timer.stop()
-            if announcing is not None:
-                announcing.cancel()
-                await asyncio.gather(announcing, return_exceptions=True)
+            for task in (announcing, gauges):
+                if task is not None:
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
             if outside is not None:
                 await outside.stop()
             handoff = await drain(service, settings.shutdown_timeout)
@@ -105,6 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     conn.close()
                     await _close_quietly(conn.ws, 1012, "service restart")
             await db.dispose()
+            metrics.process_exit()
             logs_events.shutdown("done", handed_off=len(handoff))
 
     app = FastAPI(title="Lair", lifespan=lifespan, docs_url=None, redoc_url=None)

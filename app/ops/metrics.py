@@ -13,14 +13,22 @@ views queued to every socket of this process and the ack queued), ``bot_moves_to
 ``checked_out``, ``idle``, ``overflow``).
 
 Access: ``Authorization: Bearer <ADMIN_TOKEN>`` (else 401); without ``ADMIN_TOKEN`` set, 404.
+
+Several workers on one port (``WEB_CONCURRENCY`` > 1) answer a scrape from whichever worker
+accepts it: with ``PROMETHEUS_MULTIPROC_DIR`` set (an empty directory, per prometheus-client's
+multiprocess mode; the container sets and empties it) every worker writes its values there and
+each scrape sums them: counters, the histogram, open sockets and pool use over the live workers.
 """
 from __future__ import annotations
 
+import asyncio
 import hmac
+import os
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
-from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
+                               generate_latest, multiprocess)
 from sqlalchemy import func, select
 
 from app.models import Match
@@ -34,9 +42,13 @@ BOT_MOVES = Counter("lair_bot_moves_total", "Bot moves committed", ["game"])
 MATCHES_STARTED = Counter("lair_matches_started_total", "Matches started", ["game"])
 MATCHES_ENDED = Counter("lair_matches_ended_total", "Matches ended", ["how"])
 WS_CLOSES = Counter("lair_websocket_closes_total", "Websockets closed, by close code", ["code"])
-OPEN_SOCKETS = Gauge("lair_open_sockets", "Open match websockets in this process")
-IN_PROGRESS = Gauge("lair_matches_in_progress", "Matches with status active (database)")
-POOL = Gauge("lair_db_pool_connections", "Database connection pool use", ["state"])
+#: prometheus-client's multiprocess mode (read at import, as prometheus-client itself does).
+MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
+OPEN_SOCKETS = Gauge("lair_open_sockets", "Open match websockets", multiprocess_mode="livesum")
+IN_PROGRESS = Gauge("lair_matches_in_progress", "Matches with status active (database)",
+                    multiprocess_mode="mostrecent")
+POOL = Gauge("lair_db_pool_connections", "Database connection pool use", ["state"],
+             multiprocess_mode="livesum")
 
 router = APIRouter()
 
@@ -47,21 +59,43 @@ def authorized(request: Request, token: str) -> bool:
     return bool(token) and hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
 
 
-async def refresh(app) -> None:
-    """Set the gauges from the app's hub, database and pool (called at each scrape)."""
+def refresh_process(app) -> None:
+    """Set this process's gauges (open sockets, pool use) from its hub and pool."""
     hub = getattr(app.state, "hub", None)
     OPEN_SOCKETS.set(sum(len(c) for c in hub.conns.values()) if hub else 0)
+    db = getattr(app.state, "db", None)
+    if db is None:
+        return
+    pool = db.pool
+    for state, read in (("size", "size"), ("checked_out", "checkedout"), ("idle", "checkedin"),
+                        ("overflow", "overflow")):
+        if hasattr(pool, read):
+            POOL.labels(state).set(max(0, getattr(pool, read)()))
+
+
+async def keep_fresh(app, every: float = 5.0) -> None:
+    """Multiprocess mode: a scrape reaches one worker, so every worker writes its own gauges
+    every ``every`` seconds (the counters are written as they count)."""
+    while True:
+        refresh_process(app)
+        await asyncio.sleep(every)
+
+
+def process_exit() -> None:
+    """Multiprocess mode: this worker's live gauges stop counting (at shutdown)."""
+    if MULTIPROCESS:
+        multiprocess.mark_process_dead(os.getpid())
+
+
+async def refresh(app) -> None:
+    """Set the gauges from the app's hub, database and pool (called at each scrape)."""
+    refresh_process(app)
     db = getattr(app.state, "db", None)
     if db is None:
         return
     async with db.connect() as conn:
         IN_PROGRESS.set(await conn.scalar(
             select(func.count()).select_from(Match).where(Match.status == "active")) or 0)
-    pool = db.pool
-    for state, read in (("size", "size"), ("checked_out", "checkedout"), ("idle", "checkedin"),
-                        ("overflow", "overflow")):
-        if hasattr(pool, read):
-            POOL.labels(state).set(max(0, getattr(pool, read)()))
 
 
 @router.get("/metrics", include_in_schema=False)
@@ -73,4 +107,8 @@ async def metrics(request: Request) -> Response:
     if not authorized(request, token):
         raise HTTPException(401, headers={"WWW-Authenticate": "Bearer"})
     await refresh(request.app)
+    if MULTIPROCESS:  # the sum over every worker's files, not just this worker's values
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

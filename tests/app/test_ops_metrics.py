@@ -77,3 +77,64 @@ def test_metric_names_and_action_counters(ops_client):
     assert delta("lair_action_seconds_count", stage="sent") == 1
     assert delta("lair_matches_started_total", game="toy") == 1
     assert after[("lair_db_pool_connections", (("state", "size"),))] >= 1
+
+
+def test_workers_sharing_a_port_sum_their_metrics(database_url, tmp_path):
+    """``WEB_CONCURRENCY=2`` with ``PROMETHEUS_MULTIPROC_DIR`` (as the container runs it): a
+    scrape reaches one worker, yet counts the sockets open on both (issue 8 item 3)."""
+    import contextlib
+    import os
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+    from websockets.sync.client import connect
+
+    from tests.app.servers import ROOT, free_port
+
+    if not database_url.startswith("postgresql"):
+        pytest.skip("several workers need PostgreSQL")
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "test-workers",
+           "ADMIN_TOKEN": ADMIN, "WEB_CONCURRENCY": "2", "LOG_LEVEL": "warning",
+           "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--workers", "2",
+                             "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+
+    def open_sockets() -> float:
+        r = httpx.get(f"{base}/metrics", headers={"Authorization": f"Bearer {ADMIN}"})
+        return next(s.value for f in text_string_to_metric_families(r.text)
+                    for s in f.samples if s.name == "lair_open_sockets")
+
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.2)
+        ann = httpx.Client(base_url=base, follow_redirects=True)
+        ann.post("/name", data={"name": "Ann", "next": "/"})
+        mid = str(ann.post("/matches", data={"game": "drops_of_evil",
+                                             "players_drops_of_evil": "2",
+                                             "public": "on"}).url).rsplit("/", 1)[1]
+        with contextlib.ExitStack() as stack:
+            for _ in range(12):
+                stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/matches/{mid}")
+                                    ).recv(timeout=10)
+            # each worker writes its gauge every 5 s; then every scrape, whichever worker
+            # answers it, counts all twelve
+            deadline = time.monotonic() + 20
+            while (seen := open_sockets()) != 12:
+                assert time.monotonic() < deadline, f"a scrape counted {seen} sockets, not 12"
+                time.sleep(0.5)
+            assert [open_sockets() for _ in range(6)] == [12] * 6
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
