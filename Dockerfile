@@ -27,5 +27,6 @@ HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=2)"
 ENTRYPOINT ["/srv/lair/app/docker-entrypoint.sh"]
 # JSON logs from the first line (--log-config); WEB_CONCURRENCY = worker processes (uvicorn reads
-# it); FORWARDED_ALLOW_IPS = the proxy's address (default: any, for a private container network).
-CMD ["sh", "-c", "exec uvicorn app.main:app --host \"$HOST\" --port \"$PORT\" --proxy-headers --forwarded-allow-ips=\"${FORWARDED_ALLOW_IPS:-*}\" --log-config app/ops/log-config.json --timeout-graceful-shutdown 20"]
+# it); FORWARDED_ALLOW_IPS = the proxy's address (default: any, for a private container network);
+# WS_DEFLATE = permessage-deflate (default off: bench/README.md).
+CMD ["sh", "-c", "exec uvicorn app.main:app --host \"$HOST\" --port \"$PORT\" --proxy-headers --forwarded-allow-ips=\"${FORWARDED_ALLOW_IPS:-*}\" --log-config app/ops/log-config.json --timeout-graceful-shutdown 20 --ws-per-message-deflate \"${WS_DEFLATE:-false}\""]

@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# permessage-deflate costs a third of the server's CPU per move and ~35 KB per socket, for
+# views of a few KB (bench/README.md): off unless asked for (`make run WS_DEFLATE=true`).
+WS_DEFLATE ?= false
 # Database tests run on each of these backends (PostgreSQL at LAIR_TEST_PG).
 LAIR_TEST_DATABASES ?= sqlite,postgresql
 export LAIR_TEST_DATABASES
@@ -26,7 +29,8 @@ venv: $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run
 	$(BIN)/alembic upgrade head
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --log-config app/ops/log-config.json
+	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --log-config app/ops/log-config.json \
+		--ws-per-message-deflate $(WS_DEFLATE)
 
 test: test-engines test-app test-e2e
 

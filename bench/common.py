@@ -80,14 +80,17 @@ def latency_summary(values: list[float]) -> dict:
             "p99_ms": ms(percentile(s, 0.99)), "max_ms": ms(s[-1] if s else None)}
 
 
-def start_uvicorn(app: str, env: dict, port: int, log: Path | None = None) -> subprocess.Popen:
-    """Start ``uvicorn app`` on 127.0.0.1:port (one process, the project's defaults) and wait
+def start_uvicorn(app: str, env: dict, port: int, log: Path | None = None,
+                  deflate: bool = False) -> subprocess.Popen:
+    """Start ``uvicorn app`` on 127.0.0.1:port (one process, the project's defaults:
+    permessage-deflate off unless ``deflate``, as ``make run`` and the container) and wait
     until ``/healthz`` answers; its output goes to ``log`` (default: inherited). Raises
     RuntimeError if it dies."""
     out = open(log, "wb") if log else None
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "warning", "--no-access-log", "--backlog", "8192"],
+         "--log-level", "warning", "--no-access-log", "--backlog", "8192",
+         "--ws-per-message-deflate", "true" if deflate else "false"],
         cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
         preexec_fn=raise_fd_limit, stdout=out, stderr=subprocess.STDOUT if out else None)
     deadline = time.monotonic() + 30

@@ -157,7 +157,7 @@ async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy |
     server_log = Path(tempfile.gettempdir()) / f"lair-bench-{port}.log"
     server = start_uvicorn("app.main:app", {"DATABASE_URL": db_url, "SECRET_KEY": "bench",
                                             "BOT_DELAY": "0", "LOG_LEVEL": "WARNING"}, port,
-                           log=server_log)
+                           log=server_log, deflate=args.server_deflate)
     out: dict = {"players": players, "spectators": args.spectators, "matches": args.matches}
     window = clients.Window()
     window.rate = args.rate
@@ -226,7 +226,8 @@ async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy |
 
 async def run_bare(args, players: int, template: Path) -> dict:
     port = free_port()
-    server = start_uvicorn("bench.fanout_server:app", {"FANOUT_TEMPLATE": str(template)}, port)
+    server = start_uvicorn("bench.fanout_server:app", {"FANOUT_TEMPLATE": str(template)}, port,
+                           deflate=args.server_deflate)
     base = f"http://127.0.0.1:{port}"
     window = clients.Window()
     window.rate = args.rate
@@ -373,6 +374,9 @@ def main() -> None:
     parser.add_argument("--no-deflate", dest="compression", action="store_const", const=None,
                         default="deflate", help="clients do not offer permessage-deflate "
                         "(browsers do, and uvicorn accepts it)")
+    parser.add_argument("--server-deflate", action="store_true",
+                        help="the servers accept permessage-deflate (off by default, as in "
+                        "`make run` and the container: it cost a third of the server's CPU)")
     parser.add_argument("--no-server-profile", dest="server_profile", action="store_false")
     parser.add_argument("--full", action="store_true", help="the issue's targets: 1,000 matches "
                         "x (4 players + 2 spectators), 30 s phases, 10,000 churn cycles")
@@ -401,7 +405,8 @@ def main() -> None:
 
 def print_summary(r: dict) -> None:
     m = r["machine"]
-    print(f"\n== Lair bench ({'deflate' if r['args']['compression'] else 'no deflate'}): {m['cpus']} CPUs ({m['cpu_model']}), load avg at start "
+    deflate = r['args']['compression'] and r['args'].get('server_deflate')
+    print(f"\n== Lair bench ({'deflate' if deflate else 'no deflate'}): {m['cpus']} CPUs ({m['cpu_model']}), load avg at start "
           f"{m['loadavg_at_start'][0]:.1f}, {r['wall_seconds']} s ==")
     pg = r["postgres_raw"]
     print(f"raw PostgreSQL at concurrency {pg['single_row']['concurrency']}: "

@@ -224,17 +224,44 @@ class MatchService:
         # Recent versions' prompts per match: lets a late action in a simultaneous frame be
         # recognised as built on the same prompt (DESIGN.md, "Sequencing").
         self._prompts_at: dict[str, dict[int, dict]] = defaultdict(dict)
+        #: match id -> {version: the seat whose move made it}, beside ``_prompts_at``.
+        self._movers: dict[str, dict[int, int]] = defaultdict(dict)
         # The latest committed snapshot of each match this process has touched. Used only when
         # the database says its version is current, so another process's commit is never missed.
         self._snaps: dict[str, Snapshot] = {}
         #: The clock of every pace rule (tests inject a fake one instead of sleeping).
         self.now: Callable[[], Any] = utcnow
 
-    def _remember_prompts(self, match_id: str, version: int, prompts: dict) -> None:
+    def _remember_prompts(self, match_id: str, version: int, prompts: dict,
+                          mover: int | None = None) -> None:
+        """Keep the prompts at ``version`` (and the seat whose move made it) for the 64
+        latest versions: late actions in simultaneous frames are judged with them."""
         recent = self._prompts_at[match_id]
         recent[version] = prompts
+        movers = self._movers[match_id]
+        if mover is not None:
+            movers[version] = mover
         for old in [v for v in recent if v < version - 64]:
             del recent[old]
+            movers.pop(old, None)
+
+    def _late_ok(self, match_id: str, engine: Engine, m: Match, seat: int, version: int
+                 ) -> bool:
+        """:meth:`_still_valid` from memory alone, for the fast path: True only when this
+        process knows the seat's prompt at ``version`` was part of a simultaneous frame that
+        still stands and that the seat made none of the moves since; False also when it does
+        not know (then the full path decides, reading the database)."""
+        if not 0 <= version < m.version:
+            return False
+        old = self._prompts_at.get(match_id, {}).get(version)
+        if old is None or len(old) < 2:
+            return False
+        prompts = engine.prompts(m.state)
+        if seat not in prompts or old.get(seat) != prompts[seat]:
+            return False
+        movers = self._movers.get(match_id, {})
+        since = [movers.get(v) for v in range(version + 1, m.version + 1)]
+        return None not in since and seat not in since
 
     # ----- listeners -------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
@@ -650,12 +677,16 @@ class MatchService:
         if snap is None or action == UNDO:
             return None
         m = snap.match
-        if m.status != "active" or version != m.version or m.state is None:
+        if m.status != "active" or m.state is None:
             return None
         try:
             self._require_actor(snap, seat, actor)
             engine = self._engine(m.game)
             state = m.state
+            # a late action of a simultaneous frame (others moved meanwhile) is common in
+            # simultaneous phases: judged here from memory when this process knows enough
+            if version != m.version and not self._late_ok(match_id, engine, m, seat, version):
+                return None
             _require_exact(engine, state, seat, action)
             new_state, events = engine.apply(state, seat, action)
         except (ServiceError, IllegalAction):
@@ -688,7 +719,7 @@ class MatchService:
         snap.note_move(seat, irreversible, False)
         if current not in self._prompts_at[match_id]:  # usually remembered by the last move
             self._remember_prompts(match_id, current, engine.prompts(state))
-        self._remember_prompts(match_id, current + 1, engine.prompts(new_state))
+        self._remember_prompts(match_id, current + 1, engine.prompts(new_state), seat)
         return snap, current + 1, result, events
 
     async def _commit_move_pg(self, match_id: str, current: int, seat: int, action_id: str,
@@ -832,7 +863,7 @@ class MatchService:
             snap.note_move(seat, irreversible, action == UNDO, current + 1)
             new_version = current + 1
             self._remember_prompts(match_id, current, engine.prompts(state))
-            self._remember_prompts(match_id, new_version, engine.prompts(new_state))
+            self._remember_prompts(match_id, new_version, engine.prompts(new_state), seat)
         return snap, new_version, result, events
 
     @staticmethod

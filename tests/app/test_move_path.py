@@ -92,6 +92,34 @@ async def test_a_move_on_the_cached_version_reads_nothing(database_url):
         await engines[0].dispose()
 
 
+async def test_a_late_move_of_a_simultaneous_frame_reads_nothing_either(database_url):
+    """Both seats bid at once (version 0); the second bid arrives built on version 0 after the
+    first made version 1. This process knows the frame still stands and who moved since, so
+    the late bid takes the fast path too (simultaneous phases are where most moves are late)."""
+    engines, (p1,) = await _services(database_url, 1)
+    seen = Statements(engines[0])
+    try:
+        await p1.ensure_user("u0", "Ann")
+        await p1.ensure_user("u1", "Bob")
+        match = await p1.create_match("u0", "toy", 2, {}, public=True)
+        await p1.take_seat(match.id, "u1", 1)
+        await p1.start(match.id, "u0")
+        await p1.submit(match.id, 0, "bid0", 0, {"type": "bid", "n": 2})
+        seen.on = True
+        out = await p1.submit(match.id, 1, "bid1", 0, {"type": "bid", "n": 1})
+        seen.on = False
+        assert out.applied and out.version == 2
+        moves = [sql for sql in seen.sql if sql != "ROLLBACK;"]
+        assert not any(sql.startswith("SELECT") for sql in moves), seen.sql
+        assert len(moves) == (1 if database_url.startswith("postgresql") else 2), seen.sql
+        # the seat that already moved is still refused as stale, as by the full path
+        with pytest.raises(ServiceError) as err:
+            await p1.submit(match.id, 0, "again", 0, {"type": "take", "n": 1})
+        assert err.value.code == "stale"
+    finally:
+        await engines[0].dispose()
+
+
 async def test_the_last_move_finishes_the_match_through_the_fast_path(database_url):
     engines, (p1,) = await _services(database_url, 1)
     try:
