@@ -11,34 +11,23 @@ import asyncio
 import logging
 import time
 
+from app.background import Background
 from app.matches.service import MatchService
 
 log = logging.getLogger("lair.timer")
 
 
-class ClockTimer:
+class ClockTimer(Background):
     """Runs ``service.expire_due()`` at every deadline. ``poll``: longest sleep in seconds."""
 
     def __init__(self, service: MatchService, poll: float = 5.0):
         self.service = service
         self.poll = poll
         self._wake = asyncio.Event()
-        self._task: asyncio.Task | None = None
         service.subscribe(self._changed)
 
     async def _changed(self, _match_id: str, _what: str, _snap=None) -> None:
         self._wake.set()
-
-    def start(self) -> None:
-        """Start the timer task (in the running loop)."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        """Stop the timer task."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
 
     async def _run(self) -> None:
         while True:

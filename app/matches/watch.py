@@ -12,12 +12,13 @@ import asyncio
 import logging
 from typing import Awaitable, Callable, Iterable
 
+from app.background import Background
 from app.matches.service import MatchService
 
 log = logging.getLogger("lair.watch")
 
 
-class OutsideChanges:
+class OutsideChanges(Background):
     """Polls ``matches()`` (ids with open sockets) and calls ``on_change(match_id, what)``:
     ``"started"``/``"cancelled"`` when the status became active/cancelled, else ``"state"``."""
 
@@ -27,18 +28,6 @@ class OutsideChanges:
         self.matches = matches
         self.on_change = on_change
         self.poll = poll
-        self._task: asyncio.Task | None = None
-
-    def start(self) -> None:
-        """Start the polling task (in the running loop)."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        """Stop the polling task."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
 
     async def check(self) -> list[str]:
         """One look: the ids of the matches found changed (each handed to ``on_change``)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from tests.app.conftest import create, named, new_client
 from tests.app.servers import complete
 from tests.app.test_live import act, recv, started, view_at
+from tests.app.test_undo import _to_take_phase
 
 
 def fresh_view(client, mid) -> dict:
@@ -48,11 +49,7 @@ def test_an_undo_sends_the_whole_log_again(client):
     mid, other = started(client)
     with client.websocket_connect(f"/ws/matches/{mid}") as ann, \
             other.websocket_connect(f"/ws/matches/{mid}") as bob:
-        recv(ann, "view"), recv(bob, "view")
-        act(ann, 0, {"type": "bid", "n": 3}, "b0")
-        view_at(ann, 1)
-        act(bob, 1, {"type": "bid", "n": 1}, "b1")
-        view_at(ann, 2)
+        _to_take_phase(ann, bob)
         act(ann, 2, {"type": "take", "n": 2}, "t1")
         bob_held = complete(None, fresh_view(other, mid))
         view_at(ann, 3)
