@@ -44,9 +44,11 @@ def _places(result: dict | None, seats: list[str]) -> tuple[list[list[tuple[str,
     if not isinstance(result, dict):
         return [], None
     scores = result.get("scores") or {}
+    resigned = set(result.get("resigned") or [])
     places = []
     for group in result.get("ranks") or []:
-        places.append([(seats[s] if isinstance(s, int) and 0 <= s < len(seats) else "?",
+        places.append([((seats[s] if isinstance(s, int) and 0 <= s < len(seats) else "?")
+                        + (" (resigned)" if s in resigned else ""),
                         scores.get(str(s), scores.get(s) if isinstance(scores, dict) else None))
                        for s in group])
     solo = None

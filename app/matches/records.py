@@ -22,11 +22,12 @@ from typing import Annotated, Any
 
 import orjson
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt,
-                      ValidationError)
+                      ValidationError, model_validator)
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
+from app.matches import pace
 from app.matches.service import SeatInfo, Snapshot
 from app.matches.service import _require_exact as require_exact
 from app.models import Match, Record, User
@@ -73,7 +74,9 @@ class SeatEntry(BaseModel):
 class RecordFile(BaseModel):
     """The record file's shape. Integers are strict (``1.0`` or ``true`` is no seat). Other
     keys (``result``, or fields a later Lair may add) are ignored: the result is recomputed
-    from the replay, never taken from the file."""
+    from the replay, never taken from the file. ``resigned``: the seats that resigned,
+    earliest first (a match may end by resignation; records made before this field carry
+    it as ``result.resigned``)."""
 
     model_config = ConfigDict(extra="ignore")
     game: Annotated[str, Field(max_length=40)]
@@ -85,6 +88,15 @@ class RecordFile(BaseModel):
                        Field(max_length=MAX_ACTIONS)]
     final_hash: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
     seats: Annotated[list[SeatEntry], Field(max_length=16)] | None = None
+    resigned: Annotated[list[StrictInt], Field(max_length=16)] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _resigned_from_result(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("resigned") is None and \
+                isinstance(data.get("result"), dict) and "resigned" in data["result"]:
+            data = dict(data, resigned=data["result"]["resigned"])
+        return data
 
 
 @dataclass
@@ -177,10 +189,7 @@ def verify(rec: RecordFile) -> Verified:
             log.exception("record replay failed at action %s of a %s record", n, rec.game)
             raise RecordError(f"Action {n} of {len(rec.actions)} could not be replayed.") \
                 from None
-    result = engine.result(state)
-    if result is None:
-        raise RecordError("The match in this record is not over: only finished matches have "
-                          "records.")
+    result = _result(engine, rec, state)
     final = state_hash(state)
     if rec.final_hash is not None and rec.final_hash != final:
         raise RecordError("The record's final state does not match its recorded hash: the "
@@ -190,6 +199,25 @@ def verify(rec: RecordFile) -> Verified:
     return Verified(game=rec.game, version=rec.version, players=rec.players, options=options,
                     seed=rec.seed, actions=[[s, a] for s, a in rec.actions], seats=seats,
                     result=result, final_hash=final)
+
+
+def _result(engine, rec: RecordFile, state: dict) -> dict:
+    """The final result: the engine's, with resigned seats ranked last (issue 7 "Pace"); a
+    match that resignations ended (one side left) ranks by them. Raises ``RecordError`` for a
+    match not over, or resignations that name a seat twice or one the match lacks."""
+    order = list(rec.resigned or [])
+    if len(set(order)) != len(order) or any(not 0 <= s < rec.players for s in order):
+        raise RecordError("The record's resignations name a seat twice or a seat the match "
+                          "does not have.")
+    result = engine.result(state)
+    if result is not None:
+        return pace.rank_resigned_last(result, order)
+    if order and pace.last_side(rec.players, engine.teams, order) is not None:
+        seats = rec.seats or [SeatEntry() for _ in range(rec.players)]
+        names = [e.name or e.away_name or f"Player {i + 1}" for i, e in enumerate(seats)]
+        return pace.resigned_result(rec.players, engine.teams, order, names)
+    raise RecordError("The match in this record is not over: only finished matches have "
+                      "records.")
 
 
 def seat_entries(snap: Snapshot) -> list[dict]:
@@ -203,7 +231,8 @@ def as_file(rec: Record) -> dict:
     """A stored record as a record file (the shape ``GET /matches/{id}/record`` gives)."""
     return {"game": rec.game, "version": rec.engine_version, "players": rec.players,
             "options": rec.options, "seed": rec.seed, "actions": rec.actions,
-            "final_hash": rec.final_hash, "result": rec.result, "seats": rec.seats}
+            "final_hash": rec.final_hash, "result": rec.result, "seats": rec.seats,
+            "resigned": (rec.result or {}).get("resigned") or []}
 
 
 def snapshot(rec: Record) -> Snapshot:

@@ -73,6 +73,8 @@ async def replay(request: Request, match_id: str, step: int = 0, watch: str | No
     viewer = None if finished else seat
     view = build_view(engine, snap, state, step, viewer, reveal=finished)
     view["legal_actions"], view["labels"], view["prompt"] = [], [], None
+    if finished and step == len(rows) and m.result:  # resignations: the service's ranks
+        view["result"] = m.result
     view["match"].pop("spectator_chat_open", None)  # a table setting, no part of the replay
     return {"step": step, "steps": len(rows), "view": view}
 
@@ -97,7 +99,8 @@ async def record(request: Request, match_id: str, watch: str | None = None) -> d
     return {"game": m.game, "version": m.engine_version, "players": m.players,
             "options": m.options, "seed": m.seed,
             "actions": [[r.seat, r.action] for r in rows], "final_hash": state_hash(m.state),
-            "result": m.result, "seats": seat_entries(snap)}
+            "result": m.result, "seats": seat_entries(snap),
+            "resigned": (m.result or {}).get("resigned") or []}
 
 
 @router.get("/favicon.ico", include_in_schema=False)

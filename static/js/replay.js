@@ -41,6 +41,7 @@ function drawResult(view) {
     ol.append(li);
   }
   panel.replaceChildren(h, ol);
+  if (view.result.reason) panel.append(text(document.createElement("p"), view.result.reason));
 }
 
 // Clicks move the target at once; requests run one at a time and the latest target wins, so

@@ -105,6 +105,7 @@ async def test_a_late_move_of_a_simultaneous_frame_reads_nothing_either(database
         await p1.take_seat(match.id, "u1", 1)
         await p1.start(match.id, "u0")
         await p1.submit(match.id, 0, "bid0", 0, {"type": "bid", "n": 2})
+        await p1.drain()  # the start's look for bot seats reads the match: not the move's
         seen.on = True
         out = await p1.submit(match.id, 1, "bid1", 0, {"type": "bid", "n": 1})
         seen.on = False

@@ -206,3 +206,27 @@ def test_fuzzed_records_never_fail_the_server(client, field, value):
         record[field] = value
     r = upload(client, json.dumps(record).encode())  # big ints and NaN included
     assert r.status_code in (303, 400, 413, 422), r.text
+
+
+def test_a_match_ended_by_resignation_reimports_with_its_result(client):
+    """A match over because a player resigned (issue 7 "Pace") has a record like any finished
+    one; its file names the resignations and re-imports with the same ranks."""
+    from tests.app.test_live import started
+
+    mid, bob = started(client)
+    assert bob.post(f"/m/{mid}/resign", follow_redirects=False).status_code == 303
+    match = client.portal.call(client.app.state.service.snapshot, mid).match
+    assert match.status == "finished" and match.result["ranks"] == [[0], [1]]
+    record = client.get(f"/matches/{mid}/record").json()
+    assert record["resigned"] == [1]
+    assert "Bob (resigned)" in client.get("/matches/finished").text
+    rid = imported_id(upload(new_client(client), json.dumps(record).encode()))
+    view = client.get(f"/records/{rid}/replay?step={len(record['actions'])}").json()["view"]
+    assert view["result"]["ranks"] == [[0], [1]] and view["result"]["resigned"] == [1]
+    # an older file (before the field) carries the resignations in its result only
+    older = {k: v for k, v in record.items() if k != "resigned"}
+    assert imported_id(upload(client, json.dumps(older).encode())) == rid
+    # resignations cannot end a match they do not end, nor name a seat twice
+    for bad in ([], [1, 1], [5]):
+        r = upload(client, json.dumps(dict(record, resigned=bad, result=None)).encode())
+        assert r.status_code == 422, bad

@@ -128,7 +128,8 @@ export function drawForest(ctx) {
     }
     node.append(sv("circle", {class: "chg", r: 25}), sv("circle", {class: "hl", r: 21}), arrows);
     if (p) {
-      node.append(sv("circle", {class: "disc", r: 16, fill: ctx.table.seatColor(p.seat)}),
+      // the seat's colour as a style: the stylesheet's .disc fill would beat an attribute
+      node.append(sv("circle", {class: "disc", r: 16, style: {fill: ctx.table.seatColor(p.seat)}}),
         sv("text", {class: "letter on", "text-anchor": "middle", dy: "0.35em"}, PAWN[p.pawn]),
         sv("title", {}, `${resName(ctx, p.pawn)} of ${ctx.table.seatName(p.seat)}`));
     } else {
