@@ -32,3 +32,10 @@ function connect() {
   };
 }
 connect();
+
+// Cancelling asks first (a native modal dialog; "Keep the match" closes it).
+{
+  const button = document.getElementById("cancel");
+  const dialog = document.getElementById("cancel-dialog");
+  if (button && dialog && dialog.showModal) button.addEventListener("click", () => dialog.showModal());
+}
