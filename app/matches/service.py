@@ -346,7 +346,8 @@ class MatchService:
         snap = await self.snapshot(match_id, session)
         cached = self._snaps.get(match_id)
         # A read outside the match's lock (bots, sockets) may finish after a move committed
-        # meanwhile: never let it put back an older version than the one cached.
+        # meanwhile: never let it put back an older version than the one cached (an older
+        # status at the same version is caught by ``current``'s check).
         if cached is None or cached.match.version <= snap.match.version:
             self._snaps[match_id] = snap
         return snap
@@ -364,12 +365,19 @@ class MatchService:
         return self._snaps.get(match_id)
 
     async def current(self, match_id: str) -> Snapshot:
-        """The match as last committed: this process's cached snapshot when its version is
-        still the database's, else a fresh load. Raises ``ServiceError('not_found')``."""
+        """The match as last committed: this process's cached snapshot when its version and
+        status are still the database's, else a fresh load. Raises
+        ``ServiceError('not_found')``.
+
+        The status too: starting a match keeps version 0, and a read that began before the
+        start could put the open match back in the cache after the start dropped it — its bots
+        then never moved (a bot-only match stood still)."""
         async with self.sm() as s:
-            version = await s.scalar(select(Match.version).where(Match.id == match_id))
+            row = (await s.execute(select(Match.version, Match.status)
+                                   .where(Match.id == match_id))).first()
             snap = self._snaps.get(match_id)
-            if snap is not None and version is not None and snap.match.version == version:
+            if snap is not None and row is not None and \
+                    (snap.match.version, snap.match.status) == (row.version, row.status):
                 return snap
             return await self._load(match_id, s)
 

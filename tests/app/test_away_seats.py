@@ -81,3 +81,30 @@ def test_a_bot_move_that_fails_is_tried_again(client, monkeypatch):
     while state_of(client, mid)[0] < 1 and time.monotonic() < deadline:
         time.sleep(0.1)
     assert calls == [1, 1] and state_of(client, mid)[0] == 1
+
+
+def test_an_open_snapshot_put_back_after_the_start_is_not_served(client):
+    """Starting keeps version 0: a read that began before the start (a socket connecting) can
+    put the open match back in the cache after the start dropped it. ``current`` checks the
+    status too, so the bots see the started match (a bot-only match once stood still)."""
+    from tests.app.conftest import named
+
+    named(client, "Host")
+    r = client.post("/matches", data={"game": "toy", "players_toy": "2", "public": "on",
+                                      "host_plays": "no"}, follow_redirects=False)
+    mid = r.headers["location"].rsplit("/", 1)[1]
+    client.post(f"/m/{mid}/fill", data={"bot": "random"})
+    service = client.app.state.service
+    stale = client.portal.call(service.snapshot, mid)
+    assert stale.match.status == "open"
+    service.bot_delay = 3600  # the bots wait: nothing moves during the test
+    client.post(f"/m/{mid}/start")
+    service._snaps[mid] = stale  # the late read lands
+    snap = client.portal.call(service.current, mid)
+    assert snap.match.status == "active" and snap.match.state is not None
+
+    async def stop_waiting_bots() -> None:  # (else the shutdown waits for them)
+        for task in list(service._tasks):
+            task.cancel()
+
+    client.portal.call(stop_waiting_bots)
