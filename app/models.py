@@ -103,7 +103,8 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action_id: Mapped[str] = mapped_column(String(64))
     action: Mapped[dict] = mapped_column(JSONType)
-    #: Some event of this action drew something random or revealed hidden information.
+    #: This move can't be taken back: some event of it drew something random or revealed
+    #: hidden information, or a bot made it (a player undoes only their own moves).
     irreversible: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: This row is ``{"type": "undo"}`` (DESIGN.md, "Undo is an action too").
     undo: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

@@ -212,12 +212,17 @@ def public(settings: PaceSettings, clocks: dict | None, players: int, bots: Iter
            now: float) -> dict:
     """The clocks as every viewer may see them (public information):
     ``{"pace", "bank", "increment", "turn_hours", "replace_after", "seats": [{"left": s | None,
-    "running": bool}]}``; ``left`` is counted at ``now`` and the client counts down from it."""
+    "running": bool}]}``; ``left`` is counted at ``now`` and the client counts down from it.
+    A seat a bot plays has no clock (``left`` None): bots are never timed, and the bank a
+    player left behind (topped up by :func:`reseat`) is not what the bot has."""
     clocks = clocks or {}
     bots = set(bots)
     since = {int(k): float(v) for k, v in (clocks.get("since") or {}).items()}
     seats = []
     for s in range(players):
+        if s in bots:
+            seats.append({"left": None, "running": False})
+            continue
         running = s in since and s not in bots and settings.timed
         limit = allowance(settings, clocks, s)
         if limit is None or (settings.move_limit is not None and not running):

@@ -63,6 +63,13 @@ class SeatInfo:
     votes: dict | None = None
 
 
+def _cannot_take_back(events: list[dict], actor: str | None) -> bool:
+    """The ``actions.irreversible`` flag of a move: an irreversible event (something drawn or
+    revealed), or a bot's move: a player takes back only their own moves, not those a bot
+    made for their seat (issue 7, undo)."""
+    return actor == BOT or any(e.get("irreversible") for e in events)
+
+
 @dataclass
 class Snapshot:
     """A match as loaded from the database, with its seats."""
@@ -704,7 +711,7 @@ class MatchService:
             return None  # clocks, deadlines or resignations to write: the full path does that
         now = utcnow()
         current = m.version
-        irreversible = any(e.get("irreversible") for e in events)
+        irreversible = _cannot_take_back(events, actor)
         try:
             if self._pg:
                 committed = await self._commit_move_pg(
@@ -847,7 +854,7 @@ class MatchService:
                 await s.rollback()
                 self._snaps.pop(match_id, None)
                 raise ServiceError("stale", "Another move was applied first.")
-            irreversible = any(e.get("irreversible") for e in events)
+            irreversible = _cannot_take_back(events, actor)
             try:  # the INSERT itself fails on a reused action id at the current version
                 await s.execute(insert(ActionRow).values(
                     match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,

@@ -41,39 +41,39 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
     new events, not the whole log, per viewer."""
     m = snap.match
     undo_for = snap.can_undo if not reveal and state is m.state else None
+    others = _others_wordings(state["log"], log_from, len(snap.seats))
     if log_from:
         state = dict(state, log=state["log"][log_from:])  # a shallow copy: nothing changes
     views = engine.views(state, viewers, reveal=reveal)
     online = set(connected)
     names = seat_names(snap)
+    labels = [seat_label(info) for info in snap.seats]
+    names_key = tuple(names)
     # id(event) -> (event, its named copy), for this call only: the engines' views hold the
     # state's own event objects, so each is named once, not once per viewer. Holding the event
     # keeps its id from being reused by another object meanwhile.
     named_events: dict[int, tuple[dict, dict]] = {}
 
     def named(event: dict) -> dict:
-        hit = named_events[id(event)] = (
-            event, dict(event, text=_named(event["text"], names_key)))
+        copy = dict(event, text=_named(event["text"], names_key))
+        if id(event) in others:
+            copy["others"] = True
+        hit = named_events[id(event)] = (event, copy)
         return hit[1]
 
     match = {"id": m.id, "game": m.game, "title": engine.title, "status": m.status,
              "players": m.players, "spectators": spectators,
              "spectator_chat_open": bool(m.spectator_chat_open)}
-    names_key: tuple[str | None, ...] = ()
     for viewer, view in views.items():
         view["version"] = version
         view["labels"] = [engine.describe(state, a) for a in view["legal_actions"]]
         if undo_for is not None and undo_for(viewer):
             view["legal_actions"].append(dict(UNDO))
             view["labels"].append("Undo my last move")
-        for info, name, seat_view in zip(snap.seats, names, view["seats"]):
+        for info, name, seat_view in zip(snap.seats, labels, view["seats"]):
             seat_view.update(name=name,
                              bot=bool(info.bot), host=info.user_id == m.host_id and info.user_id
                              is not None, connected=bool(info.bot) or info.seat in online)
-        shown = tuple(s.get("name") for s in view["seats"])
-        if shown != names_key:  # the same for every viewer (the seats are public)
-            names_key = shown
-            named_events.clear()
         hits = named_events.get
         view["log"] = [hit[1] if (hit := hits(id(e))) is not None else named(e)
                        for e in view["log"]]
@@ -83,17 +83,50 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
     return views
 
 
+def _others_wordings(log: list[dict], start: int, players: int) -> set[int]:
+    """Ids of the events from ``log[start:]`` that are the rest of the table's wording of a
+    private event beside them. The engines word a private event in the second person for its
+    seats ("You drew Thug, Mole") and log, just before or after it, the public wording for
+    exactly all the other seats ("Player 1 drew 2 tile(s)"). The views mark those ``others:
+    true``, so the table does not tag them private ("only you" when two play, where "all the
+    others" is one seat) and a replay that shows every event can tell the two apart."""
+    out: set[int] = set()
+    everyone = set(range(players))
+    last = len(log) - 1
+    for i in range(start, len(log)):
+        to = log[i]["to"]
+        if to == "all" or log[i]["text"].startswith("You "):
+            continue
+        for j in (i - 1, i + 1):
+            if 0 <= j <= last:
+                near = log[j]["to"]
+                if near != "all" and log[j]["text"].startswith("You ") \
+                        and not set(near) & set(to) and set(near) | set(to) == everyone:
+                    out.add(id(log[i]))
+                    break
+    return out
+
+
 def seat_names(snap: Snapshot) -> list[str]:
-    """The display name of every seat, as the views give them (the log is named with these)."""
-    return [_seat_name(info) for info in snap.seats]
+    """The name the log and the prompts give every seat: its player's own name, also while a
+    bot plays for that player (the log must not rename the player's earlier moves; the seat
+    list says a bot plays: :func:`seat_label`)."""
+    return [_log_name(info) for info in snap.seats]
 
 
-def _seat_name(info) -> str:
-    # Bots are numbered by seat so that two of them can be told apart in the log.
-    name = info.name or (f"{info.bot.title()} bot {info.seat + 1}" if info.bot else "—")
+def _log_name(info) -> str:
     if info.bot and info.away_name:
-        name = f"{info.away_name} ({info.bot} bot)"
-    return name
+        return info.away_name
+    # Bots are numbered by seat so that two of them can be told apart in the log.
+    return info.name or (f"{info.bot.title()} bot {info.seat + 1}" if info.bot else "—")
+
+
+def seat_label(info) -> str:
+    """The seat list's name for a seat: the log's name, and which bot plays for an away
+    player ("Fritz (greedy bot)")."""
+    if info.bot and info.away_name:
+        return f"{info.away_name} ({info.bot} bot)"
+    return _log_name(info)
 
 
 _PLAYER = re.compile(r"\bPlayer ([1-9])\b")

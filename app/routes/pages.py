@@ -6,6 +6,7 @@ page with a message. The pages work without JavaScript except the live table its
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, get_args, get_origin, Literal
 from urllib.parse import quote
 
@@ -186,7 +187,10 @@ _may_see = may_see
 
 
 async def _render_match(request: Request, snap: Snapshot, *, invite: str | None = None,
-                        watch: str | None = None) -> Response:
+                        watch: str | None = None, pace_entered: dict | None = None,
+                        pace_error: str | None = None, status_code: int = 200) -> Response:
+    """The match page: the waiting room while open, else the table. ``pace_entered`` and
+    ``pace_error``: the host's refused pace form, shown again as typed with the reason."""
     service = _service(request)
     user = await _user(request)
     m = snap.match
@@ -207,11 +211,14 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
         hub = request.app.state.hub
         teams = engine.teams.get(m.players)
         team_of = {s: i for i, team in enumerate(teams or []) for s in team}
-        return _page(request, "waiting.html", seats=seats_summary(snap, hub.connected_seats(m.id)),
+        saved = pace.settings_of(m.settings)
+        form = dict(pace.stored(saved), **(pace_entered or {}))
+        return _page(request, "waiting.html", status_code=status_code,
+                     seats=seats_summary(snap, hub.connected_seats(m.id)),
                      team_of=team_of, bots=sorted(registry.bots(m.game)),
                      option_labels=describe_options(engine, m.options),
-                     pace=pace.settings_of(m.settings),
-                     pace_summary=pace.describe(pace.settings_of(m.settings)), **ctx)
+                     pace=SimpleNamespace(**form), pace_error=pace_error,
+                     pace_summary=pace.describe(saved), **ctx)
     if m.status == "cancelled":
         return _message(request, "Match cancelled", "The host cancelled this match.", 200)
     renderer = ROOT / "static" / "games" / m.game / "renderer.js"
@@ -414,13 +421,29 @@ async def set_pace(request: Request, match_id: str) -> Response:
         if value:
             raw[key] = value if not value.isdigit() else int(value)
     settings = request.app.state.settings
-    if raw["webhook"] and not settings.webhook_allow_private \
-            and pace.literal_private_host(raw["webhook"]):
-        return _message(request, "Not possible", "The webhook must be a public address.",
-                        400, back=f"/m/{match_id}")
     service = _service(request)
-    return await _host_or_player_action(
-        request, match_id, lambda uid: service.set_pace(match_id, uid, raw))
+    user = await _user(request)
+    if user is None:
+        return _name_page(request, f"/m/{match_id}")
+    try:
+        if raw["webhook"] and not settings.webhook_allow_private \
+                and pace.literal_private_host(raw["webhook"]):
+            raise ServiceError("bad_request", "The webhook must be a public address.")
+        await service.set_pace(match_id, user.id, raw)
+    except ServiceError as exc:
+        snap = None
+        if exc.code == "bad_request":
+            try:
+                snap = await service.snapshot(match_id)
+            except ServiceError:
+                snap = None
+        if snap is None or snap.match.status != "open":  # not the host, or too late
+            return _message(request, "Not possible", exc.message, exc.status,
+                            back=f"/m/{match_id}")
+        # a typing mistake: the form again, as typed, with the reason beside it
+        return await _render_match(request, snap, pace_entered=raw, pace_error=exc.message,
+                                   status_code=400)
+    return _redirect(f"/m/{match_id}#pace")
 
 
 @router.post("/m/{match_id}/resign")

@@ -17,9 +17,27 @@ const table = {
 
 function text(el, value) { el.textContent = value; return el; }
 
+/** A log line; an event addressed to some seats says whose it was, since a finished match's
+ * replay shows every seat's events ("only Ana: You drew …", "all but Ana: Ana drew 2 tiles"). */
+function logLine(e) {
+  const li = document.createElement("li");
+  if (Array.isArray(e.to)) {
+    const n = current && Array.isArray(current.seats) ? current.seats.length : 0;
+    const names = (seats) => seats.map((s) => table.seatName(s)).join(", ");
+    const left = [...Array(n).keys()].filter((s) => !e.to.includes(s));
+    const tag = document.createElement("span");
+    tag.className = "log-tag";
+    tag.textContent = e.others && left.length ? `all but ${names(left)}` : `only ${names(e.to)}`;
+    tag.title = `Seen by ${names(e.to)}`;
+    li.append(tag, " ");
+  }
+  li.append(document.createTextNode(e.text));
+  return li;
+}
+
 function drawLog(view) {
   const log = document.getElementById("log");
-  log.replaceChildren(...view.log.map((e) => text(document.createElement("li"), e.text)));
+  log.replaceChildren(...view.log.map(logLine));
   log.scrollTop = log.scrollHeight;
 }
 

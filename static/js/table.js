@@ -981,15 +981,19 @@ function logEntry(e, fresh) {
   if (fresh) li.classList.add("new");
   const to = e && Array.isArray(e.to) ? e.to : null;
   // Tag who could read an addressed event, from the viewer's side: "only you", "you & Ana"
-  // (a team), none when every seat but one reads it (the missing seat got its own wording).
+  // (a team), none when every seat but one reads it (the missing seat got its own wording:
+  // `others`, marked by the server, app/matches/views.py _others_wordings).
   const me = you();
   const n = seatCount();
   const mine = to && me !== null && to.includes(me);
-  if (to && !(mine && to.length > 1 && to.length >= n - 1)) {
+  const restOfTable = !!(e && e.others) || (to && to.length > 1 && to.length >= n - 1);
+  if (to && !(mine && restOfTable)) {
     li.classList.add("private");
     const onlyYou = mine && to.length === 1;
     const others = to.filter((s) => s !== me).map(seatName);
+    const left = [...Array(n).keys()].filter((s) => !to.includes(s)).map(seatName);
     const tagText = onlyYou ? "only you" : mine ? `you & ${others.join(", ")}`
+      : e.others && left.length ? `all but ${left.join(", ")}`
       : to.length === 1 ? `only ${seatName(to[0])}` : `hidden from others`;
     li.append(el("span", {class: "log-tag", title: `Seen by ${to.map(seatName).join(", ")}`}, tagText), " ");
     if (mine) li.classList.add("to-you");

@@ -108,3 +108,47 @@ def test_an_open_snapshot_put_back_after_the_start_is_not_served(client):
             task.cancel()
 
     client.portal.call(stop_waiting_bots)
+
+
+def test_the_log_keeps_the_players_name_and_the_bots_moves_cannot_be_undone(client):
+    """While a bot plays for Bob, the seat list says so ("Bob (random bot)") but the log keeps
+    calling Bob's earlier moves Bob's; when Bob takes the seat back he cannot undo the move the
+    bot made for him: a player takes back only their own moves (issue 7 items 1 and 2)."""
+    mid, bob = started(client)
+    undo = {"type": "undo"}
+    with client.websocket_connect(f"/ws/matches/{mid}") as ann, \
+            bob.websocket_connect(f"/ws/matches/{mid}") as b:
+        recv(ann, "view"), recv(b, "view")
+        act(ann, 0, {"type": "bid", "n": 3}, "b0")
+        view_at(b, 1)
+        act(b, 1, {"type": "bid", "n": 1}, "b1")
+        assert view_at(ann, 2)["game"]["turn"] == 0
+        act(ann, 2, {"type": "take", "n": 1}, "t0")
+        view_at(b, 3)
+        act(b, 3, {"type": "take", "n": 1}, "t1")
+        assert view_at(b, 4)["legal_actions"][-1] == undo
+        act(b, 4, undo, "u1")
+        view_at(b, 5)
+        act(b, 5, {"type": "take", "n": 1}, "t2")
+        view_at(ann, 6)
+        act(ann, 6, {"type": "take", "n": 1}, "t3")
+        view_at(b, 7)
+    client.post(f"/m/{mid}/replace", data={"seat": "1", "bot": "random"})
+    client.portal.call(client.app.state.service.drain)
+    version, state = state_of(client, mid)
+    assert version == 8 and state["turn"] == 0  # the bot took for Bob
+    with client.websocket_connect(f"/ws/matches/{mid}") as ann:
+        v = recv(ann, "view")["view"]
+        assert v["seats"][1]["name"] == "Bob (random bot)"
+        texts = [e["text"] for e in v["log"]]
+        assert "Bob took back a move." in texts
+        assert not any("(random bot)" in t for t in texts)
+    bob.post(f"/m/{mid}/reclaim")
+    with bob.websocket_connect(f"/ws/matches/{mid}") as b:
+        bv = recv(b, "view")["view"]
+        assert bv["you"] == 1 and undo not in bv["legal_actions"]
+        before = state_of(client, mid)
+        act(b, bv["version"], undo, "u2")
+        err = recv(b, "error")
+        assert err["code"] == "illegal" and "take back" in err["message"]
+        assert state_of(client, mid) == before

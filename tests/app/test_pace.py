@@ -2,6 +2,7 @@
 resigning, replacement by vote, webhooks. Time is a fake clock on the service: nothing sleeps."""
 from __future__ import annotations
 
+import html
 import json
 from datetime import timedelta
 
@@ -164,9 +165,16 @@ def test_host_sets_the_pace_in_the_waiting_room(client):
 def test_bad_pace_settings_are_refused_and_change_nothing(client, form, message):
     mid, _ = table(client, start=False)
     before = snap(client, mid).match.settings
-    r = client.post(f"/m/{mid}/pace", data={"pace": "live", **form})
+    r = client.post(f"/m/{mid}/pace", data={"pace": "live", "replace_after_minutes": "7",
+                                             **form})
     assert r.status_code == 400 and message in r.text
     assert snap(client, mid).match.settings == before
+    # the waiting room again, the form as typed (nothing to type again) with the reason
+    assert 'id="pace-error"' in r.text and 'id="pace-form"' in r.text
+    assert 'name="replace_after_minutes" id="replace-after" min="0" max="20160" value="7"' \
+        in r.text
+    if "webhook" in form:
+        assert f'value="{html.escape(form["webhook"])}"' in r.text
 
 
 def test_pace_is_set_only_before_the_start_and_kept_by_a_rematch(client):
@@ -216,6 +224,10 @@ def test_out_of_time_seat_goes_to_a_bot_and_the_player_can_come_back(client, clo
     s = snap(client, mid)
     assert s.seats[1].bot == "random" and s.seats[1].away_user_id is not None
     assert s.match.version >= 2  # the bot made Bob's bid
+    with new_client(client).websocket_connect(f"/ws/matches/{mid}") as ws:
+        clocks = recv(ws, "view")["view"]["pace"]["seats"]
+        assert clocks[1]["left"] is None and not clocks[1]["running"]  # bots have no clock
+        assert clocks[0]["left"] is not None
     assert any(line.name == "Lair" and "ran out of time" in line.text
                for line in call(client, svc.chat_history, mid))
     # Bob takes the seat back; a spent bank is topped up to the grace minute

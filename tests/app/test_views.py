@@ -8,3 +8,50 @@ def test_player_references_become_display_names():
         "Morgana hires Baltazar <b>'s assistant"  # escaping is the client's job (textContent)
     assert name_players("Player 3 and Player 12", names) == "Player 3 and Player 12"
     assert name_players("Player 2", [None, None]) == "Player 2"
+
+
+def _snapshot(game: str, players: int, state: dict):
+    from app.matches.service import SeatInfo, Snapshot
+    from app.models import Match
+
+    match = Match(id="m", game=game, players=players, status="active", state=state,
+                  version=0, host_id="u0", spectator_chat_open=False)
+    seats = [SeatInfo(seat=i, user_id=f"u{i}", name=f"P{i}", bot=None)
+             for i in range(players)]
+    return Snapshot(match=match, seats=seats)
+
+
+def test_the_other_seats_wording_of_a_private_event_is_marked_others():
+    """Evil Corp. 2p: "You drew …" goes to the drawer and "Player 1 drew 5 tile(s)" to the
+    other seat, which is one seat: the view marks it ``others`` so the table does not tag it
+    "only you" (new-user trial, session 3); the private line stays unmarked."""
+    from app.matches.views import build_views
+    from engines import registry
+
+    engine = registry.get("evil_corp")
+    state = engine.setup(2, engine.options().model_dump(), 7)
+    views = build_views(engine, _snapshot("evil_corp", 2, state), state, 0, [0, 1, None])
+    for seat in (0, 1):
+        log = views[seat]["log"]
+        mine = [e for e in log if e["to"] == [seat]]
+        assert sorted(e["text"].startswith("You drew") for e in mine) == [False, True]
+        for e in mine:  # the drawer's own line is private, the other's draw is not
+            assert bool(e.get("others")) == (not e["text"].startswith("You drew"))
+    assert not any(e.get("others") for e in views[None]["log"])  # spectators: public only
+
+
+def test_others_wordings_follow_the_engines_conventions():
+    """Before or after the private line (Covil logs the public wording first); two private
+    lines for different seats (Covil's set-up relics) are both private."""
+    from app.matches.views import _others_wordings
+
+    def ev(text, to):
+        return {"text": text, "to": to}
+
+    covil = [ev("Covil on board A.", "all"), ev("Player 1 draws 2 Power Relic(s).", [1, 2]),
+             ev("You draw P01, P02.", [0]), ev("You receive Power Relics P03.", [1]),
+             ev("You receive Power Relics P04.", [2]), ev("Player 3 passes.", "all")]
+    assert _others_wordings(covil, 0, 3) == {id(covil[1])}
+    assert _others_wordings(covil, 2, 3) == set()  # only from ``start`` on
+    setup = [ev("You receive Power Relics P18.", [0]), ev("You receive Power Relics P10.", [1])]
+    assert _others_wordings(setup, 0, 2) == set()
