@@ -28,8 +28,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.matches import pace
+from app.matches.exact import require_exact
 from app.matches.service import SeatInfo, Snapshot
-from app.matches.service import _require_exact as require_exact
 from app.models import Match, Record, User
 from engines import registry
 from engines.base import IllegalAction

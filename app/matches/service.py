@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 import asyncpg
-import orjson
 from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -26,6 +25,7 @@ from sqlalchemy.orm import aliased
 
 from app.db import json_text
 from app.matches import pace
+from app.matches.exact import require_exact
 from app.models import CHAT_CHANNELS, ActionRow, ChatMessage, Match, Seat, User, utcnow
 from app.ops import events as ops_events
 from engines import registry
@@ -129,36 +129,6 @@ class Outcome:
 Listener = Callable[[str, str, "Snapshot | None"], Awaitable[None]]
 """``listener(match_id, what, snapshot)`` with ``what`` in {"state", "seats", "started",
 "cancelled"}; ``snapshot`` is the match as committed (None when the listener should load it)."""
-
-
-def _loose_scalars(action: Any) -> bool:
-    """True if ``action`` holds a bool, a float or a 0/1 int anywhere: the values Python's
-    ``==`` confuses (``1.0 == 1 == True``). Iterative: client JSON may be nested 1,000 deep."""
-    todo = [action]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, dict):
-            todo.extend(x.values())
-        elif isinstance(x, list):
-            todo.extend(x)
-        elif isinstance(x, (bool, float)) or (isinstance(x, int) and x in (0, 1)):
-            return True
-    return False
-
-
-def _require_exact(engine: Engine, state: dict, seat: int, action: Any) -> None:
-    """The engines check legality with ``==``, which takes ``{"tile": 2.0}`` or ``{"n": true}``
-    for ``{"tile": 2}``/``{"n": 1}``: the state would then hold a float (a crash later) or a
-    bool. Require a legal action of the very same JSON types. Raises ``IllegalAction``."""
-    if not _loose_scalars(action):
-        return
-    try:
-        key = orjson.dumps(action, option=orjson.OPT_SORT_KEYS)
-    except orjson.JSONEncodeError:  # nested deeper than any action is
-        raise IllegalAction("That is not one of your legal actions.") from None
-    if not any(orjson.dumps(a, option=orjson.OPT_SORT_KEYS) == key
-               for a in engine.legal_actions(state, seat)):
-        raise IllegalAction("That is not one of your legal actions.")
 
 
 #: ``submit(actor=BOT)``: the bot runner acting for a bot seat.
@@ -358,6 +328,16 @@ class MatchService:
         if cached is None or cached.match.version <= snap.match.version:
             self._snaps[match_id] = snap
         return snap
+
+    def _keep(self, match_id: str, snap: Snapshot) -> None:
+        """Cache ``snap`` just after a move committed on it (under the match's lock). A read
+        outside the lock (a bot looking, a socket connecting) may meanwhile have cached another
+        snapshot of the version this move was built on; left there, the next move would find
+        an old version in the cache and take the full path for nothing."""
+        cached = self._snaps.get(match_id)
+        if cached is not snap and (cached is None
+                                   or cached.match.version < snap.match.version):
+            self._snaps[match_id] = snap
 
     async def heads(self, match_ids: list[str]) -> dict[str, tuple[str, int]]:
         """``{match_id: (status, version)}`` as committed, for those of ``match_ids`` that
@@ -702,7 +682,7 @@ class MatchService:
             # simultaneous phases: judged here from memory when this process knows enough
             if version != m.version and not self._late_ok(match_id, engine, m, seat, version):
                 return None
-            _require_exact(engine, state, seat, action)
+            require_exact(engine, state, seat, action)
             new_state, events = engine.apply(state, seat, action)
         except (ServiceError, IllegalAction):
             return None
@@ -732,6 +712,7 @@ class MatchService:
         if result is not None:
             m.status, m.result, m.finished_at = "finished", result, now
         snap.note_move(seat, irreversible, False)
+        self._keep(match_id, snap)
         if current not in self._prompts_at[match_id]:  # usually remembered by the last move
             self._remember_prompts(match_id, current, engine.prompts(state))
         self._remember_prompts(match_id, current + 1, engine.prompts(new_state), seat)
@@ -830,7 +811,7 @@ class MatchService:
                 if action == UNDO:
                     new_state, events = await self._undo(s, snap, seat)
                 else:
-                    _require_exact(engine, state, seat, action)
+                    require_exact(engine, state, seat, action)
                     new_state, events = engine.apply(state, seat, action)
             except IllegalAction as exc:
                 if action != UNDO and seat not in engine.prompts(state) and \
@@ -876,6 +857,7 @@ class MatchService:
             for key, value in values.items():  # the cached snapshot follows the commit
                 setattr(m, key, value)
             snap.note_move(seat, irreversible, action == UNDO, current + 1)
+            self._keep(match_id, snap)
             new_version = current + 1
             self._remember_prompts(match_id, current, engine.prompts(state))
             self._remember_prompts(match_id, new_version, engine.prompts(new_state), seat)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
