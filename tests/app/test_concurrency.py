@@ -7,31 +7,14 @@ from __future__ import annotations
 
 import asyncio
 
-from app.db import make_engine, make_sessionmaker
-from app.matches.service import MatchService, Outcome, ServiceError
-
-
-async def _two_processes(url: str):
-    engines = [make_engine(url), make_engine(url)]
-    services = [MatchService(make_sessionmaker(e), bot_delay=0) for e in engines]
-    return engines, services
-
-
-async def _toy_match_at_take_phase(service: MatchService) -> str:
-    await service.ensure_user("u0", "Ann")
-    await service.ensure_user("u1", "Bob")
-    match = await service.create_match("u0", "toy", 2, {}, public=True)
-    await service.take_seat(match.id, "u1", 1)
-    await service.start(match.id, "u0")
-    await service.submit(match.id, 0, "bid0", 0, {"type": "bid", "n": 2})
-    await service.submit(match.id, 1, "bid1", 1, {"type": "bid", "n": 1})
-    return match.id
+from app.matches.service import Outcome, ServiceError
+from tests.app.processes import services, toy_match_at_take_phase
 
 
 async def test_two_concurrent_actions_at_one_version_apply_exactly_once(database_url):
-    engines, (p1, p2) = await _two_processes(database_url)
+    engines, (p1, p2) = await services(database_url, 2)
     try:
-        mid = await _toy_match_at_take_phase(p1)
+        mid = await toy_match_at_take_phase(p1)
         results = await asyncio.gather(
             p1.submit(mid, 0, "from-laptop", 2, {"type": "take", "n": 1}),
             p2.submit(mid, 0, "from-phone", 2, {"type": "take", "n": 2}),
@@ -51,9 +34,9 @@ async def test_two_concurrent_actions_at_one_version_apply_exactly_once(database
 
 
 async def test_resent_action_id_is_never_applied_twice(database_url):
-    engines, (p1, p2) = await _two_processes(database_url)
+    engines, (p1, p2) = await services(database_url, 2)
     try:
-        mid = await _toy_match_at_take_phase(p1)
+        mid = await toy_match_at_take_phase(p1)
         results = await asyncio.gather(
             p1.submit(mid, 0, "same-id", 2, {"type": "take", "n": 1}),
             p2.submit(mid, 0, "same-id", 2, {"type": "take", "n": 1}),
@@ -72,9 +55,9 @@ async def test_resent_action_id_is_never_applied_twice(database_url):
 
 
 async def test_a_refused_action_leaves_the_database_untouched(database_url):
-    engines, (p1, _) = await _two_processes(database_url)
+    engines, (p1, _) = await services(database_url, 2)
     try:
-        mid = await _toy_match_at_take_phase(p1)
+        mid = await toy_match_at_take_phase(p1)
         before = await p1.snapshot(mid)
         for seat, version, action, code in [
             (0, 2, {"type": "take", "n": 5}, "illegal"),

@@ -15,11 +15,11 @@ import pytest
 from sqlalchemy import event
 from starlette.testclient import TestClient
 
-from app.db import make_engine, make_sessionmaker
 from app.main import create_app
-from app.matches.service import MatchService, ServiceError
+from app.matches.service import ServiceError
 from app.settings import Settings
 from tests.app.conftest import PG_ADMIN, create, named, new_client
+from tests.app.processes import services, toy_match_at_take_phase
 
 
 class Statements:
@@ -46,30 +46,11 @@ class Statements:
             self.sql.append(" ".join(record.query.split()))
 
 
-async def _services(url: str, n: int = 2, **pool):
-    engines = [make_engine(url, **pool) for _ in range(n)]
-    return engines, [MatchService(make_sessionmaker(e), bot_delay=0) for e in engines]
-
-
-async def _toy_match_at_take_phase(service: MatchService) -> str:
-    await service.ensure_user("u0", "Ann")
-    await service.ensure_user("u1", "Bob")
-    match = await service.create_match("u0", "toy", 2, {}, public=True)
-    await service.take_seat(match.id, "u1", 1)
-    await service.start(match.id, "u0")
-    await service.submit(match.id, 0, "bid0", 0, {"type": "bid", "n": 2})
-    await service.submit(match.id, 1, "bid1", 1, {"type": "bid", "n": 1})
-    # the start's look for bot seats reads the match; its statements must not land in the
-    # window a test records
-    await service.drain()
-    return match.id
-
-
 async def test_a_move_on_the_cached_version_reads_nothing(database_url):
-    engines, (p1,) = await _services(database_url, 1)
+    engines, (p1,) = await services(database_url, 1)
     seen = Statements(engines[0])
     try:
-        mid = await _toy_match_at_take_phase(p1)
+        mid = await toy_match_at_take_phase(p1)
         seen.on = True
         out = await p1.submit(mid, 0, "take", 2, {"type": "take", "n": 1})
         seen.on = False
@@ -98,7 +79,7 @@ async def test_a_late_move_of_a_simultaneous_frame_reads_nothing_either(database
     """Both seats bid at once (version 0); the second bid arrives built on version 0 after the
     first made version 1. This process knows the frame still stands and who moved since, so
     the late bid takes the fast path too (simultaneous phases are where most moves are late)."""
-    engines, (p1,) = await _services(database_url, 1)
+    engines, (p1,) = await services(database_url, 1)
     seen = Statements(engines[0])
     try:
         await p1.ensure_user("u0", "Ann")
@@ -124,9 +105,9 @@ async def test_a_late_move_of_a_simultaneous_frame_reads_nothing_either(database
 
 
 async def test_the_last_move_finishes_the_match_through_the_fast_path(database_url):
-    engines, (p1,) = await _services(database_url, 1)
+    engines, (p1,) = await services(database_url, 1)
     try:
-        mid = await _toy_match_at_take_phase(p1)
+        mid = await toy_match_at_take_phase(p1)
         version, seat = 2, 0
         while p1.cached(mid).match.status == "active":
             pile = p1.cached(mid).match.state["pile"]
@@ -141,9 +122,9 @@ async def test_the_last_move_finishes_the_match_through_the_fast_path(database_u
 
 
 async def test_an_old_cache_is_answered_like_before(database_url):
-    engines, (p1, p2) = await _services(database_url)
+    engines, (p1, p2) = await services(database_url)
     try:
-        mid = await _toy_match_at_take_phase(p1)
+        mid = await toy_match_at_take_phase(p1)
         await p2.submit(mid, 0, "elsewhere", 2, {"type": "take", "n": 1})  # p1's cache: v2
         with pytest.raises(ServiceError) as err:  # built on the version p1 still caches
             await p1.submit(mid, 1, "late", 2, {"type": "take", "n": 1})
@@ -159,9 +140,9 @@ async def test_an_old_cache_is_answered_like_before(database_url):
 
 
 async def test_a_match_ended_by_another_process_refuses_the_move(database_url):
-    engines, (p1, p2) = await _services(database_url)
+    engines, (p1, p2) = await services(database_url)
     try:
-        mid = await _toy_match_at_take_phase(p1)  # p1 caches it as active at v2
+        mid = await toy_match_at_take_phase(p1)  # p1 caches it as active at v2
         await p2.cancel(mid, "u0")
         with pytest.raises(ServiceError) as err:
             await p1.submit(mid, 0, "after-end", 2, {"type": "take", "n": 1})
@@ -174,9 +155,9 @@ async def test_a_match_ended_by_another_process_refuses_the_move(database_url):
 
 
 async def test_refusals_from_the_cached_path_are_the_usual_ones(database_url):
-    engines, (p1,) = await _services(database_url, 1)
+    engines, (p1,) = await services(database_url, 1)
     try:
-        mid = await _toy_match_at_take_phase(p1)
+        mid = await toy_match_at_take_phase(p1)
         for seat, action, actor, code in [
                 (0, {"type": "take", "n": 5}, None, "illegal"),
                 (1, {"type": "take", "n": 1}, None, "not_your_seat"),
@@ -198,10 +179,10 @@ def pg_url(database_url):
 
 
 async def test_an_exhausted_pool_answers_busy(pg_url):
-    engines, (p1,) = await _services(pg_url, 1, pool_size=1, max_overflow=0,
+    engines, (p1,) = await services(pg_url, 1, pool_size=1, max_overflow=0,
                                       pool_timeout=0.2)
     try:
-        mid = await _toy_match_at_take_phase(p1)
+        mid = await toy_match_at_take_phase(p1)
         async with engines[0].connect():  # the only connection is taken
             with pytest.raises(ServiceError) as err:
                 await p1.submit(mid, 0, "take", 2, {"type": "take", "n": 1})
@@ -224,9 +205,9 @@ async def _terminate_backends(url: str) -> int:
 
 
 async def test_moves_go_on_after_postgresql_drops_every_connection(pg_url):
-    engines, (p1,) = await _services(pg_url, 1)
+    engines, (p1,) = await services(pg_url, 1)
     try:
-        mid = await _toy_match_at_take_phase(p1)
+        mid = await toy_match_at_take_phase(p1)
         assert await _terminate_backends(pg_url) >= 1
         out = await p1.submit(mid, 0, "take", 2, {"type": "take", "n": 1})  # cached path
         assert out.applied and out.version == 3
