@@ -149,7 +149,10 @@ class Game:
         self.gold = [3] * players
         self.log: list[dict] = [{"text": "The match begins.", "to": "all", "irreversible": False},
                                 {"text": "You drew the Crypt Key.", "to": [0], "irreversible": True},
-                                {"text": "You drew a Bat.", "to": [1], "irreversible": True}]
+                                {"text": "You drew a Bat.", "to": [1], "irreversible": True},
+                                # the others' wording of the Bat draw (the server marks it)
+                                {"text": "Bob drew a card.", "irreversible": True, "others": True,
+                                 "to": [s for s in range(players) if s != 1]}]
         self.result: dict | None = None
         self.status = "active"
         self.seen_ids: set[str] = set()

@@ -132,6 +132,10 @@ def test_view_fills_header_seats_prompt_and_log(ctx, mock):
     # The private event is styled as addressed to this seat only; Bob's is not visible at all.
     expect(page.locator("#log .log-entry.to-you")).to_have_text(re.compile("only you.*Crypt Key"))
     expect(page.locator("#log")).not_to_contain_text("Bat.")
+    # Bob's draw, worded for everyone but Bob, is not "only you" although one seat reads it
+    expect(page.locator("#log .log-entry", has_text="Bob drew a card.")).to_have_count(1)
+    expect(page.locator("#log .log-entry", has_text="Bob drew a card.").locator(".log-tag")
+           ).to_have_count(0)
     shot(page, "01-desktop-your-turn")
     assert page.js_errors == []
 

@@ -92,6 +92,14 @@ def test_finished_list_record_download_and_imported_replay(browser, server, tmp_
     original.goto(f"{server}/m/{mid}/replay")
     wait_step(original, steps)
     assert shown(visitor) == shown(original)
+    # Everything is revealed at the end, so each private line says whose it was ("You drew …"
+    # would not say whom it addressed), and the others' wording of a draw says so too.
+    lines = original.locator("#log li").evaluate_all(
+        "lis => lis.map(li => [li.querySelector('.log-tag') ? li.querySelector('.log-tag')"
+        ".textContent : null, li.lastChild.textContent])")
+    private = [tag for tag, text in lines if text.startswith("You ")]
+    assert private and all(tag and tag.startswith("only ") for tag in private), lines[:12]
+    assert any(tag and tag.startswith("all but ") for tag, _ in lines), lines[:12]
     # Step through: the first step, next, previous, then the slider; the same as the original.
     for page in (visitor, original):
         page.click("#first")
