@@ -28,6 +28,7 @@ from tenacity import (AsyncRetrying, RetryCallState, retry_if_exception_type,
 
 from app.matches import pace
 from app.matches.service import MatchService, ServiceError, Snapshot
+from app.matches.views import seat_label
 from app.ops import events as ops_events
 from engines import registry
 
@@ -82,13 +83,8 @@ class Webhooks:
 
     @staticmethod
     def _name(snap: Snapshot, seat: int) -> str:
-        info = snap.seats[seat]
-        if info.name:
-            return info.name
-        if info.bot:
-            return f"{info.away_name} ({info.bot} bot)" if info.away_name else \
-                f"{info.bot.title()} bot {seat + 1}"
-        return f"Seat {seat + 1}"
+        # the seat list's naming ("Fritz (greedy bot)" while a bot plays for Fritz)
+        return seat_label(snap.seats[seat])
 
     def turn_payload(self, snap: Snapshot, seats: list[int]) -> dict[str, Any]:
         """The body announcing that ``seats`` must act."""
