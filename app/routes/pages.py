@@ -437,6 +437,9 @@ async def set_pace(request: Request, match_id: str) -> Response:
                 snap = await service.snapshot(match_id)
             except ServiceError:
                 snap = None
+        if snap is not None and snap.match.host_id != user.id:
+            return _message(request, "Not possible", "Only the host can do that.", 403,
+                            back=f"/m/{match_id}")
         if snap is None or snap.match.status != "open":  # not the host, or too late
             return _message(request, "Not possible", exc.message, exc.status,
                             back=f"/m/{match_id}")

@@ -138,6 +138,8 @@ def test_host_sets_the_pace_in_the_waiting_room(client):
     assert 'id="pace-form"' in page and "Live · no clock" in page
     assert 'id="pace-form"' not in bob.get(f"/m/{mid}").text
     assert "Only the host" in bob.post(f"/m/{mid}/pace", data={"pace": "turn"}).text
+    refused = bob.post(f"/m/{mid}/pace", data={"pace": "turn", "webhook": "ftp://x"})
+    assert refused.status_code == 403 and "Only the host" in refused.text
     hook = "https://example.com/hooks/secret-part"
     r = client.post(f"/m/{mid}/pace", data={"pace": "live", "bank_minutes": "10",
                                              "increment_seconds": "5", "webhook": hook,
