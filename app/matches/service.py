@@ -1234,7 +1234,10 @@ class MatchService:
             errors = getattr(exc, "errors", lambda: [])()
             first = errors[0] if errors else {"msg": str(exc), "loc": ()}
             where = " ".join(str(x) for x in first.get("loc", ())).replace("_", " ")
-            message = str(first["msg"]).removeprefix("Value error, ")
+            message = str(first["msg"])
+            if message.startswith("Value error, "):  # our own words: they name the field
+                message, where = message.removeprefix("Value error, "), ""
+                message = message[:1].upper() + message[1:]
             raise ServiceError("bad_request", f"{where}: {message}" if where else message
                                ) from None
         async with self._locks[match_id]:

@@ -523,3 +523,10 @@ async def replay_page(request: Request, match_id: str, watch: str | None = None)
                  record_url=f"/matches/{m.id}/record" + (f"?watch={quote(watch)}" if watch
                                                          else "") if finished else None,
                  record_name=f"lair-{m.game}-{m.id}.json", imported=False)
+
+
+@router.get("/m/{match_id}/{form}", include_in_schema=False)
+async def form_address(match_id: str, form: str) -> Response:
+    """The address of a refused form's answer page (``/m/ID/pace`` after a typing mistake),
+    opened again by a reload, a bookmark or the back button: the match page, not a 405."""
+    return _redirect(f"/m/{quote(match_id, safe='')}" + ("#pace" if form == "pace" else ""))

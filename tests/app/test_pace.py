@@ -406,3 +406,14 @@ def test_no_vote_without_a_replacement_limit(client, clock):
     mid, (bob, cid) = table(client, "toy3", ("Ann", "Bob", "Cid"))
     clock.advance(hours=5)
     assert "no replacement limit" in bob.post(f"/m/{mid}/vote", data={"seat": "0"}).text
+
+
+def test_the_address_of_a_refused_form_opens_the_match_page(client):
+    """After a refused pace form the address bar shows /m/ID/pace; opening it again (a
+    reload after the POST, a bookmark) leads to the match page, not a bare 405."""
+    mid, _ = table(client, start=False)
+    r = client.get(f"/m/{mid}/pace", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/m/{mid}#pace"
+    assert client.get(f"/m/{mid}/seat", follow_redirects=False).headers["location"] == \
+        f"/m/{mid}"
+    assert client.get(f"/m/{mid}/replay").status_code in (200, 404)  # its own page still

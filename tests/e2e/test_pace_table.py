@@ -134,7 +134,7 @@ def test_a_player_replaced_at_the_open_table_is_offered_the_seat_back(browser, s
         host.click("#replace-1")
         # no reload by the test: the open table offers the seat back by itself
         friend.wait_for_selector("#reclaim", timeout=10_000)
-        assert "A bot has been playing your seat" in friend.locator(".away-notice").inner_text()
+        assert "A bot is playing your seat" in friend.locator(".away-notice").inner_text()
         assert friend.locator("#resign").count() == 0
         assert friend.locator("body").get_attribute("data-your-turn") != "true"
         shoot(friend, "pace-replaced-at-the-table")
