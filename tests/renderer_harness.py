@@ -178,3 +178,36 @@ def harness_server(engine, title: str, game: str, columns: bool = False
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     with serve_in_thread(app) as url:
         yield g, url
+
+
+def board_dom(page) -> tuple[list[str], set[str], set[str], set[str]]:
+    """The harness page's (board data-action keys in DOM order, data-pick keys, prompt-bar
+    keys, keys the renderer claimed)."""
+    acts, picks, prompt, claimed = page.evaluate("""() => {
+      const all = (sel, f) => [...document.querySelectorAll(sel)].map(f);
+      return [all("#board [data-action]", (e) => e.dataset.action), all("#board [data-pick]", (e) => e.dataset.pick),
+              all("#prompt button[data-prompt]", (e) => e.dataset.prompt),
+              JSON.parse(document.getElementById("claimed").textContent || "[]")];
+    }""")
+    return [canon(json.loads(a)) for a in acts], set(picks), set(prompt), set(claimed)
+
+
+def check_reachable(page, legal: list[dict], by_pick) -> tuple[list[str], set[str], set[str]]:
+    """Every legal action is reachable: on the board, in the prompt bar (never both), or
+    claimed and reached through a pick first (``by_pick(action, picks)`` says whether the
+    game's renderer shows it after one of ``picks``); the board offers nothing illegal.
+    Returns (board keys, picks, prompt keys)."""
+    board, picks, prompt, claimed = board_dom(page)
+    keys = {canon(a) for a in legal}
+    for k in board:
+        assert k in keys, f"board offers an illegal action {k}"
+    assert not (claimed & prompt), "an action is both claimed and in the prompt bar"
+    for a in legal:
+        k = canon(a)
+        if k in prompt:
+            continue
+        assert k in claimed, f"legal action neither claimed nor in the prompt bar: {k}"
+        if k in board:
+            continue
+        assert by_pick(a, picks), f"claimed action not on the board: {k}"
+    return board, picks, prompt
