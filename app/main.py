@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 
 from app.db import make_engine, make_sessionmaker
@@ -34,6 +35,7 @@ from app.ops.shutdown import drain
 from app.realtime import Hub
 from app.realtime import router as ws_router
 from app.routes.api import router as api_router
+from app.routes.pages import refused_form
 from app.routes.pages import router as pages_router
 from app.routes.records import router as records_router
 from app.routes.rules import router as rules_router
@@ -115,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.stopping = False
     app.add_middleware(RequestContext)
+    app.add_exception_handler(RequestValidationError, refused_form)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(pages_router)
     app.include_router(records_router)

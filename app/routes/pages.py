@@ -11,6 +11,8 @@ from typing import Any, get_args, get_origin, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, Form, Request
+from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
@@ -530,3 +532,16 @@ async def form_address(match_id: str, form: str) -> Response:
     """The address of a refused form's answer page (``/m/ID/pace`` after a typing mistake),
     opened again by a reload, a bookmark or the back button: the match page, not a 405."""
     return _redirect(f"/m/{quote(match_id, safe='')}" + ("#pace" if form == "pace" else ""))
+
+
+async def refused_form(request: Request, exc: RequestValidationError) -> Response:
+    """A malformed form or query (``seat=abc``, a missing field) as a page for a browser,
+    which asked for HTML: the first problem in words and a way back. Other clients (the
+    table's fetches, the JSON API) keep FastAPI's 422 JSON answer."""
+    if "text/html" not in request.headers.get("accept", ""):
+        return await request_validation_exception_handler(request, exc)
+    first = (exc.errors() or [{}])[0]
+    where = " ".join(str(x) for x in first.get("loc", ()) if x not in ("body", "query", "path"))
+    text = f"{where}: {first.get('msg', 'not valid')}" if where else "The request was not valid."
+    back = request.url.path.rsplit("/", 1)[0] if request.url.path.startswith("/m/") else "/"
+    return _message(request, "Not possible", text, 400, back=back if _local_path(back) else "/")

@@ -289,3 +289,22 @@ def test_double_clicked_join_and_two_tabs_give_one_seat(client):
     client.portal.call(service.drain)
     rows = client.portal.call(service.actions, mid)
     assert len([r for r in rows if r.action_id == "double"]) == 1
+
+
+def test_a_malformed_form_is_a_page_for_a_browser_and_json_for_the_api(client):
+    """A hand-made form post with ``seat=abc`` (issue 6 §3, hostile input): a browser, which
+    asks for HTML, gets a page saying what was wrong and a way back; other clients keep the
+    422 JSON answer. Nothing changes."""
+    from tests.app.conftest import create, named
+
+    named(client, "Ann")
+    mid = create(client)
+    page = client.post(f"/m/{mid}/bot", data={"seat": "abc", "bot": "random"},
+                       headers={"Accept": "text/html,application/xhtml+xml"})
+    assert page.status_code == 400 and "text/html" in page.headers["content-type"]
+    assert "seat: Input should be a valid integer" in page.text
+    assert f'href="/m/{mid}"' in page.text
+    api = client.post(f"/m/{mid}/bot", data={"seat": "abc"})
+    assert api.status_code == 422 and api.json()["detail"][0]["loc"] == ["body", "seat"]
+    assert client.get(f"/matches/{mid}/replay?step=abc",
+                      headers={"Accept": "application/json"}).status_code == 422
