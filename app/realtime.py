@@ -478,17 +478,20 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
         return
     try:
         snap = await service.snapshot(match_id)
+        seat = snap.seat_of(user_id)
+        may_watch = snap.match.public or (watch is not None and watch == snap.match.watch_token)
+        if seat is None and not may_watch and snap.match.host_id != user_id:
+            ops_events.ws_refused(match_id, 4403, "no spectator link")
+            await ws.close(code=4403, reason="Ask a player for the spectator link.")
+            return
+        user = await service.get_user(user_id)
     except ServiceError:
         ops_events.ws_refused(match_id, 4404, "no such match")
         await ws.close(code=4404, reason="No such match.")
         return
-    seat = snap.seat_of(user_id)
-    may_watch = snap.match.public or (watch is not None and watch == snap.match.watch_token)
-    if seat is None and not may_watch and snap.match.host_id != user_id:
-        ops_events.ws_refused(match_id, 4403, "no spectator link")
-        await ws.close(code=4403, reason="Ask a player for the spectator link.")
+    except PoolTimeout:
+        await _busy_close(ws, match_id)
         return
-    user = await service.get_user(user_id)
     conn = Connection(ws, match_id, user_id, seat, user.name if user else "Spectator",
                       settings.ws_send_queue)
     sender = conn.task = asyncio.create_task(conn.sender())
@@ -529,6 +532,9 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
         close_code = exc.code
     except RuntimeError:  # receive after close
         pass
+    except PoolTimeout:  # reading the table for this socket (each message catches its own)
+        conn.close()
+        await _busy_close(ws, match_id)
     finally:
         ops_events.ws_closed(match_id, seat, close_code,
                              None if close_code is not None else "closed by server")
@@ -547,6 +553,17 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
             snap = service.cached(match_id)
             if seat is not None and snap is not None and snap.match.status == "active":
                 hub.push(snap)
+
+
+async def _busy_close(ws: WebSocket, match_id: str) -> None:
+    """Every database connection stayed taken for ``DB_POOL_TIMEOUT`` while this socket was
+    being set up (a crowd connecting at once): close it with 1013 "try again later", which
+    the table answers by reconnecting after a moment, instead of an unhandled error."""
+    ops_events.ws_refused(match_id, 1013, "database busy")
+    try:
+        await ws.close(code=1013, reason="The server is busy; reconnecting.")
+    except Exception:  # the peer may be gone already
+        pass
 
 
 async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,

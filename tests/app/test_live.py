@@ -262,3 +262,29 @@ def test_replay_is_filtered_while_running_and_revealed_after(client):
     from engines.records import replay_record, state_hash
     assert state_hash(replay_record(record)) == record["final_hash"]
     assert "Replay" in other.get(f"/m/{mid}/replay").text
+
+
+@pytest.mark.parametrize("step", ["snapshot", "current"])
+def test_a_busy_database_at_connect_closes_the_socket_to_try_again(client, monkeypatch, step):
+    """A crowd connecting at once can keep every pooled connection taken past
+    DB_POOL_TIMEOUT while a socket reads its table (issue 6, reliability): the socket is
+    closed with 1013 "try again later", which the table answers by reconnecting, and the
+    server goes on (it was an unhandled error in the ASGI app)."""
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+    from starlette.websockets import WebSocketDisconnect
+
+    mid, _ = started(client)
+    service = client.app.state.service
+
+    async def busy(*_args, **_kwargs):
+        raise PoolTimeout("QueuePool limit of size 40 overflow 0 reached")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(service, step, busy)
+        with client.websocket_connect(f"/ws/matches/{mid}") as ws:
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(5):
+                    ws.receive_json()
+            assert closed.value.code == 1013
+    with client.websocket_connect(f"/ws/matches/{mid}") as ws:  # and later it works
+        assert recv(ws, "view")["view"]["you"] == 0
