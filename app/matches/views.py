@@ -66,7 +66,7 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
              "spectator_chat_open": bool(m.spectator_chat_open)}
     for viewer, view in views.items():
         view["version"] = version
-        view["labels"] = [engine.describe(state, a) for a in view["legal_actions"]]
+        view["labels"] = [plurals(engine.describe(state, a)) for a in view["legal_actions"]]
         if undo_for is not None and undo_for(viewer):
             view["legal_actions"].append(dict(UNDO))
             view["labels"].append("Undo my last move")
@@ -144,7 +144,23 @@ def _named(text: str, names: tuple[str | None, ...]) -> str:
     def sub(m: re.Match) -> str:
         i = int(m.group(1)) - 1
         return names[i] if 0 <= i < len(names) and names[i] else m.group(0)
-    return _PLAYER.sub(sub, text)
+    return _PLAYER.sub(sub, plurals(text))  # counts first: a seat's name may end in a digit
+
+
+#: "<count> <up to three words>(s)", the engines' way of writing a count in their texts; not
+#: the number of a seat or a team ("Player 1 own(s) 2 victory tokens": a verb).
+_COUNTED = re.compile(r"(?<!Player )(?<!Team )(?<!Side )\b(\d+)((?: [A-Za-z-]+){1,3})\(s\)")
+
+
+@lru_cache(maxsize=1 << 12)
+def plurals(text: str) -> str:
+    """Resolve the engines' "N word(s)" for the reader: "1 tile", "5 tiles", "2 Power Relics".
+    The stored texts keep "(s)" (changing them would change every stored state); only what
+    viewers read is resolved. Other "(s)" (a verb, a word with no count before it) stay."""
+    if "(s)" not in text:
+        return text
+    return _COUNTED.sub(lambda m: m.group(1) + m.group(2) + ("" if m.group(1) == "1" else "s"),
+                        text)
 
 
 def seats_summary(snap: Snapshot, connected: Iterable[int] = ()) -> list[dict]:

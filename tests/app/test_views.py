@@ -55,3 +55,21 @@ def test_others_wordings_follow_the_engines_conventions():
     assert _others_wordings(covil, 2, 3) == set()  # only from ``start`` on
     setup = [ev("You receive Power Relics P18.", [0]), ev("You receive Power Relics P10.", [1])]
     assert _others_wordings(setup, 0, 2) == set()
+
+
+def test_counts_read_as_words_in_views_while_stored_texts_keep_their_form():
+    """The engines write counts "5 tile(s)"; viewers read "5 tiles", "1 tile". A seat's or a
+    team's number is not a count ("Player 1 own(s) …" keeps its verb), nor is a digit at the
+    end of a seat's name (counts are resolved before the names are put in)."""
+    from app.matches.views import name_players, plurals
+
+    assert plurals("Player 1 drew 5 tile(s).") == "Player 1 drew 5 tiles."
+    assert plurals("Player 2 draws 1 Power Relic(s) (start).") == \
+        "Player 2 draws 1 Power Relic (start)."
+    assert plurals("with 2 player(s) and 1 dummy player(s).") == \
+        "with 2 players and 1 dummy player."
+    assert plurals("Team 1 own(s) 2 victory tokens.") == "Team 1 own(s) 2 victory tokens."
+    assert name_players("Player 1 own(s) 2 victory tokens.", ["Agent 7"]) == \
+        "Agent 7 own(s) 2 victory tokens."
+    assert name_players("Player 1 repairs 1 hit point(s).", ["Bot 1"]) == \
+        "Bot 1 repairs 1 hit point."
