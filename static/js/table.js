@@ -560,10 +560,12 @@ function renderSeats() {
     panel.append(head);
     setDot(panel, presence.seats.has(seat) ? presence.seats.get(seat) : !!s.connected);
 
-    if (waiting.includes(seat) && !view.result) {
-      panel.append(el("p", {class: "seat-waiting"}, seat === me ? "Your move" : "Thinking…"));
-    }
     const ps = paceSeat(seat);
+    if (waiting.includes(seat) && !view.result) {
+      // a player with no table open is not thinking: the table waits for them to come back
+      const text = seat === me ? "Your move" : awayFor(ps) !== null ? "Their move (away)" : "Thinking…";
+      panel.append(el("p", {class: "seat-waiting"}, text));
+    }
     if (ps.resigned) {
       panel.classList.add("is-resigned");
       head.insertBefore(el("span", {class: "badge badge-resigned", title: "This player resigned"}, "resigned"), dot);

@@ -60,7 +60,8 @@ def test_players_vote_an_absent_players_seat_to_a_bot(live):
         vote = ann.locator("#vote-1")
         vote.wait_for()
         assert vote.inner_text() == "Vote: a bot plays Bob (0/1)"
-        assert "Away for 2 min" in ann.locator("#seats").inner_text()
+        seats = ann.locator("#seats").inner_text()
+        assert "Away for 2 min" in seats and "Their move (away)" in seats
         screenshot(ann, ARTIFACTS / "vote-offered.png", full_page=False)
         vote.click()
         ann.wait_for_selector("#table")
