@@ -1,7 +1,7 @@
 """A bot for an abandoned seat, and taking it back (issue 7 item 2)."""
 from __future__ import annotations
 
-from tests.app.test_live import act, recv, started, state_of, view_at
+from tests.app.test_live import act, recv, started, state_of, to_take_phase, view_at
 
 
 def test_host_hands_an_absent_players_seat_to_a_bot_who_can_take_it_back(client):
@@ -118,11 +118,7 @@ def test_the_log_keeps_the_players_name_and_the_bots_moves_cannot_be_undone(clie
     undo = {"type": "undo"}
     with client.websocket_connect(f"/ws/matches/{mid}") as ann, \
             bob.websocket_connect(f"/ws/matches/{mid}") as b:
-        recv(ann, "view"), recv(b, "view")
-        act(ann, 0, {"type": "bid", "n": 3}, "b0")
-        view_at(b, 1)
-        act(b, 1, {"type": "bid", "n": 1}, "b1")
-        assert view_at(ann, 2)["game"]["turn"] == 0
+        assert to_take_phase(ann, b)["game"]["turn"] == 0
         act(ann, 2, {"type": "take", "n": 1}, "t0")
         view_at(b, 3)
         act(b, 3, {"type": "take", "n": 1}, "t1")

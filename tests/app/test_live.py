@@ -53,6 +53,16 @@ def act(ws, version, action, id_="a1"):
     ws.send_text(json.dumps({"type": "action", "id": id_, "version": version, "action": action}))
 
 
+def to_take_phase(ann, bob):
+    """Both toy seats bid (Ann 3, Bob 1) on their open sockets; returns Ann's view at
+    version 2, where Ann takes first."""
+    recv(ann, "view"), recv(bob, "view")
+    act(ann, 0, {"type": "bid", "n": 3}, "b0")
+    view_at(ann, 1)
+    act(bob, 1, {"type": "bid", "n": 1}, "b1")
+    return view_at(ann, 2)
+
+
 def test_connect_sends_own_view_at_once(client):
     mid, other = started(client)
     with client.websocket_connect(f"/ws/matches/{mid}") as ws:

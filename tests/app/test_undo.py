@@ -9,24 +9,16 @@ from __future__ import annotations
 import json
 
 from engines.records import replay_log, state_hash
-from tests.app.test_live import act, recv, started, state_of, view_at
+from tests.app.test_live import act, recv, started, state_of, to_take_phase, view_at
 
 UNDO = {"type": "undo"}
-
-
-def _to_take_phase(ann, bob):
-    recv(ann, "view"), recv(bob, "view")
-    act(ann, 0, {"type": "bid", "n": 3}, "b0")
-    view_at(ann, 1)
-    act(bob, 1, {"type": "bid", "n": 1}, "b1")
-    return view_at(ann, 2)
 
 
 def test_undo_takes_back_my_latest_move_and_everyone_sees_it(client):
     mid, other = started(client)
     with client.websocket_connect(f"/ws/matches/{mid}") as ann, \
             other.websocket_connect(f"/ws/matches/{mid}") as bob:
-        v = _to_take_phase(ann, bob)
+        v = to_take_phase(ann, bob)
         assert UNDO not in v["legal_actions"]  # the reveal of the bids was irreversible
         act(ann, 2, {"type": "take", "n": 2}, "t1")
         mine = view_at(ann, 3)
@@ -50,7 +42,7 @@ def test_no_undo_after_another_seat_moved(client):
     mid, other = started(client)
     with client.websocket_connect(f"/ws/matches/{mid}") as ann, \
             other.websocket_connect(f"/ws/matches/{mid}") as bob:
-        _to_take_phase(ann, bob)
+        to_take_phase(ann, bob)
         act(ann, 2, {"type": "take", "n": 1}, "t1")
         view_at(ann, 3)
         act(bob, 3, {"type": "take", "n": 1}, "t2")
@@ -67,7 +59,7 @@ def test_undo_is_refused_for_a_seat_that_has_nothing_to_undo(client):
     mid, other = started(client)
     with client.websocket_connect(f"/ws/matches/{mid}") as ann, \
             other.websocket_connect(f"/ws/matches/{mid}") as bob:
-        _to_take_phase(ann, bob)
+        to_take_phase(ann, bob)
         act(bob, 2, UNDO, "u")
         assert recv(bob, "error")["code"] == "illegal"
 
@@ -76,7 +68,7 @@ def test_replay_steps_through_an_undo(client):
     mid, other = started(client)
     with client.websocket_connect(f"/ws/matches/{mid}") as ann, \
             other.websocket_connect(f"/ws/matches/{mid}") as bob:
-        _to_take_phase(ann, bob)
+        to_take_phase(ann, bob)
         act(ann, 2, {"type": "take", "n": 2}, "t1")
         view_at(ann, 3)
         act(ann, 3, UNDO, "u1")

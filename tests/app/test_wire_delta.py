@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from tests.app.conftest import create, named, new_client
 from tests.app.servers import complete
-from tests.app.test_live import act, recv, started, view_at
-from tests.app.test_undo import _to_take_phase
+from tests.app.test_live import act, recv, started, to_take_phase, view_at
 
 
 def fresh_view(client, mid) -> dict:
@@ -49,7 +48,7 @@ def test_an_undo_sends_the_whole_log_again(client):
     mid, other = started(client)
     with client.websocket_connect(f"/ws/matches/{mid}") as ann, \
             other.websocket_connect(f"/ws/matches/{mid}") as bob:
-        _to_take_phase(ann, bob)
+        to_take_phase(ann, bob)
         act(ann, 2, {"type": "take", "n": 2}, "t1")
         bob_held = complete(None, fresh_view(other, mid))
         view_at(ann, 3)
