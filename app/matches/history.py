@@ -12,6 +12,8 @@ from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.orm import aliased
 
+from app.matches.service import SeatInfo
+from app.matches.views import seat_label
 from app.models import Match, Seat, User
 
 
@@ -30,13 +32,6 @@ class FinishedMatch:
     places: list[list[tuple[str, object]]] = field(default_factory=list)
     solo: str | None = None
     mine: bool = False
-
-
-def _seat_name(name: str | None, bot: str | None, away: str | None, seat: int) -> str:
-    # Same naming as the table's views (app.matches.views.build_view).
-    if bot and away:
-        return f"{away} ({bot} bot)"
-    return name or (f"{bot.title()} bot {seat + 1}" if bot else f"Seat {seat + 1}")
 
 
 def _places(result: dict | None, seats: list[str]) -> tuple[list[list[tuple[str, object]]],
@@ -95,8 +90,8 @@ async def finished_matches(sm: async_sessionmaker, user_id: str | None, *, mine:
     names: dict[str, list[str]] = {}
     for seat, name, away_name in rows:
         seats.setdefault(seat.match_id, []).append(seat)
-        names.setdefault(seat.match_id, []).append(_seat_name(name, seat.bot, away_name,
-                                                              seat.seat))
+        names.setdefault(seat.match_id, []).append(seat_label(SeatInfo(
+            seat.seat, seat.user_id, name, seat.bot, seat.away_user_id, away_name)))
     out = []
     for m in matches:
         listed = names.get(m.id, [])

@@ -118,7 +118,8 @@ def _log_name(info) -> str:
     if info.bot and info.away_name:
         return info.away_name
     # Bots are numbered by seat so that two of them can be told apart in the log.
-    return info.name or (f"{info.bot.title()} bot {info.seat + 1}" if info.bot else "—")
+    return info.name or (f"{info.bot.title()} bot {info.seat + 1}" if info.bot
+                         else f"Seat {info.seat + 1}")
 
 
 def seat_label(info) -> str:
