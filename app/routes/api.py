@@ -72,11 +72,7 @@ async def replay(request: Request, match_id: str, step: int = 0, watch: str | No
     engine = registry.get(m.game)
     viewer = None if finished else seat
     view = build_view(engine, snap, state, step, viewer, reveal=finished)
-    view["legal_actions"], view["labels"], view["prompt"] = [], [], None
-    if finished and step == len(rows) and m.result:  # resignations: the service's ranks
-        view["result"] = m.result
-    view["match"].pop("spectator_chat_open", None)  # a table setting, no part of the replay
-    return {"step": step, "steps": len(rows), "view": view}
+    return replays.step_answer(view, step, len(rows), m.result if finished else None)
 
 
 @router.get("/matches/{match_id}/record")

@@ -139,11 +139,7 @@ async def record_replay(request: Request, record_id: str, step: int = 0) -> dict
                                    row.seed, [(s, a) for s, a in row.actions], step)
     snap = records.snapshot(row)
     view = build_view(registry.get(row.game), snap, state, step, None, reveal=True)
-    view["legal_actions"], view["labels"], view["prompt"] = [], [], None
-    if step == len(row.actions) and row.result:  # resignations: the record's ranks
-        view["result"] = row.result
-    view["match"].pop("spectator_chat_open", None)  # as /matches/{id}/replay
-    return {"step": step, "steps": len(row.actions), "view": view}
+    return replays.step_answer(view, step, len(row.actions), row.result)
 
 
 @router.get("/records/{record_id}/record")
