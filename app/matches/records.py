@@ -227,12 +227,20 @@ def seat_entries(snap: Snapshot) -> list[dict]:
             for i in snap.seats]
 
 
+def record_file(*, game: str, version: int, players: int, options: dict, seed: int,
+                actions: list, final_hash: str, result: dict | None, seats: list) -> dict:
+    """The record file of a finished match (what ``RecordFile`` reads back): ``resigned`` is
+    taken from the result (the seats that resigned, earliest first)."""
+    return {"game": game, "version": version, "players": players, "options": options,
+            "seed": seed, "actions": actions, "final_hash": final_hash, "result": result,
+            "seats": seats, "resigned": (result or {}).get("resigned") or []}
+
+
 def as_file(rec: Record) -> dict:
     """A stored record as a record file (the shape ``GET /matches/{id}/record`` gives)."""
-    return {"game": rec.game, "version": rec.engine_version, "players": rec.players,
-            "options": rec.options, "seed": rec.seed, "actions": rec.actions,
-            "final_hash": rec.final_hash, "result": rec.result, "seats": rec.seats,
-            "resigned": (rec.result or {}).get("resigned") or []}
+    return record_file(game=rec.game, version=rec.engine_version, players=rec.players,
+                       options=rec.options, seed=rec.seed, actions=rec.actions,
+                       final_hash=rec.final_hash, result=rec.result, seats=rec.seats)
 
 
 def snapshot(rec: Record) -> Snapshot:

@@ -6,7 +6,7 @@ from fastapi.responses import RedirectResponse
 
 from app.identity import request_user_id
 from app.matches import replays
-from app.matches.records import seat_entries
+from app.matches.records import record_file, seat_entries
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import build_view
 from engines import registry
@@ -92,11 +92,11 @@ async def record(request: Request, match_id: str, watch: str | None = None) -> d
     if m.status != "finished":
         raise HTTPException(403, "The record is published when the match is over.")
     rows = await service.actions(match_id)
-    return {"game": m.game, "version": m.engine_version, "players": m.players,
-            "options": m.options, "seed": m.seed,
-            "actions": [[r.seat, r.action] for r in rows], "final_hash": state_hash(m.state),
-            "result": m.result, "seats": seat_entries(snap),
-            "resigned": (m.result or {}).get("resigned") or []}
+    return record_file(game=m.game, version=m.engine_version, players=m.players,
+                       options=m.options, seed=m.seed,
+                       actions=[[r.seat, r.action] for r in rows],
+                       final_hash=state_hash(m.state), result=m.result,
+                       seats=seat_entries(snap))
 
 
 @router.get("/favicon.ico", include_in_schema=False)
