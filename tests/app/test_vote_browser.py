@@ -10,6 +10,7 @@ import time
 import pytest
 
 from tests.browser import ARTIFACTS, launch, screenshot, serve_in_thread
+from tests.e2e.test_full_match import host_new_match, name_yourself
 
 pytestmark = pytest.mark.e2e
 
@@ -31,18 +32,13 @@ def test_players_vote_an_absent_players_seat_to_a_bot(live):
         ann_ctx, bob_ctx = (browser.new_context(viewport={"width": 1200, "height": 900})
                             for _ in range(2))
         ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
-        ann.goto(url + "/")
-        ann.fill("#name", "Ann")
-        ann.click("#name-submit")
-        ann.check("#game-toy")
-        ann.click("#create")
+        host_new_match(ann, url, "Ann", "toy")
         ann.fill("#replace-after", "1")  # absent players replaceable after 1 min
         ann.click("#save-pace")
         ann.wait_for_function("document.getElementById('pace-summary').textContent"
                               ".includes('replaceable after 1 min')")
         bob.goto(ann.input_value("#invite-link"))
-        bob.fill("#name", "Bob")
-        bob.click("#name-submit")
+        name_yourself(bob, "Bob")
         bob.click("#take-1")
         ann.click("#start")
         ann.wait_for_selector("#table")

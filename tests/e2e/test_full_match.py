@@ -40,6 +40,17 @@ def name_yourself(page, name: str) -> None:
     page.click("#name-submit")
 
 
+def host_new_match(page, server: str, name: str, game: str, players: int | None = None) -> None:
+    """A new user opens the lobby, names themself ``name`` and creates a ``game`` match
+    (``players`` seats, else the game's default); the page is then its waiting room."""
+    page.goto(server + "/")
+    name_yourself(page, name)
+    page.check(f"#game-{game}")
+    if players is not None:
+        page.select_option(f"#players-{game}", str(players))
+    page.click("#create")
+
+
 def _actions(page) -> list[tuple[int, dict]]:
     """Visible clickable actions: (index among [data-action] elements, action)."""
     loc = page.locator("#board [data-action], #prompt-actions [data-action]")

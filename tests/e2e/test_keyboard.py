@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tests.browser import ARTIFACTS, DESKTOP, lair_process, screenshot
-from tests.e2e.test_full_match import BACKWARD, name_yourself, wait_version_change
+from tests.e2e.test_full_match import BACKWARD, host_new_match, wait_version_change
 
 pytestmark = pytest.mark.e2e
 
@@ -80,11 +80,7 @@ def test_a_whole_turn_by_keyboard(browser, slow_bot_server):
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(slow_bot_server + "/")
-    name_yourself(page, "Morgana")
-    page.check("#game-drops_of_evil")
-    page.select_option("#players-drops_of_evil", "2")
-    page.click("#create")
+    host_new_match(page, slow_bot_server, "Morgana", "drops_of_evil", 2)
     page.select_option("form[action$='/fill'] select[name=bot]", "random")
     page.click("#fill")
     page.click("#start")

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.browser import lair_process
-from tests.e2e.test_full_match import name_yourself, shoot
+from tests.e2e.test_full_match import host_new_match, name_yourself, shoot
 
 pytestmark = pytest.mark.e2e
 
@@ -29,11 +29,7 @@ def test_pace_options_clocks_and_resign(browser, server):
     ctx = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(2)]
     host, friend = (c.new_page() for c in ctx)
     try:
-        host.goto(server + "/")
-        name_yourself(host, "Morgana")
-        host.check("#game-drops_of_evil")
-        host.select_option("#players-drops_of_evil", "2")
-        host.click("#create")
+        host_new_match(host, server, "Morgana", "drops_of_evil", 2)
         # the waiting room: pace options (the live-only fields hide for turn-based)
         host.wait_for_selector("#pace-form")
         assert host.locator("#pace-summary").inner_text() == "Live · no clock"
@@ -116,11 +112,7 @@ def test_a_player_replaced_at_the_open_table_is_offered_the_seat_back(browser, s
     ctx = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(2)]
     host, friend = (c.new_page() for c in ctx)
     try:
-        host.goto(server + "/")
-        name_yourself(host, "Morgana")
-        host.check("#game-covil")
-        host.select_option("#players-covil", "2")
-        host.click("#create")
+        host_new_match(host, server, "Morgana", "covil", 2)
         friend.goto(host.input_value("#invite-link"))
         name_yourself(friend, "Baltazar")
         friend.click("#take-1")

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.e2e.test_full_match import name_yourself, shoot
+from tests.e2e.test_full_match import host_new_match, name_yourself, shoot
 
 pytestmark = pytest.mark.e2e
 VIEWPORT = {"width": 1400, "height": 1000}
@@ -157,11 +157,7 @@ def wait_line(page, text: str) -> None:
 def test_spectator_chat_is_apart_until_the_host_opens_the_table(browser, server):
     host_ctx, eve_ctx = (browser.new_context(viewport=VIEWPORT) for _ in range(2))
     host, eve = host_ctx.new_page(), eve_ctx.new_page()
-    host.goto(server + "/")
-    name_yourself(host, "Morgana")
-    host.check("#game-drops_of_evil")
-    host.select_option("#players-drops_of_evil", "2")
-    host.click("#create")
+    host_new_match(host, server, "Morgana", "drops_of_evil", 2)
     watch = host.input_value("#watch-link")
     host.click("#bot-1")
     host.wait_for_selector("#seats li[data-seat='1'] strong")

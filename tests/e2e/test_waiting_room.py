@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_full_match import name_yourself
+from tests.e2e.test_full_match import host_new_match
 
 pytestmark = pytest.mark.e2e
 
@@ -15,10 +15,7 @@ def test_cancel_asks_first_and_keep_keeps_the_match(lair_server, browser):
         host = context.new_page()
         errors: list[str] = []
         host.on("pageerror", lambda e: errors.append(str(e)))
-        host.goto(lair_server + "/")
-        name_yourself(host, "Morgana")
-        host.check("#game-covil")
-        host.click("#create")
+        host_new_match(host, lair_server, "Morgana", "covil")
         host.wait_for_selector("#invite-link")
         waiting = host.url
         dialog = host.locator("#cancel-dialog")
