@@ -1,0 +1,84 @@
+// The one small DOM helper shared by the table, the replay viewer and the game renderers.
+// Builds DOM with createElement/textContent only: view data comes from the server and is never
+// parsed as HTML.
+
+export const SVGNS = "http://www.w3.org/2000/svg";
+
+/** Set attributes: `class`, `dataset` (object), `style` (object or string); booleans as flags;
+ *  undefined/null/false are skipped; `on<event>` with a function adds a listener. */
+export function setAttrs(node, attrs = {}) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.setAttribute("class", v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k === "style" && typeof v === "object") Object.assign(node.style, v);
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  return node;
+}
+
+function append(node, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === undefined || c === null || c === false) continue;
+    node.append(c instanceof Node ? c : String(c));
+  }
+  return node;
+}
+
+/** An HTML element: el("span", {class: "x", title: "y"}, "text", child, [more, children]). */
+export function el(tag, attrs = {}, ...children) {
+  return append(setAttrs(document.createElement(tag), attrs), children);
+}
+
+/** An SVG element, same shape as el(): sv("circle", {cx: 4, cy: 4, r: 3}). */
+export function sv(tag, attrs = {}, ...children) {
+  return append(setAttrs(document.createElementNS(SVGNS, tag), attrs), children);
+}
+
+// ----- full card on hover (mouse) or long-press (touch) ------------------------------------------
+let pop = null;
+let pressTimer = null;
+
+function hideCard() {
+  if (pop) pop.remove();
+  pop = null;
+}
+
+function showCard(anchor, build) {
+  hideCard();
+  const card = build();
+  if (!card) return;
+  pop = el("div", {class: "card-pop", role: "tooltip"}, card);
+  document.body.append(pop);
+  const r = anchor.getBoundingClientRect();
+  const w = pop.offsetWidth, h = pop.offsetHeight;
+  let x = r.right + 8, y = r.top;
+  if (x + w > window.innerWidth - 4) x = Math.max(4, r.left - w - 8);
+  if (y + h > window.innerHeight - 4) y = Math.max(4, window.innerHeight - h - 4);
+  pop.style.left = `${x + window.scrollX}px`;
+  pop.style.top = `${y + window.scrollY}px`;
+}
+
+/** Show the node returned by `build()` (a full card: every number and the ability text, in
+ *  rulebook words) while the pointer rests on `node` or after a 450 ms touch press; a tap
+ *  elsewhere or leaving hides it. Returns `node`. */
+export function attachCard(node, build) {
+  node.addEventListener("mouseenter", () => showCard(node, build));
+  node.addEventListener("mouseleave", hideCard);
+  node.addEventListener("focus", () => showCard(node, build));
+  node.addEventListener("blur", hideCard);
+  node.addEventListener("touchstart", () => {
+    clearTimeout(pressTimer);
+    pressTimer = setTimeout(() => showCard(node, build), 450);
+  }, {passive: true});
+  for (const ev of ["touchend", "touchmove", "touchcancel"]) {
+    node.addEventListener(ev, () => clearTimeout(pressTimer), {passive: true});
+  }
+  return node;
+}
+
+document.addEventListener("touchstart", (e) => {
+  if (pop && !pop.contains(e.target)) hideCard();
+}, {passive: true});
+document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideCard(); });
