@@ -26,7 +26,9 @@ ENV PROMETHEUS_MULTIPROC_DIR=/tmp/lair-metrics
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=2)"
 ENTRYPOINT ["/srv/lair/app/docker-entrypoint.sh"]
-# JSON logs from the first line (--log-config); WEB_CONCURRENCY = worker processes (uvicorn reads
-# it); FORWARDED_ALLOW_IPS = the proxy's address (default: any, for a private container network);
-# WS_DEFLATE = permessage-deflate (default off: bench/README.md).
-CMD ["sh", "-c", "exec uvicorn app.main:app --host \"$HOST\" --port \"$PORT\" --proxy-headers --forwarded-allow-ips=\"${FORWARDED_ALLOW_IPS:-*}\" --log-config app/ops/log-config.json --timeout-graceful-shutdown 20 --ws-per-message-deflate \"${WS_DEFLATE:-false}\""]
+# `lair serve` (app/serve.py): uvicorn with the options from the settings: JSON logs from the
+# first line, WEB_CONCURRENCY worker processes, the websocket frame limit, queue, keepalive pings
+# and WS_DEFLATE, GRACEFUL_TIMEOUT (20 s) and FORWARDED_ALLOW_IPS, the proxy's address
+# (default here: any, for a private container network; README "Hosting").
+ENV FORWARDED_ALLOW_IPS="*"
+CMD ["lair", "serve"]

@@ -1,4 +1,5 @@
 # Lair: `make run` serves the site on http://127.0.0.1:8000; `make test` runs every test.
+# `lair serve` (app/serve.py) starts uvicorn with the server options from the settings (README).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -29,8 +30,7 @@ venv: $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run
 	$(BIN)/alembic upgrade head
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --log-config app/ops/log-config.json \
-		--ws-per-message-deflate $(WS_DEFLATE)
+	HOST=$(HOST) PORT=$(PORT) WS_DEFLATE=$(WS_DEFLATE) $(BIN)/lair serve
 
 test: test-engines test-app test-e2e
 

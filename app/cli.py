@@ -4,6 +4,7 @@
     lair end MATCH                                                end an abandoned match
     lair remove-chat MESSAGE_ID                                   remove a chat message
     lair verify [MATCH]                                           replay stored matches
+    lair serve                                                    run the site (app/serve.py)
 
 The database is ``DATABASE_URL`` (the same settings as the server) unless ``--database-url`` is
 given. Exit status: 0 success, 1 a verification failed or the match/message was not found, 2 bad
@@ -11,11 +12,17 @@ usage or a database that cannot be used (unreachable, missing SQLite file, schem
 migrations' head: said in one line on stderr; a missing SQLite file is not created). ``end``
 also tells running PostgreSQL processes, so open tables reload at once.
 Nothing printed contains a seed, a token or hidden game information.
+
+``serve`` runs uvicorn with the options from the settings (``HOST``, ``PORT``, ``WEB_CONCURRENCY``,
+the websocket limits, ``FORWARDED_ALLOW_IPS``...: :mod:`app.serve`); it does not migrate (``make
+run`` and the container's entry point run ``alembic upgrade head`` first) and returns uvicorn's
+exit status.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -44,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("message", type=int)
     v = sub.add_parser("verify", help="replay every stored match with the current engines")
     v.add_argument("match", nargs="?")
+    sub.add_parser("serve", help="run the site with the settings' server options (HOST, PORT...)")
     return p
 
 
@@ -135,6 +143,9 @@ async def run(argv: list[str], out=sys.stdout, err=None) -> int:
     default stderr)."""
     err = err or sys.stderr
     args = _parser().parse_args(argv)
+    if args.command == "serve":
+        print("lair: serve runs from the command line (main), not inside an event loop", file=err)
+        return 2
     settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
     missing = _missing_sqlite_file(settings.async_database_url)
     if missing is not None:
@@ -161,7 +172,16 @@ async def run(argv: list[str], out=sys.stdout, err=None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Console entry point (``lair``)."""
-    return asyncio.run(run(sys.argv[1:] if argv is None else argv))
+    argv = sys.argv[1:] if argv is None else argv
+    args = _parser().parse_args(argv)
+    if args.command == "serve":  # uvicorn runs its own event loop (and maybe workers)
+        from app.serve import serve
+
+        if args.database_url:  # the app (in each worker) reads its settings from the environment
+            os.environ["DATABASE_URL"] = args.database_url
+        serve(Settings())
+        return 0
+    return asyncio.run(run(argv))
 
 
 if __name__ == "__main__":

@@ -49,6 +49,19 @@ class Settings(BaseSettings):
     shutdown_timeout: float = 10.0  # seconds to finish in-flight actions on SIGTERM
     web_concurrency: int = 1  # uvicorn worker processes (read by uvicorn too); >1 needs PostgreSQL
 
+    # The HTTP server (app/serve.py: `lair serve` passes these to uvicorn).
+    # Websocket messages read ahead per socket (uvicorn's --ws-max-queue).
+    ws_max_queue: int = 4
+    # Keepalive: a ping every WS_PING_INTERVAL s; no pong within WS_PING_TIMEOUT s closes the
+    # socket. Together at most 15 s: a silently dropped player's seat turns away within that.
+    ws_ping_interval: float = 5.0
+    ws_ping_timeout: float = 10.0
+    ws_deflate: bool = False  # permessage-deflate: off, it costs CPU and memory (bench/README.md)
+    # Proxies whose X-Forwarded-For/-Proto are trusted (comma list, or "*" for any).
+    forwarded_allow_ips: str = "127.0.0.1"
+    # Seconds uvicorn waits for open connections on SIGTERM before it stops them (> SHUTDOWN_TIMEOUT).
+    graceful_timeout: float = 20.0
+
     # Pace (README "Playing"): links in webhook calls, which addresses they may reach, clocks.
     public_url: str = ""  # the site's address as players reach it; empty: http://HOST:PORT
     webhook_timeout: float = 5.0  # seconds per webhook attempt (3 attempts)

@@ -80,18 +80,28 @@ def latency_summary(values: list[float]) -> dict:
             "p99_ms": ms(percentile(s, 0.99)), "max_ms": ms(s[-1] if s else None)}
 
 
+#: ``lair serve`` (app/serve.py) for any import string: the site's server options, quieter logs
+#: and a deeper accept backlog for thousands of sockets connecting at once.
+_SERVE = """
+import sys
+from app.serve import serve
+from app.settings import Settings
+serve(Settings(), sys.argv[1], log_config=None, log_level="warning", access_log=False,
+      backlog=8192, workers=1)
+"""
+
+
 def start_uvicorn(app: str, env: dict, port: int, log: Path | None = None,
                   deflate: bool = False) -> subprocess.Popen:
-    """Start ``uvicorn app`` on 127.0.0.1:port (one process, the project's defaults:
-    permessage-deflate off unless ``deflate``, as ``make run`` and the container) and wait
-    until ``/healthz`` answers; its output goes to ``log`` (default: inherited). Raises
-    RuntimeError if it dies."""
+    """Serve the import string ``app`` on 127.0.0.1:port the way ``lair serve`` does (one
+    process, the project's server options from the settings: permessage-deflate off unless
+    ``deflate``, as ``make run`` and the container) and wait until ``/healthz`` answers; its
+    output goes to ``log`` (default: inherited). Raises RuntimeError if it dies."""
     out = open(log, "wb") if log else None
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "warning", "--no-access-log", "--backlog", "8192",
-         "--ws-per-message-deflate", "true" if deflate else "false"],
-        cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+        [sys.executable, "-c", _SERVE, app],
+        cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT), "HOST": "127.0.0.1",
+                       "PORT": str(port), "WS_DEFLATE": "true" if deflate else "false"},
         preexec_fn=raise_fd_limit, stdout=out, stderr=subprocess.STDOUT if out else None)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -76,13 +76,18 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def serve_in_thread(app, timeout: float = 10.0) -> Iterator[str]:
-    """Serve the ASGI ``app`` with uvicorn in a daemon thread; yields its base URL.
+    """Serve the ASGI ``app`` with uvicorn in a daemon thread, with the site's server options
+    (``app.serve``; from the app's own settings when it is Lair's); yields its base URL.
 
     Raises ``RuntimeError`` if it is not listening within ``timeout`` seconds."""
     import uvicorn
 
+    from app.serve import uvicorn_config
+    from app.settings import Settings
+
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    settings = getattr(getattr(app, "state", None), "settings", None) or Settings()
+    server = uvicorn.Server(uvicorn_config(settings, app, "127.0.0.1", port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
@@ -99,7 +104,7 @@ def serve_in_thread(app, timeout: float = 10.0) -> Iterator[str]:
 
 @contextlib.contextmanager
 def lair_process(db: Path, **env: str) -> Iterator[str]:
-    """``make run`` in miniature: migrate a fresh SQLite file ``db``, serve it with uvicorn in
+    """``make run`` in miniature: migrate a fresh SQLite file ``db``, serve it with ``lair serve`` in
     a child process (extra environment ``env``, e.g. ``BOT_DELAY``); yields its base URL.
 
     Raises ``RuntimeError`` if ``/healthz`` does not answer within 60 s (a loaded CI box)."""
@@ -110,9 +115,8 @@ def lair_process(db: Path, **env: str) -> Iterator[str]:
     subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
                    check=True, capture_output=True)
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host",
-                             "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-                            cwd=ROOT, env=env)
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=ROOT,
+                            env={**env, "HOST": "127.0.0.1", "PORT": str(port)})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

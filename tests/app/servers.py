@@ -20,9 +20,11 @@ from engines import registry
 from tests.app.toygame import TOY
 registry.register(TOY)
 from app.main import create_app
+from app.serve import uvicorn_config
 from app.settings import Settings
-uvicorn.run(create_app(Settings(database_url={url!r}, secret_key="test-server", **{settings!r})),
-            host="127.0.0.1", port={port}, log_level="warning")
+settings = Settings(database_url={url!r}, secret_key="test-server", **{settings!r})
+uvicorn.Server(uvicorn_config(settings, create_app(settings), "127.0.0.1", {port},
+                              log_level="warning")).run()
 """
 
 

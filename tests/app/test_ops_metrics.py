@@ -98,9 +98,8 @@ def test_workers_sharing_a_port_sum_their_metrics(database_url, tmp_path):
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "test-workers",
            "ADMIN_TOKEN": ADMIN, "WEB_CONCURRENCY": "2", "LOG_LEVEL": "warning",
-           "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--workers", "2",
-                             "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT, env=env,
+           "PROMETHEUS_MULTIPROC_DIR": str(tmp_path), "HOST": "127.0.0.1", "PORT": str(port)}
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
 

@@ -24,11 +24,12 @@ from engines import registry
 from tests.app.toygame import TOY
 registry.register(TOY)
 from app.main import create_app
+from app.serve import LOG_CONFIG, uvicorn_config
 from app.settings import Settings
 settings = Settings(database_url={url!r}, secret_key={secret!r}, bot_delay={bot_delay!r},
                     admin_token={admin!r}, shutdown_timeout=10)
-uvicorn.run(create_app(settings), host="127.0.0.1", port={port}, log_level="info",
-            log_config={log_config!r})
+uvicorn.Server(uvicorn_config(settings, create_app(settings), "127.0.0.1", {port},
+                              log_level="info", log_config=LOG_CONFIG)).run()
 """
 
 
@@ -36,8 +37,7 @@ def start_logged_server(url: str, port: int, log_path: Path, bot_delay: float = 
                         ) -> subprocess.Popen:
     """A uvicorn process (toy game registered) writing its logs to ``log_path``; returns once
     ``/readyz`` answers 200. Started the way the container starts it (``--log-config``)."""
-    code = SERVER.format(url=url, port=port, secret=SECRET, admin=ADMIN, bot_delay=bot_delay,
-                         log_config=str(ROOT / "app" / "ops" / "log-config.json"))
+    code = SERVER.format(url=url, port=port, secret=SECRET, admin=ADMIN, bot_delay=bot_delay)
     log_file = open(log_path, "ab")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=log_file,
                             stderr=log_file, env={**os.environ, "PYTHONPATH": str(ROOT)})

@@ -503,4 +503,8 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--host", default="127.0.0.1")
     args = parser.parse_args()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    from app.serve import uvicorn_config
+    from app.settings import Settings
+
+    uvicorn.Server(uvicorn_config(Settings(), app, args.host, args.port,
+                                  log_level="warning")).run()
