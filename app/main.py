@@ -37,6 +37,8 @@ from app.realtime import router as ws_router
 from app.routes.api import router as api_router
 from app.routes.pages import refused_form
 from app.routes.pages import router as pages_router
+from app.routes.limits import BodyLimit, Limit, too_large
+from app.routes.records import ENVELOPE as RECORD_ENVELOPE
 from app.routes.records import router as records_router
 from app.routes.rules import router as rules_router
 from app.settings import DEV_SECRET, Settings, get_settings
@@ -118,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.stopping = False
     app.add_middleware(RequestContext)
     app.add_exception_handler(RequestValidationError, refused_form)
+    app.add_exception_handler(413, too_large)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(pages_router)
     app.include_router(records_router)
@@ -127,6 +130,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(metrics_router)
     app.include_router(admin_router)
     app.include_router(rules_router)
+    # Every request body is capped (app/routes/limits.py): forms small, record uploads larger.
+    # Added last, so it wraps every other middleware: keep it the last add_middleware.
+    app.add_middleware(BodyLimit, default=settings.form_max_bytes,
+                       paths={"/records": Limit(
+                           settings.record_max_bytes + RECORD_ENVELOPE,
+                           "This record cannot be opened",
+                           f"A record file is at most {settings.record_max_bytes // 1000} kB.")})
     return app
 
 

@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     ws_burst: float = 30.0
     # Largest match record file accepted for import (bytes); a full 4-player match is ~50 kB.
     record_max_bytes: int = 256_000
+    # Largest request body of every other route (bytes): the site's forms are a few hundred.
+    form_max_bytes: int = 16_384
     # PostgreSQL connection pool: connections kept open (per process), extra ones opened per use
     # beyond that, and seconds an operation waits for one before answering "busy".
     db_pool_size: int = 40

@@ -28,7 +28,7 @@ router = APIRouter()
 #: Record checks replay a whole match (CPU): one at a time per process keeps the site responsive.
 _verifying = asyncio.Semaphore(1)
 #: Room for the multipart envelope around the file (boundaries, headers, small fields).
-_ENVELOPE = 16_384
+ENVELOPE = 16_384
 
 
 def _renderer_url(game: str) -> str:
@@ -50,23 +50,11 @@ async def finished(request: Request, page: int = 1, mine: bool = False) -> Respo
                  mine=mine, titles=titles)
 
 
-async def _capped_body(request: Request, limit: int) -> bytes:
-    """The request body, refusing (413) once it grows past ``limit`` bytes: a huge upload is
-    never buffered or spooled to disk."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise records.RecordError(f"A record file is at most {limit // 1000} kB.", 413)
-    body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > limit:
-            raise records.RecordError(f"A record file is at most {limit // 1000} kB.", 413)
-    return bytes(body)
-
-
 async def _uploaded_file(request: Request, max_bytes: int) -> bytes:
-    """The record file's bytes from a form upload (field ``record``) or a JSON body."""
-    body = await _capped_body(request, max_bytes + _ENVELOPE)
+    """The record file's bytes from a form upload (field ``record``) or a JSON body (at most
+    ``max_bytes`` + ``ENVELOPE``: app.routes.limits refuses a larger body with a 413 page, so a
+    huge upload is never buffered or spooled to disk)."""
+    body = await request.body()
     content_type, _ = parse_options_header(request.headers.get("content-type", ""))
     if content_type != b"multipart/form-data":
         return body
