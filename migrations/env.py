@@ -3,7 +3,7 @@ import asyncio
 from logging.config import fileConfig
 
 from alembic import context
-from sqlalchemy import pool, text
+from sqlalchemy import event, pool, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -34,8 +34,10 @@ MIGRATION_LOCK = 7_405_231_108
 
 
 def do_run_migrations(connection: Connection) -> None:
+    # transactional_ddl: one transaction on SQLite too (alembic assumes none there), so a
+    # migration failing midway leaves nothing half done (_transactional_sqlite_ddl)
     context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=True)
+                      render_as_batch=True, transactional_ddl=True)
     with context.begin_transaction():
         if connection.dialect.name == "postgresql":
             # Processes started together on a new database (several `make run`, containers)
@@ -46,8 +48,24 @@ def do_run_migrations(connection: Connection) -> None:
         context.run_migrations()
 
 
+def _transactional_sqlite_ddl(engine) -> None:
+    """Make SQLite's DDL part of the migration's one transaction, as PostgreSQL's is: by default
+    the driver commits before every DDL statement, so a migration failing midway (a downgrade
+    refused as lossy: app/ops/downgrade.py) would leave the steps before it applied. (The
+    SQLAlchemy documentation's recipe for pysqlite/aiosqlite.)"""
+    @event.listens_for(engine.sync_engine, "connect")
+    def _no_implicit_transactions(dbapi_connection, _record) -> None:
+        dbapi_connection.isolation_level = None
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _begin(conn) -> None:
+        conn.exec_driver_sql("BEGIN")
+
+
 async def run_async_migrations() -> None:
     connectable = create_async_engine(_url(), poolclass=pool.NullPool)
+    if connectable.dialect.name == "sqlite":
+        _transactional_sqlite_ddl(connectable)
     async with connectable.connect() as connection:
         await connection.run_sync(do_run_migrations)
     await connectable.dispose()

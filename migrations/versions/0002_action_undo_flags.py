@@ -9,6 +9,8 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
+from app.ops.downgrade import keep, restore
+
 revision: str = "0002_action_undo_flags"
 down_revision: Union[str, Sequence[str], None] = "413263c5d6f9"
 branch_labels: Union[str, Sequence[str], None] = None
@@ -21,9 +23,13 @@ def upgrade() -> None:
                                       server_default=sa.false()))
         batch_op.add_column(sa.Column("undo", sa.Boolean(), nullable=False,
                                       server_default=sa.false()))
+    # after a downgrade: the flags as they were (app/ops/downgrade.py)
+    restore("kept_0002_actions", "actions", ["match_id", "seq"], ["irreversible", "undo"])
 
 
 def downgrade() -> None:
+    keep("kept_0002_actions", "SELECT match_id, seq, irreversible, undo FROM actions "
+                              "WHERE irreversible OR undo")
     with op.batch_alter_table("actions") as batch_op:
         batch_op.drop_column("undo")
         batch_op.drop_column("irreversible")

@@ -11,6 +11,8 @@ from typing import Sequence, Union
 
 from alembic import op
 
+from app.ops.downgrade import refuse_if_any
+
 revision: str = "0004_json_not_jsonb"
 down_revision: Union[str, Sequence[str], None] = "0003_seat_away_user"
 branch_labels: Union[str, Sequence[str], None] = None
@@ -30,5 +32,9 @@ def upgrade() -> None:
 def downgrade() -> None:
     if op.get_bind().dialect.name != "postgresql":
         return
+    # jsonb reorders the keys of every stored object for good: the states would not replay.
+    refuse_if_any(revision, "the key order of the stored match states and actions",
+                  *(f"SELECT COUNT(*) FROM {table} WHERE {column} IS NOT NULL"
+                    for table, column in COLUMNS))
     for table, column in COLUMNS:
         op.execute(f"ALTER TABLE {table} ALTER COLUMN {column} TYPE jsonb USING {column}::jsonb")

@@ -56,3 +56,137 @@ def test_processes_started_together_on_a_new_postgresql_database_all_migrate(dat
     outs = [p.communicate(timeout=120)[0].decode() for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], outs
     command.check(cfg)  # at head, and the schema is the models'
+
+
+def _config(database_url: str, *x: str) -> Config:
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.attributes["url"] = database_url
+    cfg.attributes["configure_logger"] = False
+    if x:
+        import argparse
+
+        cfg.cmd_opts = argparse.Namespace(x=list(x))
+    return cfg
+
+
+def test_the_migrations_have_a_single_head():
+    """Several sessions add migrations at once: two of them on the same parent would leave two
+    heads, and ``alembic upgrade head`` would refuse to run (merge them, or rebase one)."""
+    from alembic.script import ScriptDirectory
+
+    heads = ScriptDirectory.from_config(_config("sqlite://")).get_heads()
+    assert len(heads) == 1, heads
+
+
+def _every_kind(database_url: str) -> None:
+    """A row in every table with every column set away from its default: the JSON objects'
+    keys deliberately not sorted (jsonb would sort them)."""
+    import asyncio
+    from datetime import datetime, timezone
+
+    from sqlalchemy import insert
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from app.models import ActionRow, ChatMessage, Match, Record, Seat, User
+
+    at = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+    rows = [
+        (User, [{"id": "u1", "name": "Ann", "created_at": at},
+                {"id": "u2", "name": "Bob", "created_at": at}]),
+        (Match, [{"id": "m1", "game": "toy", "engine_version": 1, "options": {"z": 1, "a": 2},
+                  "seed": 2**40, "players": 2, "status": "active", "version": 2,
+                  "state": {"pile": 5, "bids": [1, 2], "log": [{"text": "x", "to": None}]},
+                  "result": {"ranks": [[0], [1]], "a": None}, "host_id": "u1", "public": False,
+                  "invite_token": "inv", "watch_token": "wat", "created_at": at,
+                  "updated_at": at, "finished_at": at, "settings": {"turn": 60, "bank": 300},
+                  "clocks": {"since": {"0": 1.5}, "bank": {"0": 30}}, "deadline": at,
+                  "spectator_chat_open": True}]),
+        (Seat, [{"match_id": "m1", "seat": 0, "user_id": "u1", "bot": None,
+                 "away_user_id": None, "rejoin_token": "rj0", "resigned_at": at,
+                 "replace_votes": {"voters": [1], "since": 1.5}},
+                {"match_id": "m1", "seat": 1, "user_id": None, "bot": "random",
+                 "away_user_id": "u2", "rejoin_token": "rj1", "resigned_at": None,
+                 "replace_votes": None}]),
+        (ActionRow, [{"match_id": "m1", "seq": 1, "seat": 0, "action_id": "a1",
+                      "action": {"type": "bid", "n": 3}, "irreversible": True, "undo": False,
+                      "created_at": at},
+                     {"match_id": "m1", "seq": 2, "seat": 1, "action_id": "a2",
+                      "action": {"type": "undo"}, "irreversible": False, "undo": True,
+                      "created_at": at}]),
+        (ChatMessage, [{"id": 1, "match_id": "m1", "user_id": "u1", "name": "Ann",
+                        "text": "hello table", "channel": "table", "created_at": at},
+                       {"id": 2, "match_id": "m1", "user_id": "u2", "name": "Bob",
+                        "text": "psst, spectators", "channel": "spectators",
+                        "created_at": at}]),
+        (Record, [{"id": "r1", "digest": "d" * 64, "game": "toy", "engine_version": 1,
+                   "options": {"z": 1}, "seed": 7, "players": 2,
+                   "actions": [[0, {"type": "bid", "n": 1}]], "seats": [{"name": "A"}],
+                   "result": {"ranks": [[0]]}, "final_hash": "f" * 64, "uploader_id": "u1",
+                   "created_at": at}]),
+    ]
+
+    async def fill() -> None:
+        engine = create_async_engine(database_url)
+        async with engine.begin() as conn:
+            for model, values in rows:
+                await conn.execute(insert(model), values)
+        await engine.dispose()
+
+    asyncio.run(fill())
+
+
+def _dump(database_url: str) -> dict[str, list[str]]:
+    """Every table's rows (at head), in key order, as text (so a reordered JSON object differs)."""
+    import asyncio
+
+    from sqlalchemy import select
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from app.models import Base
+
+    async def read() -> dict[str, list[str]]:
+        engine = create_async_engine(database_url)
+        out = {}
+        async with engine.connect() as conn:
+            for table in Base.metadata.sorted_tables:
+                rows = await conn.execute(select(table).order_by(*table.primary_key.columns))
+                out[table.name] = [repr(tuple(r)) for r in rows]
+        await engine.dispose()
+        return out
+
+    return asyncio.run(read())
+
+
+def test_a_downgrade_and_upgrade_lose_nothing_or_the_downgrade_refuses(database_url,
+                                                                       monkeypatch):
+    """Issue 13, item 12: upgrade → downgrade → upgrade on a database holding data of every
+    kind gives back every row as it was (imported records, the spectators' private chat, the
+    pace, the undo flags...). A downgrade that cannot give the data back refuses with a message
+    unless forced (``-x force=1`` or ``LAIR_DOWNGRADE_FORCE=1``): on PostgreSQL the one that
+    turns JSON back into jsonb (key order), everywhere the one that drops every table."""
+    import pytest
+
+    from app.ops.downgrade import FORCE_ENV, LossyDowngrade
+
+    monkeypatch.delenv(FORCE_ENV, raising=False)
+    _every_kind(database_url)
+    before = _dump(database_url)
+    assert before["records"] and before["chat_messages"]
+    postgres = database_url.startswith("postgresql")
+    # as far down as the data can go and come back: on SQLite the first migration's schema
+    lowest = "0004_json_not_jsonb" if postgres else "413263c5d6f9"
+    command.downgrade(_config(database_url), lowest)
+    command.upgrade(_config(database_url), "head")
+    assert _dump(database_url) == before
+    command.check(_config(database_url))  # nothing kept aside is left over
+    # one step further refuses, and says how to force it
+    further = "0003_seat_away_user" if postgres else "base"
+    with pytest.raises(LossyDowngrade, match="would lose .*force=1"):
+        command.downgrade(_config(database_url), further)
+    assert _dump(database_url) == before  # the refused downgrade changed nothing
+    command.downgrade(_config(database_url, "force=1"), further)
+    command.upgrade(_config(database_url), "head")
+    if not postgres:  # forced: everything is gone
+        assert _dump(database_url)["users"] == []
+    monkeypatch.setenv(FORCE_ENV, "1")
+    command.downgrade(_config(database_url), "base")
