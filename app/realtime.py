@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections import defaultdict
 from typing import Annotated, Any, Literal, Union
@@ -616,6 +617,12 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
             ops_events.action_rejected(conn.match_id, conn.seat, code)
             if code != "busy":  # busy: the table did not change, and reading it would wait too
                 hub.push(await service.current(conn.match_id), only=conn)
+            return
+        except Exception:  # a refused commit, a bug: the mover learns which move, and an id
+            incident = secrets.token_hex(6)  # to quote, logged once with the traceback
+            log.exception("action failed in match %s (incident %s)", conn.match_id, incident)
+            _error(conn, "internal", f"The server could not make that move (incident "
+                                     f"{incident}); the table is unchanged.", msg.id)
             return
         # The mover learns that its action landed (the views alone cannot tell it apart from
         # another seat's move committed meanwhile).
