@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app.db import make_engine, make_sessionmaker
 from app.fanout import PgFanout
+from app.matches.idle import IdleSweeper
 from app.matches.service import MatchService
 from app.matches.timer import ClockTimer
 from app.matches.watch import OutsideChanges
@@ -84,6 +85,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                       allow_private=settings.webhook_allow_private)
         timer = app.state.timer = ClockTimer(service, settings.clock_poll)
         timer.start()  # re-arms every stored deadline, as resume_bots does for bots
+        sweeper = app.state.sweeper = IdleSweeper(service, hub, settings.match_idle_ttl)
+        sweeper.start()  # frees the memory kept for matches idle with no socket here
         outside = app.state.outside = None
         if fanout is None:  # SQLite: no NOTIFY, so look for what `lair end` changed
             outside = app.state.outside = OutsideChanges(service, lambda: list(hub.conns),
@@ -96,6 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # uvicorn has stopped accepting connections and closed the sockets (1012) by now.
             app.state.stopping = True
             await timer.stop()
+            await sweeper.stop()
             for task in (announcing, gauges):
                 if task is not None:
                     task.cancel()

@@ -69,6 +69,9 @@ class Settings(BaseSettings):
     webhook_timeout: float = 5.0  # seconds per webhook attempt (3 attempts)
     webhook_allow_private: bool = False  # allow webhooks to loopback/LAN addresses
     clock_poll: float = 5.0  # longest pause (s) of the clock timer between deadline checks
+    # Seconds a match must stay unchanged with no socket in this process before the process
+    # frees what it keeps in memory for it (app.matches.idle).
+    match_idle_ttl: float = 600.0
 
     @property
     def site_url(self) -> str:

@@ -267,6 +267,32 @@ class MatchService:
         bump the version the cache is checked against)."""
         self._snaps.pop(match_id, None)
 
+    # ----- per-match memory (app.matches.idle frees it once a match is idle) ------------------
+    def remembered(self) -> set[str]:
+        """The matches this process keeps something in memory for: a snapshot, a lock, recent
+        prompts."""
+        return set(self._snaps) | set(self._locks) | set(self._prompts_at) | set(self._movers)
+
+    def footprint(self, match_id: str) -> tuple:
+        """What changes when the match changes here: ``(cached version, cached status, latest
+        remembered prompt version)`` (None for what is not kept)."""
+        snap, prompts = self._snaps.get(match_id), self._prompts_at.get(match_id)
+        return (snap.match.version if snap else None, snap.match.status if snap else None,
+                max(prompts) if prompts else None)
+
+    def drop(self, match_id: str) -> bool:
+        """Free what this process keeps in memory for the match (all of it reloads from the
+        database when needed), unless it is in use: its lock held or awaited, or a bot move
+        pending. Returns whether it was freed."""
+        lock = self._locks.get(match_id)
+        if lock is not None and (lock.locked() or getattr(lock, "_waiters", None)):
+            return False
+        if any(pending == match_id for pending, _seat in self._bot_pending):
+            return False
+        for kept in (self._snaps, self._locks, self._prompts_at, self._movers):
+            kept.pop(match_id, None)
+        return True
+
     # ----- users -----------------------------------------------------------------------------
     async def ensure_user(self, user_id: str, name: str) -> User:
         """Create the guest user ``user_id`` or rename it. Returns the row."""
