@@ -1,7 +1,8 @@
 """The FastAPI application: wiring of settings, database, match service, hub and routes.
 
-Run with ``uvicorn app.main:app`` (``make run``). The schema comes from Alembic migrations only
-(``alembic upgrade head``); the app never creates tables itself.
+Run with ``lair serve`` (``make run``; app/serve.py: uvicorn with the settings' options). The
+schema comes from Alembic migrations only (``alembic upgrade head``); the app never creates
+tables itself.
 
 Operations (``app/ops/``): JSON logs configured at start-up, request/match ids per request,
 ``/readyz``, ``/metrics`` and ``/admin`` (operator token), and the graceful shutdown: uvicorn closes

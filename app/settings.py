@@ -61,7 +61,8 @@ class Settings(BaseSettings):
     ws_deflate: bool = False  # permessage-deflate: off, it costs CPU and memory (bench/README.md)
     # Proxies whose X-Forwarded-For/-Proto are trusted (comma list, or "*" for any).
     forwarded_allow_ips: str = "127.0.0.1"
-    # Seconds uvicorn waits for open connections on SIGTERM before it stops them (> SHUTDOWN_TIMEOUT).
+    # Seconds uvicorn waits for open connections on SIGTERM before stopping them (keep it above
+    # SHUTDOWN_TIMEOUT).
     graceful_timeout: float = 20.0
 
     # Pace (README "Playing"): links in webhook calls, which addresses they may reach, clocks.

@@ -8,11 +8,11 @@ websockets, against the two limits under it (raw commit rate, bare websocket fan
 One run, per game: (1) engine cost per action from a cProfile (apply + every viewer's view +
 encoding, in-process); (2) the raw PostgreSQL commit rate at the saturation run's concurrency
 (asyncpg, ~2 KB JSONB single-row INSERTs, and Lair-like UPDATE+INSERT transactions); (3) Lair:
-``uvicorn app.main:app`` on a fresh migrated PostgreSQL database, matches created through the HTTP
-lobby, every player and spectator on its own websocket; server RSS before/after connecting;
-a paced run (each match one action/s on average) and a saturation run (bots act as soon as
-prompted), with a py-spy profile of the server; then connect/disconnect cycles with RSS
-checkpoints; (4) the bare fan-out server (``bench/fanout_server.py``, same uvicorn, a real view
+``app.main:app`` (served as ``lair serve`` serves it) on a fresh migrated PostgreSQL database,
+matches created through the HTTP lobby, every player and spectator on its own websocket;
+server RSS before/after connecting; a paced run (each match one action/s on average) and a
+saturation run (bots act as soon as prompted), with a py-spy profile of the server; then
+connect/disconnect cycles with RSS checkpoints; (4) the bare fan-out server (``bench/fanout_server.py``, same uvicorn, a real view
 captured in (3) as the message template) with the same rooms, paced and saturated.
 Prints a summary and writes ``bench/results/<UTC timestamp>.json``.
 """

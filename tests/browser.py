@@ -104,8 +104,8 @@ def serve_in_thread(app, timeout: float = 10.0) -> Iterator[str]:
 
 @contextlib.contextmanager
 def lair_process(db: Path, **env: str) -> Iterator[str]:
-    """``make run`` in miniature: migrate a fresh SQLite file ``db``, serve it with ``lair serve`` in
-    a child process (extra environment ``env``, e.g. ``BOT_DELAY``); yields its base URL.
+    """``make run`` in miniature: migrate a fresh SQLite file ``db``, serve it with ``lair
+    serve`` in a child process (extra environment ``env``, e.g. ``BOT_DELAY``); yields its base URL.
 
     Raises ``RuntimeError`` if ``/healthz`` does not answer within 60 s (a loaded CI box)."""
     import httpx
