@@ -52,7 +52,8 @@ class Settings(BaseSettings):
     web_concurrency: int = 1  # uvicorn worker processes (read by uvicorn too); >1 needs PostgreSQL
 
     # The HTTP server (app/serve.py: `lair serve` passes these to uvicorn).
-    # Websocket messages read ahead per socket (uvicorn's --ws-max-queue).
+    # Websocket messages read ahead per socket (uvicorn's --ws-max-queue; its default
+    # websockets-sansio implementation reads one at a time anyway).
     ws_max_queue: int = 4
     # Keepalive: a ping every WS_PING_INTERVAL s; no pong within WS_PING_TIMEOUT s closes the
     # socket. Together at most 15 s: a silently dropped player's seat turns away within that.
