@@ -90,59 +90,65 @@ def test_every_start_path_uses_the_one_launcher():
         assert not [s for s in starts if s in text], path
 
 
-@pytest.mark.parametrize("deflate", [False, True], ids=["plain", "deflate"])
-def test_oversized_messages_are_refused_before_they_are_read(tmp_path, deflate):
-    url = f"sqlite+aiosqlite:///{tmp_path / 'lair.db'}"
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``(port, process)`` of one server for this module: compression accepted (a client that
+    does not offer it talks plainly), keepalive pings every second, two seconds to answer."""
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('limits') / 'lair.db'}"
     migrate(url)
     port = free_port()
-    proc = start_server(url, port, ws_deflate=deflate)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        host = guest(base, "Host")
-        mid = str(host.post("/matches", data={"game": "toy", "players_toy": "2",
-                                              "public": "on"}).url).rsplit("/", 1)[1]
-        ws_url = f"ws://127.0.0.1:{port}/ws/matches/{mid}"
-        compression = "deflate" if deflate else None
-        limit = Settings().max_message_bytes
-        chat = lambda n: json.dumps({"type": "chat", "text": "x" * n})  # noqa: E731
-        # above the app's limit, within the server's: the typed error, the socket stays open
-        with connect(ws_url, compression=compression, max_size=None) as ws:
-            ws.send(chat(limit + 100))
-            while (msg := json.loads(ws.recv(timeout=10)))["type"] != "error":
-                pass
-            assert msg["code"] == "too_large"
-            ws.send(json.dumps({"type": "ping"}))
-            while json.loads(ws.recv(timeout=10))["type"] != "pong":
-                pass
-        # above the server's limit (compressed, 15 MB of "x" is a few kB on the wire): 1009
-        with connect(ws_url, compression=compression, max_size=None) as ws:
-            assert closed_with(ws, chat(2 * limit + 100)) == 1009
-        # Many sockets sending 15 MB frames at once: the server's memory stays where it was.
-        # (Warm up first: the code paths above have run once, so their allocations are made.)
-        with connect(ws_url, compression=compression, max_size=None) as ws:
-            assert closed_with(ws, chat(3 * limit)) == 1009
-        before = rss(proc.pid)
-        huge = chat(15_000_000)
+    proc = start_server(url, port, ws_deflate=True, ws_ping_interval=1.0, ws_ping_timeout=2.0)
+    yield port, proc
+    proc.kill()
+    proc.wait(timeout=10)
 
-        def attack(_: int) -> int | None:
-            with connect(ws_url, compression=compression, max_size=None) as ws:
-                return closed_with(ws, huge)
 
-        with ThreadPoolExecutor(8) as pool:
-            codes = list(pool.map(attack, range(8)))
-        assert all(code in (1009, None) for code in codes), codes  # None: reset mid-send
-        assert 1009 in codes
-        after = rss(proc.pid)
-        assert after < before * 1.10, (before, after)
-        # the server still serves: a normal spectator gets its view
-        with connect(ws_url, compression=compression) as ws:
-            assert json.loads(ws.recv(timeout=10))["type"] == "lobby"
-            ws.send(json.dumps({"type": "ping"}))
-            while json.loads(ws.recv(timeout=10))["type"] != "pong":
-                pass
-    finally:
-        proc.kill()
-        proc.wait(timeout=10)
+@pytest.mark.parametrize("deflate", [False, True], ids=["plain", "deflate"])
+def test_oversized_messages_are_refused_before_they_are_read(server, deflate):
+    port, proc = server
+    base = f"http://127.0.0.1:{port}"
+    host = guest(base, "Host")
+    mid = str(host.post("/matches", data={"game": "toy", "players_toy": "2",
+                                          "public": "on"}).url).rsplit("/", 1)[1]
+    ws_url = f"ws://127.0.0.1:{port}/ws/matches/{mid}"
+    compression = "deflate" if deflate else None
+    limit = Settings().max_message_bytes
+    chat = lambda n: json.dumps({"type": "chat", "text": "x" * n})  # noqa: E731
+    # above the app's limit, within the server's: the typed error, the socket stays open
+    with connect(ws_url, compression=compression, max_size=None) as ws:
+        ws.send(chat(limit + 100))
+        while (msg := json.loads(ws.recv(timeout=10)))["type"] != "error":
+            pass
+        assert msg["code"] == "too_large"
+        ws.send(json.dumps({"type": "ping"}))
+        while json.loads(ws.recv(timeout=10))["type"] != "pong":
+            pass
+    # above the server's limit (compressed, 15 MB of "x" is a few kB on the wire): 1009
+    with connect(ws_url, compression=compression, max_size=None) as ws:
+        assert closed_with(ws, chat(2 * limit + 100)) == 1009
+    # Many sockets sending 15 MB frames at once: the server's memory stays where it was.
+    # (Warm up first: the code paths above have run once, so their allocations are made.)
+    with connect(ws_url, compression=compression, max_size=None) as ws:
+        assert closed_with(ws, chat(3 * limit)) == 1009
+    before = rss(proc.pid)
+    huge = chat(15_000_000)
+
+    def attack(_: int) -> int | None:
+        with connect(ws_url, compression=compression, max_size=None) as ws:
+            return closed_with(ws, huge)
+
+    with ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(attack, range(8)))
+    assert all(code in (1009, None) for code in codes), codes  # None: reset mid-send
+    assert 1009 in codes
+    after = rss(proc.pid)
+    assert after < before * 1.10, (before, after)
+    # the server still serves: a normal spectator gets its view
+    with connect(ws_url, compression=compression) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "lobby"
+        ws.send(json.dumps({"type": "ping"}))
+        while json.loads(ws.recv(timeout=10))["type"] != "pong":
+            pass
 
 
 class SilentProxy:
@@ -197,14 +203,12 @@ class SilentProxy:
             s.close()
 
 
-def test_a_silently_dropped_player_turns_away_after_the_keepalive(tmp_path):
-    """Pings every 0.3 s, 0.7 s to answer: a socket whose packets stop arriving is closed by
-    the server, and the other player's table shows the seat as not connected. (uvicorn's
-    defaults, 20 s + 20 s, would keep it "present" far beyond the 10 s this test waits.)"""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'lair.db'}"
-    migrate(url)
-    port = free_port()
-    proc = start_server(url, port, ws_ping_interval=0.3, ws_ping_timeout=0.7)
+def test_a_silently_dropped_player_turns_away_after_the_keepalive(server):
+    """Pings every second, two seconds to answer: a socket whose packets stop arriving is
+    closed by the server, and the other player's table shows the seat as not connected.
+    (uvicorn's defaults, 20 s + 20 s, would keep it "present" far beyond the 10 s this test
+    waits.)"""
+    port, _proc = server
     proxy = SilentProxy(port)
     try:
         base = f"http://127.0.0.1:{port}"
@@ -232,5 +236,3 @@ def test_a_silently_dropped_player_turns_away_after_the_keepalive(tmp_path):
                 pass
     finally:
         proxy.close()
-        proc.kill()
-        proc.wait(timeout=10)
