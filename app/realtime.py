@@ -460,6 +460,16 @@ def _error(conn: Connection, code: str, message: str, ref: str | None = None) ->
     conn.send(_encode({"type": "error", "code": code, "message": message, "ref": ref}))
 
 
+def _internal(conn: Connection, what: str, *args: Any, ref: str | None = None) -> None:
+    """The server failed on this socket's message (called in an ``except``): the traceback is
+    logged once with a fresh incident id, and the client gets ``internal`` with that id to
+    quote (and the action's ``ref``); nothing was changed."""
+    incident = secrets.token_hex(6)
+    log.exception(what + " (incident %s)", *args, incident)
+    _error(conn, "internal", f"The server could not process that (incident {incident}); "
+                             "nothing was changed.", ref)
+
+
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -> None:
     """The live table of one match for one viewer (seat from the cookie, else spectator)."""
@@ -527,8 +537,7 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
             except PoolTimeout:  # every database connection stayed taken (DB_POOL_TIMEOUT)
                 _error(conn, "busy", "The server is busy; please try again in a moment.")
             except Exception:  # a bug must cost this one message, not the socket or the server
-                log.exception("message failed in match %s", match_id)
-                _error(conn, "bad_message", "The server could not process that message.")
+                _internal(conn, "message failed in match %s", match_id)
     except WebSocketDisconnect as exc:
         close_code = exc.code
     except RuntimeError:  # receive after close
@@ -618,11 +627,8 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
             if code != "busy":  # busy: the table did not change, and reading it would wait too
                 hub.push(await service.current(conn.match_id), only=conn)
             return
-        except Exception:  # a refused commit, a bug: the mover learns which move, and an id
-            incident = secrets.token_hex(6)  # to quote, logged once with the traceback
-            log.exception("action failed in match %s (incident %s)", conn.match_id, incident)
-            _error(conn, "internal", f"The server could not make that move (incident "
-                                     f"{incident}); the table is unchanged.", msg.id)
+        except Exception:  # a refused commit, a rules loop, a bug: the mover learns which move
+            _internal(conn, "action failed in match %s", conn.match_id, ref=msg.id)
             return
         # The mover learns that its action landed (the views alone cannot tell it apart from
         # another seat's move committed meanwhile).

@@ -27,5 +27,27 @@ def test_an_action_failing_inside_the_server_is_internal_with_its_ref(client, ca
         while (msg := ws.receive_json())["type"] != "error":
             pass
     assert msg["code"] == "internal" and msg["ref"] == "a-17"
+    assert "nothing was changed" in msg["message"]
+    incident = msg["message"].split("incident ", 1)[1].split(")", 1)[0]
+    assert sum(incident in r.getMessage() for r in caplog.records) == 1
+
+
+def test_any_message_failing_inside_the_server_is_internal_with_an_incident(client, caplog):
+    named(client, "Ann")
+    mid = create(client)
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("chat store down")
+
+    client.app.state.service.post_chat = broken
+    with client.websocket_connect(f"/ws/matches/{mid}") as ws, \
+            caplog.at_level(logging.ERROR, logger="lair.realtime"):
+        ws.send_json({"type": "chat", "text": "hello"})
+        while (msg := ws.receive_json())["type"] != "error":
+            pass
+        ws.send_json({"type": "ping"})  # the socket lives on
+        while ws.receive_json()["type"] != "pong":
+            pass
+    assert msg["code"] == "internal" and msg["ref"] is None
     incident = msg["message"].split("incident ", 1)[1].split(")", 1)[0]
     assert sum(incident in r.getMessage() for r in caplog.records) == 1
