@@ -2,7 +2,8 @@
 // It draws nothing clickable and claims no action, so every legal action appears as a
 // prompt-bar button (renderer-contract.md).
 
-import {el, humanize, renderValue} from "./kv.js";
+import {el} from "./dom.js";
+import {humanize, renderValue} from "./kv.js";
 
 export const title = "Plain table";
 

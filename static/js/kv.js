@@ -2,22 +2,7 @@
 // Builds DOM with createElement/textContent only: view data comes from the server and is
 // never parsed as HTML.
 
-/** Create an element: el("span", {class: "x", title: "y"}, "text", child, ...). */
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k === "style") Object.assign(node.style, v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) {
-    if (c === undefined || c === null || c === false) continue;
-    node.append(c instanceof Node ? c : String(c));
-  }
-  return node;
-}
+import {el} from "./dom.js";
 
 /** "gold_coins" / "goldCoins" -> "Gold coins"; text that is already prose ("Power Relic",
  *  "Brewing") is kept as written, since game terms follow the rulebooks' spelling; ids with

@@ -1,4 +1,11 @@
-// Replay: steps through a match's action log with the game's renderer (read-only table).
+// Replay: steps through a match's action log with the game's renderer (read-only table); the
+// log and the result are drawn with the live table's own modules.
+
+import {motion} from "./motion.js";
+import {drawLog} from "./table/log.js";
+import {resultParts} from "./table/result.js";
+import {seatColor, seatNameIn, seatShape} from "./table/seat-style.js";
+
 const root = document.getElementById("replay");
 const replayApi = root.dataset.replayApi || `/matches/${root.dataset.matchId}/replay`;
 const watch = root.dataset.watch;
@@ -7,59 +14,28 @@ let step = 0;
 let renderer = null;
 let current = null;
 
-const palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
-const table = {
-  act() {}, actions: () => [], label: () => "", find: () => [], claim() {},
-  showInPromptBar() {},
-  seatColor: (s) => palette[s % palette.length],
-  seatName: (s) => (current && current.seats[s] && current.seats[s].name) || `Seat ${s + 1}`,
-};
+const seatName = (s) => seatNameIn(current, s);
+const seatCount = () => (current && Array.isArray(current.seats) ? current.seats.length : 0);
+/** A read-only table API (docs/renderer-contract.md): nothing can be played in a replay. */
+const table = Object.freeze({
+  act: () => false, actions: () => [], label: () => "", find: () => [], claim() {},
+  showInPromptBar() {}, seatColor, seatName, seatShape, you: () => null, view: () => current,
+  busy: () => false,
+});
 
-function text(el, value) { el.textContent = value; return el; }
+function text(node, value) { node.textContent = value; return node; }
 
-/** A log line; an event addressed to some seats says whose it was, since a finished match's
- * replay shows every seat's events ("only Ana: You drew …", "all but Ana: Ana drew 2 tiles"). */
-function logLine(e) {
-  const li = document.createElement("li");
-  if (Array.isArray(e.to)) {
-    const n = current && Array.isArray(current.seats) ? current.seats.length : 0;
-    const names = (seats) => seats.map((s) => table.seatName(s)).join(", ");
-    const left = [...Array(n).keys()].filter((s) => !e.to.includes(s));
-    const tag = document.createElement("span");
-    tag.className = "log-tag";
-    tag.textContent = e.others && left.length ? `all but ${names(left)}` : `only ${names(e.to)}`;
-    tag.title = `Seen by ${names(e.to)}`;
-    li.append(tag, " ");
-  }
-  li.append(document.createTextNode(e.text));
-  return li;
-}
-
-function drawLog(view) {
-  const log = document.getElementById("log");
-  log.replaceChildren(...view.log.map(logLine));
-  log.scrollTop = log.scrollHeight;
-}
-
-function drawResult(view) {
+/** The log and the result, drawn by the table's own code: a finished match's replay shows
+ *  every seat's events, each tagged with whose it was ("only Ana", "all but Ana"). */
+function drawLogAndResult(view) {
+  drawLog(document.getElementById("log"), view.log, {you: view.you ?? null, seats: seatCount(), seatName});
   const panel = document.getElementById("result");
-  if (!view.result) { panel.hidden = true; return; }
-  panel.hidden = false;
-  const h = text(document.createElement("h2"), "Final result");
-  const ol = document.createElement("ol");
-  for (const group of view.result.ranks) {
-    const li = document.createElement("li");
-    li.textContent = group.map((s) => `${table.seatName(s)}: ${view.result.scores[s]}`).join(" = ");
-    const bd = view.result.breakdown && group.map((s) => view.result.breakdown[s]).filter(Boolean);
-    if (bd && bd.length) {
-      const small = document.createElement("small");
-      small.textContent = " (" + bd.map((b) => Object.entries(b).map(([k, v]) => `${k} ${v}`).join(", ")).join(" | ") + ")";
-      li.append(small);
-    }
-    ol.append(li);
+  panel.hidden = !view.result;
+  if (view.result) {
+    panel.replaceChildren(...resultParts(view.result, {seatName, seatColor, seatShape, seats: seatCount()}));
+  } else {
+    panel.replaceChildren();
   }
-  panel.replaceChildren(h, ol);
-  if (view.result.reason) panel.append(text(document.createElement("p"), view.result.reason));
 }
 
 // Clicks move the target at once; requests run one at a time and the latest target wins, so
@@ -102,9 +78,10 @@ async function show(n) {
     renderer = await import(root.dataset.rendererUrl);
     renderer.mount(document.getElementById("board"), table);
   }
+  const before = motion.snapshot(document.getElementById("board"));
   renderer.update(current);
-  drawLog(current);
-  drawResult(current);
+  motion.play(document.getElementById("board"), before);
+  drawLogAndResult(current);
   // Only now is the step fully drawn: the counter (and data-shown, for tests) say so.
   text(document.getElementById("step"), `${cur()} / ${steps}`);
   root.dataset.shown = String(step);

@@ -373,8 +373,10 @@ def test_fallback_renderer_shows_readable_panels(ctx, mock):
     expect(page.locator("#board .fb-panel[data-key='market'] td").nth(3)).to_have_text(
         "Toad <script>alert(1)</script>")
     assert page.locator("#board script").count() == 0
-    # Nothing is claimed: every legal action is a prompt-bar button.
+    # Nothing is claimed: every legal action is a prompt-bar button, the many of one kind in the
+    # bar's compact menu (issue 14, item 7), opened with a click.
     expect(page.locator("#prompt-actions button")).to_have_count(12)
+    page.locator("#prompt-actions .action-menu > summary").click()
     page.locator("#prompt-actions button", has_text="Claim cell 5").click()
     cells = page.locator("#board .fb-panel[data-key='cells']")
     expect(cells.locator("dd[data-key='c5']")).to_have_text("0")    # the owner's seat number

@@ -52,10 +52,12 @@ def host_new_match(page, server: str, name: str, game: str, players: int | None 
 
 
 def _actions(page) -> list[tuple[int, dict]]:
-    """Visible clickable actions: (index among [data-action] elements, action)."""
+    """Visible clickable actions: (index among [data-action] elements, action); those in the
+    prompt bar's closed menu count (click_something opens it)."""
     loc = page.locator("#board [data-action], #prompt-actions [data-action]")
     raw = loc.evaluate_all(
-        "els => els.map(e => (e.offsetParent !== null && !e.disabled) ? e.getAttribute('data-action') : null)")
+        "els => els.map(e => ((e.offsetParent !== null || e.closest('details.action-menu')) && !e.disabled)"
+        " ? e.getAttribute('data-action') : null)")
     return [(i, json.loads(a)) for i, a in enumerate(raw) if a]
 
 
@@ -79,9 +81,12 @@ def click_something(page, rng: Rng) -> bool:
     # Prefer moves that place something over ending a step early.
     placing = [x for x in choice if x[1].get("type") not in ("done", "skip", "end_turn", "pass")]
     i, _ = rng.choice(placing if placing and rng.below(5) else choice)
+    target = page.locator("#board [data-action], #prompt-actions [data-action]").nth(i)
     try:
-        page.locator("#board [data-action], #prompt-actions [data-action]").nth(i).click(
-            timeout=3000)
+        if target.evaluate("b => !!b.closest('details.action-menu:not([open])')"):
+            # many choices wait in the prompt bar's menu (issue 14, item 7): open it first
+            page.locator("#prompt-actions details.action-menu > summary").click(timeout=3000)
+        target.click(timeout=3000)
     except PlaywrightTimeout:  # the board was redrawn under the pointer: look again
         pass
     return True

@@ -1,0 +1,53 @@
+// The match log (DESIGN.md "The table in the browser"): one line per event, each addressed
+// event tagged with who could read it. Shared by the live table and the replay viewer.
+//
+// ctx: {you: seat | null, seats: number of seats, seatName(seat) -> string}
+
+import {el} from "../dom.js";
+import {canon} from "./seat-style.js";
+
+/** One <li> for log event `e` (a string or {text, to?, others?}); `fresh` marks it new. */
+export function logEntry(e, ctx, fresh = false) {
+  const text = typeof e === "string" ? e : e && e.text !== undefined ? String(e.text) : canon(e);
+  const li = el("li", {class: fresh ? "log-entry new" : "log-entry"});
+  const to = e && Array.isArray(e.to) ? e.to : null;
+  // Tag who could read an addressed event, from the viewer's side: "only you", "you & Ana"
+  // (a team), none when every seat but one reads it (the missing seat got its own wording:
+  // `others`, marked by the server, app/matches/views.py _others_wordings). A replay (no seat)
+  // shows every seat's events, so each says whose it was: "only Ana", "all but Ana".
+  const me = ctx.you ?? null;
+  const n = ctx.seats || 0;
+  const name = ctx.seatName;
+  const mine = to && me !== null && to.includes(me);
+  const restOfTable = !!(e && e.others) || (to && to.length > 1 && to.length >= n - 1);
+  if (to && !(mine && restOfTable)) {
+    li.classList.add("private");
+    const others = to.filter((s) => s !== me).map(name);
+    const left = [...Array(n).keys()].filter((s) => !to.includes(s)).map(name);
+    const tagText = mine && to.length === 1 ? "only you" : mine ? `you & ${others.join(", ")}`
+      : e.others && left.length ? `all but ${left.join(", ")}`
+      : `only ${to.map(name).join(", ")}`;
+    li.append(el("span", {class: "log-tag", title: `Seen by ${to.map(name).join(", ")}`}, tagText), " ");
+    if (mine) li.classList.add("to-you");
+  }
+  li.append(el("span", {class: "log-text"}, text));
+  return li;
+}
+
+/** Draw `log` (a list of events) into the <ol> `box`, appending only what is new since the
+ *  last call on the same box and rebuilding when the past changed (an undo shortens the log).
+ *  Keeps the box scrolled to the bottom when it was there. */
+export function drawLog(box, log, ctx) {
+  const entries = Array.isArray(log) ? log : [];
+  const held = box._lairLog || {count: 0, last: null};
+  const atBottom = held.count === 0 || box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+  let count = held.count;
+  if (entries.length < count || (count && canon(entries[count - 1]) !== held.last)) {
+    box.replaceChildren();
+    count = 0;
+  }
+  const fresh = count > 0 && !ctx.noFresh;
+  for (let i = count; i < entries.length; i++) box.append(logEntry(entries[i], ctx, fresh));
+  box._lairLog = {count: entries.length, last: entries.length ? canon(entries[entries.length - 1]) : null};
+  if (atBottom) box.scrollTop = box.scrollHeight;
+}

@@ -1,0 +1,139 @@
+// The prompt bar: what the viewer is asked (with a "?" link to the rules section), and a button
+// for every legal action the board did not draw. It never hides the board (issue 14, item 7):
+// the CSS keeps it within a quarter of the window, and a long list of choices goes into one
+// compact menu ("More choices"), grouped by kind, that opens inside the bar.
+
+import {el} from "../dom.js";
+import {humanize} from "../kv.js";
+import {act, busy, label} from "./actions.js";
+import {claims, focusedKey, hasRenderer, restoreFocus} from "./board.js";
+import {canon, cfg, dom, S, turnOf} from "./state.js";
+import {isOpen} from "./wire.js";
+
+/** How many buttons the bar shows before the rest go into the menu (phones have less room). */
+const BAR_MAX = {desktop: 8, phone: 5};
+const PHONE = matchMedia("(max-width: 720px)");
+/** Kinds of action that stay in the bar (a way out, or the end of a step), whatever the count. */
+const KEEP_IN_BAR = new Set(["undo", "cancel", "done", "pass", "skip", "end_turn", "confirm", "finish"]);
+
+let queued = false;
+let menuOpen = false;     // the player opened the menu: it stays open for the same choices
+let menuKey = "";         // ... which are these
+
+/** Redraw the bar once, after the renderer's claims of this task. */
+export function queuePrompt() {
+  if (queued) return;
+  queued = true;
+  queueMicrotask(() => {
+    queued = false;
+    renderPrompt();
+  });
+}
+
+export function renderPrompt() {
+  const v = S.view;
+  if (!v) return;
+  const {waiting, me, myTurn} = turnOf();
+  dom.promptBar.classList.toggle("your-turn", myTurn && !v.result);
+
+  let text;
+  if (v.result) text = "The match is over.";
+  else if (v.prompt && v.prompt.text) text = v.prompt.text;
+  else if (me === null) text = "You are watching this match.";
+  else if (waiting.length) text = "Waiting for other players…";
+  else text = "";
+  // Moves are sent only while connected (nothing is queued): say so rather than promise.
+  if (!v.result && !isOpen()) text = text ? `${text} (offline: no move can be sent until the connection is back)` : "Offline…";
+  dom.promptText.textContent = text;
+  // Rules help: "?" opens the rules-summary section the prompt comes from, in a new tab so the
+  // table (and its socket) stays as it is.
+  const rule = !v.result && v.prompt && v.prompt.text ? v.prompt.rule : null;
+  if (typeof rule === "string" && rule) {
+    dom.promptText.append(" ", el("a", {
+      class: "rule-link", href: `/rules/${encodeURIComponent(cfg.game)}#${encodeURIComponent(rule)}`,
+      target: "_blank", rel: "noopener", title: "Rules for this step", "aria-label": "Rules for this step",
+    }, "?"));
+  }
+
+  const pairs = [];
+  if (hasRenderer()) {
+    for (const a of v.legal_actions || []) {
+      const k = canon(a);
+      if (claims.claimed.has(k) && !claims.forced.has(k)) continue;
+      const b = el("button", {type: "button", class: "btn action-btn", dataset: {action: JSON.stringify(a)},
+                              onclick: () => act(a)}, label(a));
+      if (a && (a.type === "cancel" || a.type === "undo")) b.classList.add("btn-secondary");
+      b.disabled = busy() || !isOpen();
+      pairs.push([a, b]);
+    }
+  }
+  const focus = focusedKey(dom.promptActions, "button") || (dom.promptActions.contains(document.activeElement) &&
+    document.activeElement.tagName === "SUMMARY" ? "summary" : null);
+  dom.promptActions.replaceChildren(...layout(pairs));
+  restoreFocus(dom.promptActions, focus);
+  numberButtons();
+}
+
+/** The bar's buttons: up to BAR_MAX of them in the bar; beyond that, the kinds of action with
+ *  several choices go into the menu (grouped by kind) and the one-off ones (Done, Undo…) stay. */
+function layout(pairs) {
+  const max = PHONE.matches ? BAR_MAX.phone : BAR_MAX.desktop;
+  if (pairs.length <= max) {
+    menuOpen = false;
+    return pairs.map(([, b]) => b);
+  }
+  const byType = new Map();
+  for (const [a, b] of pairs) {
+    const t = (a && a.type) || "";
+    if (!byType.has(t)) byType.set(t, []);
+    byType.get(t).push([a, b]);
+  }
+  const bar = [], menu = [];
+  for (const [t, list] of byType) {
+    (list.length === 1 || KEEP_IN_BAR.has(t) ? bar : menu).push([t, list]);
+  }
+  // Still too many one-off kinds: the rest of them join the menu too.
+  while (bar.reduce((n, [, l]) => n + l.length, 0) > max && bar.some(([t]) => !KEEP_IN_BAR.has(t))) {
+    const i = bar.findLastIndex(([t]) => !KEEP_IN_BAR.has(t));
+    menu.unshift(...bar.splice(i, 1));
+  }
+  const count = menu.reduce((n, [, l]) => n + l.length, 0);
+  const key = canon(menu.map(([, l]) => l.map(([a]) => a)));
+  if (key !== menuKey) menuOpen = false;
+  menuKey = key;
+  const details = el("details", {class: "action-menu", open: menuOpen},
+    el("summary", {class: "btn action-menu-toggle"}, `Choose: ${count} choices`),
+    el("div", {class: "action-menu-body"},
+      menu.map(([t, list]) => el("div", {class: "action-group", role: "group", "aria-label": humanize(t || "other")},
+        menu.length > 1 ? el("span", {class: "action-group-label"}, `${humanize(t || "other")} (${list.length})`) : null,
+        list.map(([, b]) => b)))));
+  details.addEventListener("toggle", () => {
+    menuOpen = details.open;
+    numberButtons();
+    // Opening it from the bottom of the bar: show the choices, not just the toggle.
+    if (details.open) details.querySelector(".action-menu-body").scrollIntoView({block: "nearest"});
+  });
+  return [...bar.flatMap(([, l]) => l.map(([, b]) => b)), details];
+}
+
+// ----- shortcut keys (keys.js presses them) ----------------------------------------------------
+
+export const UNDO_KEY = "U";
+
+/** Number the bar's visible buttons 1–9 in screen order, and "U" for Undo. */
+export function numberButtons() {
+  let n = 0;
+  for (const b of dom.promptActions.querySelectorAll("button[data-action]")) {
+    delete b.dataset.key;
+    b.removeAttribute("aria-keyshortcuts");
+    b.removeAttribute("title");
+    if (b.closest("details:not([open])")) continue;
+    let type = null;
+    try { type = JSON.parse(b.dataset.action).type; } catch (e) { /* not an action */ }
+    const key = type === "undo" ? UNDO_KEY : (n < 9 ? String(++n) : null);
+    if (key === null) continue;
+    b.dataset.key = key;
+    b.setAttribute("aria-keyshortcuts", key);
+    b.title = `Shortcut: ${key}`;
+  }
+}

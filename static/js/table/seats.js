@@ -1,0 +1,215 @@
+// The seat panels: name, shape and colour, badges, presence dot, whose turn, score, clocks and
+// absences (view.pace, app/matches/pace.py), the vote to hand an absent player's seat to a bot,
+// and the seat's public info from the view. Also the Resign dialog, worded from the pace facts.
+
+import {el} from "../dom.js";
+import {renderPairs} from "../kv.js";
+import {$, cfg, dom, kvCtx, paceSeat, postForm, S, seatColor, seatName, seatShape, turnOf} from "./state.js";
+
+const SEAT_FIXED_KEYS = ["seat", "name", "bot", "connected", "host", "color", "colour", "score"];
+
+let voteShown = "";  // which seats offered a replacement vote at the last seat render
+
+export function renderSeats() {
+  const v = S.view;
+  const seats = Array.isArray(v.seats) ? v.seats : [];
+  const {waiting, me} = turnOf();
+  const scores = v.result && v.result.scores ? v.result.scores : null;
+  const prev = S.prevView;
+  const panels = seats.map((s, i) => {
+    const seat = typeof s.seat === "number" ? s.seat : i;
+    const panel = el("section", {class: `seat-panel seat-${seat}`, dataset: {seat: String(seat)},
+                                 "aria-label": seatName(seat)});
+    panel.style.setProperty("--seat-color", seatColor(seat));
+    if (seat === me) panel.classList.add("is-you");
+    if (waiting.includes(seat)) panel.classList.add("is-waiting");
+
+    const dot = el("span", {class: "dot"}, el("span", {class: "sr-only"}));
+    const head = el("header", {class: "seat-head"},
+      el("span", {class: "seat-shape", "aria-hidden": "true"}, seatShape(seat)),
+      el("span", {class: "seat-name"}, seatName(seat)),
+      seat === me ? el("span", {class: "badge badge-you"}, "you") : null,
+      s.host ? el("span", {class: "badge badge-host", title: "Host"}, "host") : null,
+      s.bot ? el("span", {class: "badge badge-bot", title: "Played by a bot"}, "bot") : null,
+      dot);
+    panel.append(head);
+    setDot(panel, S.presence.seats.has(seat) ? S.presence.seats.get(seat) : !!s.connected);
+
+    const ps = paceSeat(seat);
+    if (waiting.includes(seat) && !v.result) {
+      // a player with no table open is not thinking: the table waits for them to come back
+      const text = seat === me ? "Your move" : awayFor(ps) !== null ? "Their move (away)" : "Thinking…";
+      panel.append(el("p", {class: "seat-waiting"}, text));
+    }
+    if (ps.resigned) {
+      panel.classList.add("is-resigned");
+      head.insertBefore(el("span", {class: "badge badge-resigned", title: "This player resigned"}, "resigned"), dot);
+    }
+    if (ps.left !== null && ps.left !== undefined && !v.result) {
+      panel.append(el("p", {class: "seat-clock", dataset: {seat: String(seat)}, title: clockTitle()},
+        el("span", {class: "clock-icon", "aria-hidden": "true"}, "⏱"), " ",
+        el("span", {class: "clock-time"}, "")));
+    }
+    if (awayFor(ps) !== null && !v.result) {
+      panel.append(el("p", {class: "seat-away muted", dataset: {seat: String(seat)},
+                            title: "No table of this player is open"}, ""));
+    }
+    if (canVote(seat, ps)) panel.append(voteForm(seat, ps));
+    const prevSeat = prev && prev.seats ? prev.seats[i] : null;
+    const score = scores ? (scores[seat] ?? scores[String(seat)]) : s.score;
+    if (score !== undefined && score !== null) {
+      const sc = el("p", {class: "seat-score"}, el("span", {class: "muted"}, "Score "),
+                    el("strong", {dataset: {key: "score"}}, String(score)));
+      if (!scores && prevSeat && prevSeat.score !== s.score) sc.classList.add("changed");
+      panel.append(sc);
+    }
+    const info = Object.keys(s).filter((k) => !SEAT_FIXED_KEYS.includes(k));
+    if (info.length) panel.append(renderPairs(s, kvCtx(), {skip: SEAT_FIXED_KEYS, prev: prevSeat}));
+    return panel;
+  });
+  dom.seats.replaceChildren(...panels);
+  voteShown = voteKey();
+  tickClocks();
+}
+
+/** The presence dot of a seat panel: green (connected, or a bot), hollow (not connected), or
+ *  grey with a question while this page itself is not connected to the server (then nobody's
+ *  presence is known). */
+export function setDot(panel, connected) {
+  const dot = panel.querySelector(".dot");
+  if (!dot) return;
+  const bot = panel.querySelector(".badge-bot");
+  const unknown = !S.online;
+  const on = !unknown && (!!connected || !!bot);
+  dot.classList.toggle("unknown", unknown);
+  dot.classList.toggle("online", on);
+  dot.classList.toggle("offline", !on && !unknown);
+  const text = unknown ? "unknown while you are offline" : on ? "connected" : "not connected";
+  dot.title = text.charAt(0).toUpperCase() + text.slice(1);
+  dot.firstChild.textContent = text;
+  panel.classList.toggle("is-offline", !on && !unknown);
+}
+
+/** Redraw every seat's presence dot (after a "presence" message or a change of our socket). */
+export function refreshDots() {
+  for (const panel of dom.seats.querySelectorAll(".seat-panel")) {
+    setDot(panel, S.presence.seats.get(Number(panel.dataset.seat)));
+  }
+}
+
+/** A "presence" message: who is connected now, how many watch. */
+export function onPresence(msg) {
+  for (const s of msg.seats || []) S.presence.seats.set(Number(s.seat), !!s.connected);
+  if (typeof msg.spectators === "number") S.presence.spectators = msg.spectators;
+  refreshDots();
+}
+
+/** Presence as a new view tells it. */
+export function presenceFromView(v) {
+  S.presence = {seats: new Map((v.seats || []).map((s, i) => [i, !!s.connected])),
+                spectators: v.match && typeof v.match.spectators === "number" ? v.match.spectators : S.presence.spectators};
+}
+
+// ----- pace: clocks, absent players, votes (view.pace, app/matches/pace.py) -------------------
+
+function sinceView() {
+  return (performance.now() - S.viewAt) / 1000;
+}
+
+function awayFor(ps) {
+  return ps.away === null || ps.away === undefined ? null : ps.away + sinceView();
+}
+
+function clockTitle() {
+  const p = S.view.pace || {};
+  if (p.pace === "turn") return `Time left for this move (${p.turn_hours} h per move)`;
+  return p.increment ? `Time bank (+${p.increment} s per move)` : "Time bank";
+}
+
+/** "1:05:09", "4:32", "0:07" (live banks) */
+function formatClock(seconds) {
+  const t = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(t / 3600), m = Math.floor((t % 3600) / 60), s = t % 60;
+  const ss = String(s).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+/** "2 d 3 h", "23 h 59 min", "12 min", "40 s" (move limits, absences) */
+function formatDuration(seconds) {
+  const t = Math.max(0, Math.floor(seconds));
+  const d = Math.floor(t / 86400), h = Math.floor((t % 86400) / 3600), m = Math.floor((t % 3600) / 60);
+  if (d) return `${d} d ${h} h`;
+  if (h) return `${h} h ${m} min`;
+  if (m) return `${m} min`;
+  return `${t} s`;
+}
+
+function tickClocks() {
+  const v = S.view;
+  if (!v || !v.pace) return;
+  const turnBased = v.pace.pace === "turn";
+  for (const box of dom.seats.querySelectorAll(".seat-clock")) {
+    const ps = paceSeat(Number(box.dataset.seat));
+    const left = ps.running ? ps.left - sinceView() : ps.left;
+    box.querySelector(".clock-time").textContent = turnBased
+      ? `${formatDuration(left)} left` : formatClock(left);
+    box.classList.toggle("running", !!ps.running);
+    box.classList.toggle("low", !!ps.running && left < (turnBased ? 3600 : 30));
+    box.classList.toggle("out", left <= 0);
+    box.dataset.left = String(Math.max(0, Math.round(left)));
+  }
+  for (const p of dom.seats.querySelectorAll(".seat-away")) {
+    const away = awayFor(paceSeat(Number(p.dataset.seat)));
+    p.textContent = away !== null && away >= 60 ? `Away for ${formatDuration(away)}` : "";
+  }
+  // An absence crossed the match's limit since the last view: offer the vote.
+  if (voteKey() !== voteShown) renderSeats();
+}
+
+/** May the viewer vote to hand `seat` to a bot now? (the server checks it again) */
+function canVote(seat, ps) {
+  const v = S.view;
+  const limit = v && v.pace ? v.pace.replace_after : null;
+  const {waiting, me} = turnOf();
+  const away = awayFor(ps);
+  return !!limit && !v.result && me !== null && me !== seat && !paceSeat(me).resigned &&
+    waiting.includes(seat) && away !== null && away >= limit && ps.needed;
+}
+
+function voteKey() {
+  const v = S.view;
+  if (!v || !Array.isArray(v.seats)) return "";
+  return v.seats.map((_, i) => (canVote(i, paceSeat(i)) ? "1" : "0")).join("");
+}
+
+function voteForm(seat, ps) {
+  const votes = Array.isArray(ps.votes) ? ps.votes : [];
+  const count = `${votes.length}/${ps.needed}`;
+  if (votes.includes(turnOf().me)) {
+    return el("div", {class: "seat-vote"},
+      el("p", {class: "muted"}, `You voted to hand this seat to a bot (${count}).`));
+  }
+  return el("div", {class: "seat-vote"},
+    postForm(`/m/${encodeURIComponent(cfg.matchId)}/vote`,
+      el("input", {type: "hidden", name: "seat", value: String(seat)}),
+      el("button", {class: "btn btn-small", type: "submit", id: `vote-${seat}`,
+                    title: "The player can take the seat back when they return"},
+         `Vote: a bot plays ${seatName(seat)} (${count})`)));
+}
+
+setInterval(tickClocks, 250);
+
+// The resign button asks first (a native modal dialog; "Keep playing" closes it).
+{
+  const button = $("resign");
+  const dialog = $("resign-dialog");
+  if (button && dialog && dialog.showModal) button.addEventListener("click", () => {
+    // Worded from the latest view: another player's resignation may have changed the outcome.
+    const text = $("resign-text");
+    const seat = turnOf().me;
+    if (text && seat !== null && S.view && S.view.pace) {
+      text.textContent = paceSeat(seat).resign_ends ? text.dataset.ends : text.dataset.bot;
+    }
+    dialog.showModal();
+  });
+}

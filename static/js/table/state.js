@@ -1,0 +1,99 @@
+// The live table's shared state: the page's configuration (data- attributes put there by
+// templates/table.html), its regions, and the latest view with what is derived from it.
+// Every other table module reads the view from here; only table.js (onView) replaces it.
+
+import {el} from "../dom.js";
+import {canon, seatColor, seatNameIn, seatShape} from "./seat-style.js";
+
+export const FALLBACK_RENDERER = "/static/js/fallback-renderer.js";
+
+export const root = document.getElementById("table");
+export const cfg = {
+  matchId: root.dataset.matchId,
+  game: root.dataset.game,
+  title: root.dataset.title || "Lair",
+  you: root.dataset.you === "" || root.dataset.you === undefined ? null : Number(root.dataset.you),
+  isHost: root.dataset.isHost === "true",
+  rendererUrl: root.dataset.rendererUrl || FALLBACK_RENDERER,
+  wsPath: root.dataset.wsPath,
+  replayUrl: root.dataset.replayUrl,
+  lobbyUrl: root.dataset.lobbyUrl || "/",
+  // "table" (a player or the host) or "spectator": which chat channel this page writes to.
+  chatRole: root.dataset.chatRole === "spectator" ? "spectator" : "table",
+  pingMs: Number(root.dataset.pingMs) || 20_000,
+  deadMs: Number(root.dataset.deadMs) || 45_000,
+};
+
+export const $ = (id) => document.getElementById(id);
+export const dom = {
+  title: $("game-title"), status: $("match-status"), roundPhase: $("round-phase"), turn: $("turn"),
+  spectators: $("spectators"), conn: $("conn"), seats: $("seats"), board: $("board"),
+  result: $("result"), promptBar: $("prompt-bar"), promptText: $("prompt-text"),
+  promptActions: $("prompt-actions"), toasts: $("toasts"), log: $("log"),
+  chatMessages: $("chat-messages"), chatForm: $("chat-form"), chatInput: $("chat-input"),
+  chatCount: $("chat-count"), chatNote: $("chat-note"),
+};
+
+/** The table's state. `view`: the latest full view; `prevView`: the one before (for "changed"
+ *  highlights); `legalIndex`: canonical JSON of a legal action -> its index in
+ *  view.legal_actions; `viewAt`: performance.now() when the view arrived (clocks count from
+ *  there); `presence`: who is connected, from views and "presence" messages; `online`: whether
+ *  the socket is open (presence is unknown while it is not); `rematchUrl`: where the host's
+ *  rematch waits. */
+export const S = {
+  view: null,
+  prevView: null,
+  legalIndex: new Map(),
+  viewAt: 0,
+  presence: {seats: new Map(), spectators: null},
+  online: false,
+  rematchUrl: null,
+};
+
+/** Take `v` as the current view. */
+export function setView(v) {
+  S.prevView = S.view;
+  S.view = v;
+  S.viewAt = performance.now();
+  S.legalIndex = new Map((v.legal_actions || []).map((a, i) => [canon(a), i]));
+}
+
+export function you() {
+  return S.view && S.view.you !== undefined ? S.view.you : cfg.you;
+}
+
+export function seatCount() {
+  return S.view && Array.isArray(S.view.seats) ? S.view.seats.length : 0;
+}
+
+export function seatName(seat) {
+  return seatNameIn(S.view, seat);
+}
+
+export {canon, seatColor, seatShape};
+
+/** The context kv.js, log.js and result.js draw seats with. */
+export const kvCtx = () => ({seatName, seatColor, seatShape, seats: seatCount()});
+
+/** Whose turn it is in the current view, and whether it is the viewer's. */
+export function turnOf() {
+  const v = S.view;
+  const waiting = (v && v.header && Array.isArray(v.header.waiting_for)) ? v.header.waiting_for : [];
+  const me = you();
+  return {waiting, me, myTurn: me !== null && waiting.includes(me)};
+}
+
+/** The public pace facts of a seat ({left, running, resigned, away, votes, needed}). */
+export function paceSeat(seat) {
+  const v = S.view;
+  const p = v && v.pace && Array.isArray(v.pace.seats) ? v.pace.seats[seat] : null;
+  return p || {left: null, running: false, resigned: false, away: null, votes: [], needed: null};
+}
+
+/** A plain form post to `action` (the server answers with a redirect), carrying the CSRF field
+ *  the server put in the page's own forms, if it does, so a form built here is accepted too. */
+export function postForm(action, ...children) {
+  const token = document.querySelector("form input[type=hidden][name*=csrf i]");
+  return el("form", {method: "post", action, class: "inline"},
+    token ? el("input", {type: "hidden", name: token.name, value: token.value}) : null, ...children);
+}
