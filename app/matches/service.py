@@ -428,8 +428,32 @@ class MatchService:
                             and seats[m.id] in registry.get(m.game).prompts(m.state):
                         your_turn.add(m.id)
                 mine.sort(key=lambda m: m.id not in your_turn)  # stable: recency kept
+            opponents = await self._opponents(s, [m.id for m in mine], user_id)
             return {"open": list(open_), "running": list(running), "mine": mine,
-                    "your_turn": your_turn, "free_seats": free, "hosts": hosts}
+                    "your_turn": your_turn, "free_seats": free, "hosts": hosts,
+                    "opponents": opponents}
+
+    @staticmethod
+    async def _opponents(s: AsyncSession, match_ids: list[str],
+                         user_id: str | None) -> dict[str, list[str]]:
+        """``{match id: [the other seats' names in seat order]}``: a player's name (also of one
+        a bot stands in for), ``"<kind> bot"`` for a bot seat; empty seats are left out."""
+        if not match_ids:
+            return {}
+        away = aliased(User)
+        rows = (await s.execute(
+            select(Seat.match_id, Seat.user_id, Seat.away_user_id, Seat.bot, User.name, away.name)
+            .outerjoin(User, Seat.user_id == User.id)
+            .outerjoin(away, Seat.away_user_id == away.id)
+            .where(Seat.match_id.in_(match_ids)).order_by(Seat.match_id, Seat.seat))).all()
+        out: dict[str, list[str]] = {}
+        for match_id, uid, away_id, bot, name, away_name in rows:
+            if user_id is not None and user_id in (uid, away_id):
+                continue
+            label = name if uid else away_name if away_id else f"{bot} bot" if bot else None
+            if label:
+                out.setdefault(match_id, []).append(label)
+        return out
 
     async def by_token(self, kind: str, token: str) -> Match:
         """The match whose ``invite``/``watch`` token is ``token``. Raises ``not_found``."""

@@ -54,11 +54,12 @@ def option_fields(engine: Engine) -> list[dict[str, Any]]:
             high = getattr(bounds.get("Le"), "le", engine.max_players - 1)
             fields.append({"name": name, "label": info.title or name.replace("_", " ").capitalize(),
                            "default": info.default, "help": info.description or "",
-                           "kind": "seat", "choices": list(range(low, high + 1))})
+                           "kind": "seat", "choices": list(range(low, high + 1)),
+                           **_solo_marks(info)})
             continue
         field: dict[str, Any] = {"name": name, "label": info.title or name.replace("_", " ")
                                  .capitalize(), "default": info.default,
-                                 "help": info.description or ""}
+                                 "help": info.description or "", **_solo_marks(info)}
         if get_origin(ann) is Literal:
             field.update(kind="select", choices=list(get_args(ann)))
         elif ann is bool:
@@ -71,11 +72,31 @@ def option_fields(engine: Engine) -> list[dict[str, Any]]:
     return fields
 
 
-def describe_options(engine: Engine, options: dict[str, Any]) -> list[tuple[str, str]]:
-    """``[(label, value)]`` of a match's options as the create form showed them."""
+def _solo_marks(info) -> dict[str, Any]:
+    """What a game's options model says about solo play, for one field: ``solo_only`` (a
+    setting of solo games only: its title ends with "(solo)", or ``json_schema_extra``
+    ``{"solo": "only"}``) and ``solo_value`` (the value a solo game always plays with,
+    ``json_schema_extra`` ``{"solo_value": ...}``)."""
+    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    title = (info.title or "").strip().lower()
+    marks: dict[str, Any] = {"solo_only": extra.get("solo") == "only" or title.endswith("(solo)")}
+    if "solo_value" in extra:
+        marks["solo_value"] = extra["solo_value"]
+    return marks
+
+
+def describe_options(engine: Engine, options: dict[str, Any],
+                     players: int | None = None) -> list[tuple[str, str]]:
+    """``[(label, value)]`` of a match's options as the create form showed them: a solo match
+    (``players`` 1) shows the values solo play forces and its solo settings; a multiplayer
+    match leaves the solo settings out."""
     out = []
     for field in option_fields(engine):
+        if field["solo_only"] and players is not None and players > 1:
+            continue
         value = options.get(field["name"], field["default"])
+        if players == 1 and "solo_value" in field:
+            value = field["solo_value"]
         if field["kind"] == "seat":
             shown = "—" if value is None else f"Seat {value + 1}"
         elif field["kind"] == "bool":
@@ -84,6 +105,21 @@ def describe_options(engine: Engine, options: dict[str, Any]) -> list[tuple[str,
             shown = str(value)
         out.append((field["label"], shown))
     return out
+
+
+#: How the seat's bot choice names today's bots: a level first (issue 14, item 10; the bots'
+#: own levels may replace this), the bot's kind after it.
+BOT_LEVELS = {"random": "Easy", "greedy": "Normal"}
+
+
+def bot_label(kind: str) -> str:
+    """"Easy (random)", "Normal (greedy)"; a bot without a level is named by its kind."""
+    kind = str(kind)
+    level = BOT_LEVELS.get(kind)
+    return f"{level} ({kind})" if level else kind.replace("_", " ").capitalize()
+
+
+templates.env.filters["bot_label"] = bot_label
 
 
 def _games() -> list[dict[str, Any]]:
@@ -205,7 +241,9 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
     if user and you is not None:
         token = await service.rejoin_token(m.id, user.id)
         rejoin = f"{base}/rejoin/{token}" if token else None
-    ws_path = f"/ws/matches/{m.id}" + (f"?watch={m.watch_token}" if watch else "")
+    # The invite page listens as a spectator of the waiting room (the invite leads to watching
+    # once the match starts anyway): without the spectator token a private match refuses it.
+    ws_path = f"/ws/matches/{m.id}" + (f"?watch={m.watch_token}" if watch or invite else "")
     ctx = dict(user=user, match=m, title=engine.title, you=you, is_host=is_host,
                links=links if (is_host or you is not None) else None, rejoin=rejoin,
                ws_path=ws_path, invite=invite, engine=engine)
@@ -215,10 +253,13 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
         team_of = {s: i for i, team in enumerate(teams or []) for s in team}
         saved = pace.settings_of(m.settings)
         form = dict(pace.stored(saved), **(pace_entered or {}))
+        seats = seats_summary(snap, hub.connected_seats(m.id))
+        taken = request.query_params.get("taken", "")
         return _page(request, "waiting.html", status_code=status_code,
-                     seats=seats_summary(snap, hub.connected_seats(m.id)),
+                     seats=seats, empty_seats=sum(1 for x in seats if x["empty"]),
+                     taken=int(taken) if taken.isdigit() and int(taken) < m.players else None,
                      team_of=team_of, bots=sorted(registry.bots(m.game)),
-                     option_labels=describe_options(engine, m.options),
+                     option_labels=describe_options(engine, m.options, m.players),
                      pace=SimpleNamespace(**form), pace_error=pace_error,
                      pace_summary=pace.describe(saved), **ctx)
     if m.status == "cancelled":
@@ -346,11 +387,26 @@ async def take_seat(request: Request, match_id: str, seat: int = Form(...),
     except ServiceError as exc:
         return _message(request, "Not found", exc.message, 404)
     user_id = request_user_id(request)
-    if not (snap.match.public or invite == snap.match.invite_token
+    invited = invite != "" and invite == snap.match.invite_token
+    if not (snap.match.public or invited
             or snap.seat_of(user_id) is not None or snap.match.host_id == user_id):
         return _message(request, "Private match", "You need the invite link to join.", 403)
-    return await _host_or_player_action(
-        request, match_id, lambda uid: service.take_seat(match_id, uid, seat))
+    user = await _user(request)
+    if user is None:
+        return _name_page(request, f"/invite/{invite}" if invited else f"/m/{match_id}")
+    try:
+        await service.take_seat(match_id, user.id, seat)
+    except ServiceError as exc:
+        now = await service.snapshot(match_id)
+        target = next((i for i in now.seats if i.seat == seat), None)
+        if now.match.status == "open" and target is not None and \
+                (target.bot is not None or target.user_id not in (None, user.id)):
+            # Someone took it a moment ago: back to the room (the invite page for an invited
+            # friend), which says so and shows the seats still free.
+            back = f"/invite/{invite}" if invited else f"/m/{match_id}"
+            return _redirect(f"{back}?taken={seat}")
+        return _message(request, "Not possible", exc.message, exc.status, back=f"/m/{match_id}")
+    return _redirect(f"/m/{match_id}")
 
 
 @router.post("/m/{match_id}/leave")

@@ -24,7 +24,8 @@ class CovilOptions(BaseModel):
     board: Literal["A", "B"] = Field(
         "A", title="Board",
         description="A: Water Town (up to 4 players); B: Desert Town (2-3 players). "
-                    "Solo always uses the Desert town map.")
+                    "Solo always uses the Desert town map.",
+        json_schema_extra={"solo_value": "B"})  # the waiting room shows what solo plays
     dummies: int = Field(1, ge=1, le=2, title="Dummy players (solo)",
                          description="How many engine-played dummy players a solo game has.")
     dummy_next_to_you: bool = Field(False, title="Dummy fortress next to yours (solo)",

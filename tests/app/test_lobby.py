@@ -79,7 +79,9 @@ def test_seat_taken_leave_and_host_removes(client):
     named(a, "A"), named(b, "B")
     a.post(f"/m/{mid}/seat", data={"seat": "1"})
     r = b.post(f"/m/{mid}/seat", data={"seat": "1"})
-    assert "That seat is taken" in r.text
+    # back in the room (not a dead end), which says so (issue 14, item 10)
+    assert r.url.path == f"/m/{mid}" and r.url.params["taken"] == "1"
+    assert "Seat 2 was taken by someone else a moment ago" in r.text
     a.post(f"/m/{mid}/leave")
     b.post(f"/m/{mid}/seat", data={"seat": "1"})
     assert "<strong>B</strong>" in client.get(f"/m/{mid}").text
@@ -93,7 +95,7 @@ def test_start_needs_full_seats_then_bots_fill(client):
     mid = create(client)
     assert "Every seat must be taken" in client.post(f"/m/{mid}/start").text
     client.post(f"/m/{mid}/fill", data={"bot": "random"})
-    assert "Random bot" in client.get(f"/m/{mid}").text
+    assert "Bot: Easy (random)" in client.get(f"/m/{mid}").text
     client.post(f"/m/{mid}/start")
     assert 'id="table"' in client.get(f"/m/{mid}").text
 
@@ -134,3 +136,49 @@ def test_matches_waiting_for_you_come_first_in_the_lobby(client):
     mine = page[page.index('id="my-matches"'):]
     assert mine.index(f"/m/{waiting}") < mine.index(f"/m/{later}")
     assert "your turn" in mine
+
+
+def test_solo_room_shows_what_solo_plays_and_multiplayer_rooms_no_solo_settings(client):
+    """Issue 14, item 10: Covil's solo room shows the board it will play (B: "Evil Prevails"
+    always uses the Desert town map) and its solo settings; a multiplayer room has none of them;
+    "1 player", not "1 players"."""
+    named(client, "Host")
+    solo = client.get(f"/m/{create(client, 'covil', 1, board='A')}").text
+    options = solo.split('id="options"')[1].split("</p>")[0]
+    assert "Board: <strong>B</strong>" in options
+    assert "Dummy players (solo)" in options and "Dummy fortress next to yours (solo)" in options
+    assert ">1 player<" in solo and "1 players" not in solo
+    duo = client.get(f"/m/{create(client, 'covil', 2, board='A')}").text
+    options = duo.split('id="options"')[1].split("</p>")[0]
+    assert "Board: <strong>A</strong>" in options and "(solo)" not in options
+    assert ">2 players<" in duo
+
+
+def test_start_waits_for_every_seat_and_bots_are_named_by_level(client):
+    """Issue 14, item 10: "Start" is disabled while a seat is empty and the room offers to fill
+    the empty seats with bots, named by level ("Easy (random)", "Normal (greedy)")."""
+    named(client, "Host")
+    mid = create(client, "drops_of_evil", 3)
+    page = client.get(f"/m/{mid}").text
+    assert re.search(r'id="start" disabled', page) and 'id="start-note"' in page
+    assert "Fill the 2 empty seats with bots" in page
+    assert '<option value="random" >Easy (random)</option>' in page
+    assert '<option value="greedy" selected>Normal (greedy)</option>' in page
+    client.post(f"/m/{mid}/fill", data={"bot": "greedy"})
+    page = client.get(f"/m/{mid}").text
+    assert 'id="start" disabled' not in page and 'id="fill"' not in page
+    assert page.count("Bot: Normal (greedy)") == 2
+
+
+def test_your_matches_name_the_opponents(client):
+    """Issue 14, item 11: "Your matches" says whom you play with."""
+    named(client, "Host")
+    mid = create(client, "drops_of_evil", 3)
+    friend = new_client(client)
+    named(friend, "Friend")
+    friend.post(f"/m/{mid}/seat", data={"seat": "1"})
+    client.post(f"/m/{mid}/bot", data={"seat": "2", "bot": "random"})
+    mine = client.get("/").text.split('id="my-matches"')[1].split("</ul>")[0]
+    assert "with <strong>Friend</strong> and <strong>random bot</strong>" in mine
+    theirs = friend.get("/").text.split('id="my-matches"')[1].split("</ul>")[0]
+    assert "with <strong>Host</strong> and <strong>random bot</strong>" in theirs

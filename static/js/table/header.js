@@ -85,3 +85,15 @@ function chime() {
     console.warn("table: no sound", e);
   }
 }
+
+// ----- phones: Links, Resign, Sound and Keys behind "More" --------------------------------------
+
+const toolsToggle = document.getElementById("tools-toggle");
+const tools = document.getElementById("table-tools");
+if (toolsToggle && tools) {
+  toolsToggle.addEventListener("click", () => {
+    const open = !tools.classList.contains("open");
+    tools.classList.toggle("open", open);
+    toolsToggle.setAttribute("aria-expanded", String(open));
+  });
+}
