@@ -122,6 +122,10 @@ def test_invite_page_live_taken_seat_start_and_copy(browser, lair_server):
         bar = ana.evaluate("document.getElementById('prompt-bar').getBoundingClientRect().height")
         assert bar <= 0.25 * 812, bar
         screenshot(ana, SHOTS / "table-phone.png", full_page=False)
+        host.wait_for_function("document.body.dataset.version !== undefined")
+        bar = host.evaluate("document.getElementById('prompt-bar').getBoundingClientRect().height")
+        assert bar <= 0.25 * 768, bar
+        screenshot(host, SHOTS / "table-desktop.png", full_page=False)
         ana.click("#tools-toggle")  # Links, Resign, Sound behind "More"
         expect(ana.locator("#resign")).to_be_visible()
         screenshot(ana, SHOTS / "table-phone-more.png", full_page=False)
