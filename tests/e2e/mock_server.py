@@ -132,7 +132,10 @@ def _env() -> Environment:
     base = (HERE / "mock_table.html").read_text()
     loader = ChoiceLoader([DictLoader({"base.html": base, "mock_lobby.html": LOBBY_HTML}),
                            FileSystemLoader(ROOT / "templates")])
-    return Environment(loader=loader, autoescape=select_autoescape(["html"]))
+    env = Environment(loader=loader, autoescape=select_autoescape(["html"]))
+    from app.routes.pages import bot_label  # the filter the real templates use
+    env.filters["bot_label"] = bot_label
+    return env
 
 
 class Game:
