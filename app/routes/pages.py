@@ -411,10 +411,16 @@ async def take_seat(request: Request, match_id: str, seat: int = Form(...),
 
 @router.post("/m/{match_id}/leave")
 async def leave_seat(request: Request, match_id: str) -> Response:
-    """Leave your seat before the start."""
+    """Leave your seat before the start. A guest of a private match goes back to its invite
+    page (they held the invite to sit there), not to a room they may no longer see."""
     service = _service(request)
-    return await _host_or_player_action(request, match_id,
-                                        lambda uid: service.leave_seat(match_id, uid))
+    response = await _host_or_player_action(request, match_id,
+                                            lambda uid: service.leave_seat(match_id, uid))
+    if response.status_code == 303:
+        snap = await service.snapshot(match_id)
+        if not _may_see(snap, request_user_id(request), None):
+            return _redirect(f"/invite/{snap.match.invite_token}")
+    return response
 
 
 @router.post("/m/{match_id}/bot")

@@ -182,3 +182,18 @@ def test_your_matches_name_the_opponents(client):
     assert "with <strong>Friend</strong> and <strong>random bot</strong>" in mine
     theirs = friend.get("/").text.split('id="my-matches"')[1].split("</ul>")[0]
     assert "with <strong>Host</strong> and <strong>random bot</strong>" in theirs
+
+
+def test_leaving_a_private_match_goes_back_to_its_invite_page(client):
+    """Issue 14, item 10: no dead end ("ask for the invite link") for a guest who leaves."""
+    named(client, "Host")
+    mid = create(client, public=False)
+    invite = _tokens(client.get(f"/m/{mid}").text)["invite"]
+    friend = new_client(client)
+    named(friend, "Friend")
+    friend.post(f"/m/{mid}/seat", data={"seat": "1", "invite": invite})
+    r = friend.post(f"/m/{mid}/leave")
+    assert r.status_code == 200 and r.url.path == f"/invite/{invite}"
+    assert 'id="take-1"' in r.text
+    r = client.post(f"/m/{mid}/leave")  # the host still sees the room
+    assert r.url.path == f"/m/{mid}" and 'id="start"' in r.text
