@@ -100,6 +100,9 @@ function dropped(code, reason) {
     conn.retryTimer = setTimeout(connect, 100 + Math.random() * 400);
     return;
   }
+  // 1009: the server closed the socket on a frame above its limit (twice MAX_MESSAGE_BYTES);
+  // say why before reconnecting, so the player knows that message was not sent.
+  if (code === 1009) toast("Message too large: it was not sent.", "error");
   scheduleReconnect();
 }
 
