@@ -29,6 +29,7 @@ ENTRYPOINT ["/srv/lair/app/docker-entrypoint.sh"]
 # `lair serve` (app/serve.py): uvicorn with the options from the settings: JSON logs from the
 # first line, WEB_CONCURRENCY worker processes, the websocket frame limit, queue, keepalive pings
 # and WS_DEFLATE, GRACEFUL_TIMEOUT (20 s) and FORWARDED_ALLOW_IPS, the proxy's address
-# (default here: any, for a private container network; README "Hosting").
-ENV FORWARDED_ALLOW_IPS="*"
+# (default: 127.0.0.1 only, so no client can claim another address and escape the per-address
+# rate limits; set the proxy's address or network: README "Hosting").
+ENV FORWARDED_ALLOW_IPS="127.0.0.1"
 CMD ["lair", "serve"]

@@ -18,6 +18,8 @@ import secrets
 
 import asyncpg
 
+from app.background import spawn
+
 log = logging.getLogger("lair.fanout")
 CHANNEL = "lair_matches"
 
@@ -37,6 +39,7 @@ class PgFanout:
         self._closing = False
         self._ready = asyncio.Event()
         self._send_lock = asyncio.Lock()  # one asyncpg connection runs one query at a time
+        self._relaying: set[asyncio.Task] = set()  # other processes' changes being relayed
 
     async def start(self) -> None:
         """Connect and LISTEN (retrying in the background if PostgreSQL is not reachable)."""
@@ -59,8 +62,11 @@ class PgFanout:
                 conn.add_termination_listener(lambda _c: lost.set())
                 await lost.wait()
                 log.warning("fan-out: listener connection lost; reconnecting")
-            except (OSError, asyncpg.PostgresError) as exc:
-                log.warning("fan-out: cannot listen (%s); retrying in %.1f s", exc, delay)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # refused, timed out, a protocol error: listen again later
+                log.warning("fan-out: cannot listen (%s: %s); retrying in %.1f s",
+                            type(exc).__name__, exc, delay)
             finally:
                 self._conn = None
             if not self._closing:
@@ -73,7 +79,8 @@ class PgFanout:
         except ValueError:
             return
         if origin != self.origin:
-            asyncio.get_running_loop().create_task(self.on_remote_change(match_id, what, origin))
+            spawn(self.on_remote_change(match_id, what, origin), f"relay of {match_id}",
+                  self._relaying)
 
     def notice(self, match_id: str, what: str) -> tuple[str, str]:
         """``(channel, payload)`` for a ``pg_notify`` the service sends inside the transaction
@@ -90,8 +97,9 @@ class PgFanout:
             async with self._send_lock:
                 await conn.execute("SELECT pg_notify($1, $2)", CHANNEL,
                                    f"{self.origin} {match_id} {what}")
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            log.warning("fan-out: notify failed for match %s: %s", match_id, exc)
+        except Exception as exc:  # also asyncpg's InternalClientError on a closing connection
+            log.warning("fan-out: notify failed for match %s: %s: %s", match_id,
+                        type(exc).__name__, exc)
 
     async def close(self) -> None:
         """Stop listening."""

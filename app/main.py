@@ -20,6 +20,7 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 
+from app.background import retry_forever, spawn, supervise
 from app.db import make_engine, make_sessionmaker
 from app.fanout import PgFanout
 from app.matches.idle import IdleSweeper
@@ -34,12 +35,14 @@ from app.ops.health import router as health_router
 from app.ops.metrics import router as metrics_router
 from app.ops.requests import RequestContext
 from app.ops.shutdown import drain
+from app.ratelimit import Limiter
 from app.realtime import Hub
 from app.realtime import router as ws_router
 from app.routes.api import router as api_router
 from app.routes.pages import refused_form
 from app.routes.pages import router as pages_router
 from app.routes.limits import BodyLimit, Limit, too_large
+from app.routes.ratelimits import AddressLimits
 from app.routes.records import ENVELOPE as RECORD_ENVELOPE
 from app.routes.records import router as records_router
 from app.routes.rules import router as rules_router
@@ -69,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db = db
         app.state.service = service
         hub = app.state.hub = Hub(service, settings)
+        hub.limiter = app.state.limiter = Limiter(settings, db)  # app/ratelimit.py
         fanout = None
         url = settings.async_database_url
         if url.startswith("postgresql+asyncpg://"):
@@ -77,14 +81,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                   service, hub, match_id, what, origin))
             service.notifier = fanout
             await fanout.start()
-        announcing = (asyncio.get_running_loop().create_task(hub.keep_announcing())
-                      if fanout is not None else None)
-        gauges = (asyncio.get_running_loop().create_task(metrics.keep_fresh(app))
+        # Background work restarts after a failure, with back-off (app/background.py).
+        announcing = supervise("presence", hub.keep_announcing) if fanout is not None else None
+        gauges = (supervise("metrics gauges", lambda: metrics.keep_fresh(app))
                   if metrics.MULTIPROCESS else None)
-        await service.resume_bots()
+        try:
+            await service.resume_bots()
+            resuming = None
+        except Exception:  # the database away or its pool starved: keep trying in the background
+            log.warning("cannot resume the bots yet; retrying in the background", exc_info=True)
+            resuming = spawn(retry_forever("resume bots", service.resume_bots), "resume bots")
         app.state.webhooks = Webhooks(service, settings.site_url, timeout=settings.webhook_timeout,
                                       allow_private=settings.webhook_allow_private)
-        timer = app.state.timer = ClockTimer(service, settings.clock_poll)
+        timer = app.state.timer = ClockTimer(service, settings.clock_poll,
+                                             settings.clock_outage_after)
         timer.start()  # re-arms every stored deadline, as resume_bots does for bots
         sweeper = app.state.sweeper = IdleSweeper(service, hub, settings.match_idle_ttl)
         sweeper.start()  # frees the memory kept for matches idle with no socket here
@@ -101,7 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.stopping = True
             await timer.stop()
             await sweeper.stop()
-            for task in (announcing, gauges):
+            for task in (announcing, gauges, resuming):
                 if task is not None:
                     task.cancel()
                     await asyncio.gather(task, return_exceptions=True)
@@ -135,6 +145,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(metrics_router)
     app.include_router(admin_router)
     app.include_router(rules_router)
+    # Per-address limits of the routes that create something (app/routes/ratelimits.py).
+    app.add_middleware(AddressLimits)
     # Every request body is capped (app/routes/limits.py): forms small, record uploads larger.
     # Added last, so it wraps every other middleware: keep it the last add_middleware.
     app.add_middleware(BodyLimit, default=settings.form_max_bytes,

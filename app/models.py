@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text,
-                        UniqueConstraint, false)
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String,
+                        Text, UniqueConstraint, false)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: JSON columns store the text as written (PostgreSQL ``json``, not ``jsonb``): ``jsonb``
@@ -152,3 +152,25 @@ class Record(Base):
     final_hash: Mapped[str] = mapped_column(String(64))
     uploader_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RateWindow(Base):
+    """A rate limit's current window for one bucket (app.ratelimit, PostgreSQL only): hits
+    counted since the window began, and when it ends (epoch s). Transient: rows of ended
+    windows are deleted."""
+
+    __tablename__ = "rate_windows"
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class Heartbeat(Base):
+    """When a process last served (app.matches.outage): one row (``id`` 1) that every live
+    process updates every few seconds, so a process starting after an outage (or a database
+    back after failing) knows how long nothing was served, and gives that time back to every
+    running clock."""
+
+    __tablename__ = "heartbeats"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    beat_at: Mapped[float] = mapped_column(Float)

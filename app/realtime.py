@@ -19,11 +19,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from app.background import spawn
 from app.identity import read_user_id
 from app.matches import pace
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import build_views, seat_names, seats_summary
 from app.ops import events as ops_events
+from app.ratelimit import address_key
 from app.settings import Settings
 from engines import registry
 
@@ -167,6 +169,8 @@ class Hub:
         #: process -> (socket count per seat, spectators, monotonic time of the announce).
         self.remote: dict[str, dict[str, tuple[dict[int, int], int, float]]] = defaultdict(dict)
         self._announcing: set[asyncio.Task] = set()
+        #: Per-user rate limits (an ``app.ratelimit.Limiter``, set by the app; None: none).
+        self.limiter: Any = None
         service.subscribe(self.on_change)
 
     def note_left(self, match_id: str, seat: int | None) -> None:
@@ -201,9 +205,7 @@ class Hub:
                 seats[c.seat] += 1
         what = (f"presence:{sum(1 for c in conns if c.seat is None)}:"
                 + ",".join(f"{seat}={n}" for seat, n in sorted(seats.items())))
-        task = asyncio.get_running_loop().create_task(notifier.publish(match_id, what))
-        self._announcing.add(task)
-        task.add_done_callback(self._announcing.discard)
+        spawn(notifier.publish(match_id, what), f"presence of {match_id}", self._announcing)
 
     def remote_presence(self, match_id: str, origin: str, what: str) -> None:
         """Another process announced its sockets (``presence:<spectators>:<seat>=<n>,...``):
@@ -576,6 +578,18 @@ async def _busy_close(ws: WebSocket, match_id: str) -> None:
         pass
 
 
+async def user_limit(hub: Hub, conn: Connection, rule: str) -> str | None:
+    """Count one ``rule`` hit for the socket's user (a spectator without identity: its
+    address); the refusal's message when over the limit, else None."""
+    limiter = getattr(hub, "limiter", None)
+    if limiter is None:
+        return None
+    client = conn.ws.client
+    key = conn.user_id or "address:" + address_key(client.host if client else None)
+    verdict = await limiter.hit(rule, key)
+    return None if verdict.allowed else verdict.message
+
+
 async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
                   settings: Settings) -> None:
     """Validate and execute one client message; every refusal goes to this socket only."""
@@ -601,7 +615,13 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
         return
     if isinstance(msg, PingMsg):
         conn.send('{"type":"pong"}')
-    elif isinstance(msg, ChatMsg):
+        return
+    # Per user, across every socket of theirs (app.ratelimit): many sockets add no chat.
+    limited = await user_limit(hub, conn, "chat" if isinstance(msg, ChatMsg) else "actions")
+    if limited is not None:
+        _error(conn, "rate_limited", limited, ref)
+        return
+    if isinstance(msg, ChatMsg):
         try:
             # Fresh from the database, not the cached snapshot: who sits at the table and
             # whether the host opened it decide who may read this line.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEV_SECRET = "dev-insecure-secret-change-me"
@@ -34,6 +35,15 @@ class Settings(BaseSettings):
     # Per-socket rate limit (token bucket): messages per second, and the burst allowed.
     ws_rate: float = 10.0
     ws_burst: float = 30.0
+    # Rate limits per user (every socket of theirs) and per client address (app/ratelimit.py),
+    # in the `limits` notation ("30/minute", "5 per 10 seconds"); "" or "0" switches one off.
+    # Counted in PostgreSQL across processes (actions: per process); SQLite: in memory.
+    # Defaults suit friends behind one home router: 4 players, several tabs, spectators.
+    rate_chat: str = "30/minute"  # chat lines per user
+    rate_actions: str = "300/minute"  # moves (and undos) per user
+    rate_identities: str = "30/hour"  # new guest identities (POST /name) per address
+    rate_matches: str = "60/hour"  # new matches (and rematches) per address
+    rate_records: str = "30/hour"  # record uploads per address
     # Largest match record file accepted for import (bytes); a full 4-player match is ~50 kB.
     record_max_bytes: int = 256_000
     # Largest request body of every other route (bytes): the site's forms are a few hundred.
@@ -71,9 +81,22 @@ class Settings(BaseSettings):
     webhook_timeout: float = 5.0  # seconds per webhook attempt (3 attempts)
     webhook_allow_private: bool = False  # allow webhooks to loopback/LAN addresses
     clock_poll: float = 5.0  # longest pause (s) of the clock timer between deadline checks
+    # Seconds with no process serving (every process down, or the database failing) after
+    # which that time is given back to every running clock (app/matches/outage.py).
+    clock_outage_after: float = 15.0
     # Seconds a match must stay unchanged with no socket in this process before the process
     # frees what it keeps in memory for it (app.matches.idle).
     match_idle_ttl: float = 600.0
+
+    @field_validator("rate_chat", "rate_actions", "rate_identities", "rate_matches",
+                     "rate_records")
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        """A limit in the ``limits`` notation ("30/minute"), or "" / "0" (off)."""
+        if value.strip().lower() not in ("", "0", "off", "none"):
+            from limits import parse
+            parse(value)  # ValueError: "couldn't parse rate limit string ..."
+        return value
 
     @property
     def site_url(self) -> str:

@@ -91,6 +91,12 @@ serve(Settings(), sys.argv[1], log_config=None, log_level="warning", access_log=
 """
 
 
+#: The bench's clients all come from 127.0.0.1 and act far faster than players: the per-user and
+#: per-address rate limits (app/ratelimit.py) are switched off for its servers.
+UNLIMITED = {name: "0" for name in ("RATE_CHAT", "RATE_ACTIONS", "RATE_IDENTITIES",
+                                    "RATE_MATCHES", "RATE_RECORDS")}
+
+
 def start_uvicorn(app: str, env: dict, port: int, log: Path | None = None,
                   deflate: bool = False) -> subprocess.Popen:
     """Serve the import string ``app`` on 127.0.0.1:port the way ``lair serve`` does (one
@@ -100,7 +106,8 @@ def start_uvicorn(app: str, env: dict, port: int, log: Path | None = None,
     out = open(log, "wb") if log else None
     proc = subprocess.Popen(
         [sys.executable, "-c", _SERVE, app],
-        cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT), "HOST": "127.0.0.1",
+        cwd=ROOT, env={**os.environ, **UNLIMITED, **env, "PYTHONPATH": str(ROOT),
+                       "HOST": "127.0.0.1",
                        "PORT": str(port), "WS_DEFLATE": "true" if deflate else "false"},
         preexec_fn=raise_fd_limit, stdout=out, stderr=subprocess.STDOUT if out else None)
     deadline = time.monotonic() + 30

@@ -31,6 +31,8 @@ AWAY_MATTERS = _longest_replace_delay()
 class IdleSweeper(Background):
     """Runs :meth:`sweep` every ``ttl`` seconds for ``service`` and ``hub``."""
 
+    name = "idle sweeper"
+
     def __init__(self, service, hub, ttl: float):
         self.service = service
         self.hub = hub
@@ -68,5 +70,7 @@ class IdleSweeper(Background):
             await asyncio.sleep(self.ttl)
             try:
                 self.sweep()
-            except Exception:  # never let a bug here stop the sweeps for good
-                log.exception("idle sweep failed")
+            except Exception as exc:  # never let a bug here stop the sweeps for good
+                self.failures.failed(exc)
+            else:
+                self.failures.ok()

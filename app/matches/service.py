@@ -23,6 +23,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
+from app.background import spawn
 from app.db import json_text
 from app.matches import pace
 from app.matches.exact import require_exact
@@ -193,6 +194,8 @@ class MatchService:
         #: Bot moves that failed in a row, per match (a busy or locked database): the next try
         #: waits 2**n s, at most a minute, instead of leaving the match waiting for ever.
         self._bot_failures: dict[str, int] = {}
+        #: The first of those waits (s); it doubles with each failure in a row.
+        self.bot_retry_first = 1.0
         self._tasks: set[asyncio.Task] = set()
         # Graceful shutdown (app.ops.shutdown): no new bot move is started once ``stopping``;
         # ``handoff`` collects the matches whose bot moves another process must make.
@@ -1094,14 +1097,16 @@ class MatchService:
         if self.stopping:  # shutting down: another process takes this match's bots over
             self.handoff.add(match_id)
             return
-        task = asyncio.get_running_loop().create_task(self._run_bots(match_id))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        spawn(self._run_bots(match_id), f"bots of {match_id}", self._tasks)
 
     async def _run_bots(self, match_id: str) -> None:
         try:
             snap = await self.current(match_id)
         except ServiceError:
+            return
+        except Exception:  # the database away or its pool starved: look again later
+            log.warning("bots of match %s wait for the database", match_id, exc_info=True)
+            self._retry_bots(match_id)
             return
         m = snap.match
         if m.status != "active":
@@ -1112,9 +1117,7 @@ class MatchService:
             key = (match_id, info.seat)
             if info.bot and info.seat in prompts and key not in self._bot_pending:
                 self._bot_pending.add(key)
-                task = asyncio.get_running_loop().create_task(self._bot_move(match_id, info))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                spawn(self._bot_move(match_id, info), f"bot move in {match_id}", self._tasks)
 
     async def _bot_move(self, match_id: str, info: SeatInfo) -> None:
         from engines.base import Rng
@@ -1158,8 +1161,9 @@ class MatchService:
         """Look at the match's bots again after a failed move, later each time it fails."""
         n = self._bot_failures[match_id] = self._bot_failures.get(match_id, 0) + 1
         if not self.stopping:
-            asyncio.get_running_loop().call_later(min(60.0, 2.0 ** (n - 1)),
-                                                  self._retry_scheduled, match_id)
+            asyncio.get_running_loop().call_later(
+                min(60.0, self.bot_retry_first * 2.0 ** (n - 1)), self._retry_scheduled,
+                match_id)
 
     def _retry_scheduled(self, match_id: str) -> None:
         if not self.stopping:

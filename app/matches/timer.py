@@ -12,6 +12,7 @@ import logging
 import time
 
 from app.background import Background
+from app.matches.outage import Heartbeats
 from app.matches.service import MatchService
 
 log = logging.getLogger("lair.timer")
@@ -20,11 +21,23 @@ log = logging.getLogger("lair.timer")
 class ClockTimer(Background):
     """Runs ``service.expire_due()`` at every deadline. ``poll``: longest sleep in seconds."""
 
-    def __init__(self, service: MatchService, poll: float = 5.0):
+    name = "clock timer"
+
+    def __init__(self, service: MatchService, poll: float = 5.0, outage_after: float = 15.0):
         self.service = service
         self.poll = poll
+        #: The shared heartbeat (app.matches.outage): beaten before each look at the deadlines,
+        #: so time nothing was served is given back before anyone is found out of time.
+        self.heartbeats = Heartbeats(service, every=poll, after=outage_after)
         self._wake = asyncio.Event()
         service.subscribe(self._changed)
+
+    async def tick(self) -> float | None:
+        """One look: beat the heartbeat (giving an outage's time back), then hand every seat
+        out of time to a bot. Returns the next deadline (epoch s) or None. Raises the
+        database's errors."""
+        await self.heartbeats.beat()
+        return await self.service.expire_due()
 
     async def _changed(self, _match_id: str, _what: str, _snap=None) -> None:
         self._wake.set()
@@ -35,10 +48,11 @@ class ClockTimer(Background):
             delay = self.poll
             if not self.service.stopping:
                 try:
-                    nxt = await self.service.expire_due()
-                except Exception:  # the database may be away for a moment
-                    log.exception("clock timer failed")
+                    nxt = await self.tick()
+                except Exception as exc:  # the database may be away for a while: back off
+                    delay = max(0.2, min(self.poll, self.failures.failed(exc)))
                 else:
+                    self.failures.ok()
                     if nxt is not None:
                         # Wall clock, like the deadlines; never a busy loop on a stuck match.
                         delay = min(self.poll, max(0.2, nxt - self.service.now().timestamp()))

@@ -22,6 +22,8 @@ class OutsideChanges(Background):
     """Polls ``matches()`` (ids with open sockets) and calls ``on_change(match_id, what)``:
     ``"started"``/``"cancelled"`` when the status became active/cancelled, else ``"state"``."""
 
+    name = "outside changes"
+
     def __init__(self, service: MatchService, matches: Callable[[], Iterable[str]],
                  on_change: Callable[[str, str], Awaitable[None]], poll: float = 2.0):
         self.service = service
@@ -54,5 +56,7 @@ class OutsideChanges(Background):
                 continue
             try:
                 await self.check()
-            except Exception:  # the database may be busy for a moment: look again later
-                log.exception("looking for outside changes failed")
+            except Exception as exc:  # the database may be away for a while: back off
+                await asyncio.sleep(self.failures.failed(exc))
+            else:
+                self.failures.ok()

@@ -26,6 +26,7 @@ import httpx
 from tenacity import (AsyncRetrying, RetryCallState, retry_if_exception_type,
                       stop_after_attempt)
 
+from app.background import spawn
 from app.matches import pace
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import seat_label
@@ -112,9 +113,9 @@ class Webhooks:
 
     # ----- sending -----------------------------------------------------------------------------
     def _send(self, match_id: str, kind: str, url: str, payload: dict) -> None:
-        task = asyncio.get_running_loop().create_task(self.post(match_id, kind, url, payload))
-        self.service._tasks.add(task)  # drained at shutdown and by the tests
-        task.add_done_callback(self.service._tasks.discard)
+        # kept in the service's tasks: drained at shutdown and by the tests
+        spawn(self.post(match_id, kind, url, payload), f"webhook of {match_id}",
+              self.service._tasks)
 
     async def _public(self, url: str) -> bool:
         if self.allow_private:

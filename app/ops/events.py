@@ -101,3 +101,26 @@ def webhook(match_id: str, kind: str, outcome: str, status: int | None = None,
 def shutdown(stage: str, **fields) -> None:
     """Graceful shutdown progress (``stage``: "draining", "handoff", "done")."""
     _emit("shutdown", f"shutdown {stage}", stage=stage, **fields)
+
+
+def rate_limited(rule: str, per: str) -> None:
+    """A request went over its rate limit ``rule`` (app.ratelimit; ``per`` "user" or
+    "address"). Neither the user nor the address is logged."""
+    metrics.RATE_LIMITED.labels(rule).inc()
+    _emit("rate_limited", "rate limit reached", logging.WARNING, rule=rule, per=per)
+
+
+def outage_credited(seconds: float, matches: int) -> None:
+    """Nothing was served for ``seconds`` (no live process, or the database failing): that
+    time was given back to the clocks of ``matches`` running matches (app.matches.outage)."""
+    metrics.OUTAGE_SECONDS.inc(seconds)
+    _emit("outage_credited", "outage time given back to the clocks", logging.WARNING,
+          seconds=round(seconds, 1), matches=matches)
+
+
+def background_failed(task: str, error: str, retry_in: float) -> None:
+    """A background task (``task``) failed with ``error`` (the exception's class); it runs
+    again in ``retry_in`` seconds (app.background)."""
+    metrics.BACKGROUND_FAILURES.labels(task).inc()
+    _emit("background_failed", f"background task {task} failed; retrying",
+          logging.WARNING, task=task, error=error, retry_in=round(retry_in, 2))

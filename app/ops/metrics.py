@@ -42,6 +42,11 @@ BOT_MOVES = Counter("lair_bot_moves_total", "Bot moves committed", ["game"])
 MATCHES_STARTED = Counter("lair_matches_started_total", "Matches started", ["game"])
 MATCHES_ENDED = Counter("lair_matches_ended_total", "Matches ended", ["how"])
 WS_CLOSES = Counter("lair_websocket_closes_total", "Websockets closed, by close code", ["code"])
+RATE_LIMITED = Counter("lair_rate_limited_total", "Requests refused by a rate limit", ["rule"])
+OUTAGE_SECONDS = Counter("lair_outage_seconds_total",
+                         "Seconds of outage given back to the running clocks")
+BACKGROUND_FAILURES = Counter("lair_background_failures_total",
+                              "Background task failures (each retried)", ["task"])
 #: prometheus-client's multiprocess mode (read at import, as prometheus-client itself does).
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 OPEN_SOCKETS = Gauge("lair_open_sockets", "Open match websockets", multiprocess_mode="livesum")

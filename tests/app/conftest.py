@@ -134,9 +134,10 @@ def create(client: TestClient, game: str = "toy", players: int = 2, public: bool
 
 @pytest.fixture
 def fast_client(database_url):
-    """A client on an app whose per-socket rate limit does not get in a fuzzer's way."""
+    """A client on an app whose rate limits (per socket, per user) do not get in a fuzzer's
+    way."""
     app = create_app(Settings(database_url=database_url, secret_key="fuzz", bot_delay=0,
-                              ws_rate=1e6, ws_burst=1e6))
+                              ws_rate=1e6, ws_burst=1e6, rate_actions="0", rate_chat="0"))
     with TestClient(app, base_url="http://testserver") as c:
         yield c
         release_cancelled_connections(c)

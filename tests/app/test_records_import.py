@@ -16,6 +16,12 @@ from app.models import Record
 from engines.records import UNDO, replay_log, replay_states, state_hash
 from tests.app.conftest import named, new_client
 
+
+@pytest.fixture
+def settings(settings):
+    """Uploads here test the validation, not the per-address limit (test_rate_limits.py)."""
+    return settings.model_copy(update={"rate_records": "0"})
+
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = sorted((ROOT / "tests" / "records").glob("*/*.json"))
 
