@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from app.background import retry_forever, spawn, supervise
 from app.db import make_engine, make_sessionmaker
 from app.fanout import PgFanout
+from app.matches.expiry import Expiry
 from app.matches.idle import IdleSweeper
 from app.matches.service import MatchService
 from app.matches.timer import ClockTimer
@@ -98,6 +99,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         timer.start()  # re-arms every stored deadline, as resume_bots does for bots
         sweeper = app.state.sweeper = IdleSweeper(service, hub, settings.match_idle_ttl)
         sweeper.start()  # frees the memory kept for matches idle with no socket here
+        expiry = app.state.expiry = Expiry(service, settings.open_match_ttl, settings.guest_ttl,
+                                           settings.expiry_every)
+        expiry.start()  # deletes never-started matches and unused guests (app/matches/expiry.py)
         outside = app.state.outside = None
         if fanout is None:  # SQLite: no NOTIFY, so look for what `lair end` changed
             outside = app.state.outside = OutsideChanges(service, lambda: list(hub.conns),
@@ -111,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.stopping = True
             await timer.stop()
             await sweeper.stop()
+            await expiry.stop()
             for task in (announcing, gauges, resuming):
                 if task is not None:
                     task.cancel()

@@ -2,7 +2,8 @@
 
 The counting is the ``limits`` library's fixed window (``limits.aio.strategies``): a limit such
 as ``30/minute`` lets 30 hits through in a window that starts at the first hit and lasts a
-minute. Where the counters live:
+minute; a setting may hold several limits separated by ";" (``30/hour;100/day``: a rate and a
+quota), each counting every hit. Where the counters live:
 
 - **PostgreSQL** (several processes share the database): the table ``rate_windows``, one row per
   bucket key, counted with one atomic upsert (:class:`PgStorage`), so the limit holds across
@@ -37,7 +38,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from limits import RateLimitItem, parse
+from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import FixedWindowRateLimiter
 from sqlalchemy import Float, Integer, String, bindparam, delete, text
@@ -178,7 +179,7 @@ class Limiter:
     def __init__(self, settings: Any, engine: AsyncEngine | None = None,
                  rules: dict[str, Rule] | None = None):
         self.rules = dict(rules or RULES)
-        self.items: dict[str, RateLimitItem | None] = {
+        self.items: dict[str, list[RateLimitItem]] = {
             name: _parse(getattr(settings, rule.setting)) for name, rule in self.rules.items()}
         memory = FixedWindowRateLimiter(MemoryStorage())
         shared = (FixedWindowRateLimiter(PgStorage(engine))
@@ -190,12 +191,16 @@ class Limiter:
     async def hit(self, rule: str, key: str) -> Verdict:
         """Count one hit of ``rule`` for ``key`` (a user id, or :func:`address_key`'s bucket).
         Refused: a ``rate_limited`` event and metric. Fails open (see the module)."""
-        item = self.items.get(rule)
-        if item is None:  # no such rule, or its limit is switched off ("" / "0")
+        items = self.items.get(rule)
+        if not items:  # no such rule, or its limit is switched off ("" / "0")
             return Verdict(True)
         strategy = self._by_rule[rule]
         try:
-            allowed = await strategy.hit(item, rule, key)
+            item = None
+            for each in items:  # every limit of the rule counts the hit (a rate and a quota)
+                if not await strategy.hit(each, rule, key) and item is None:
+                    item = each
+            allowed = item is None
         except Exception as exc:  # the database is away: fail open, say so once
             if rule not in self._failing:
                 self._failing.add(rule)
@@ -221,12 +226,13 @@ class Limiter:
                                     f"try again in {_seconds(wait)}.")
 
 
-def _parse(value: str | None) -> RateLimitItem | None:
-    """A setting's limit (``limits`` notation), or None when switched off ("", "0", "off")."""
+def _parse(value: str | None) -> list[RateLimitItem]:
+    """A setting's limits (``limits`` notation, several separated by ";"), or none when
+    switched off ("", "0", "off")."""
     value = (value or "").strip()
     if value.lower() in ("", "0", "off", "none"):
-        return None
-    return parse(value)
+        return []
+    return parse_many(value)
 
 
 def _describe(item: RateLimitItem) -> str:

@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     rate_actions: str = "300/minute"  # moves (and undos) per user
     rate_identities: str = "30/hour"  # new guest identities (POST /name) per address
     rate_matches: str = "60/hour"  # new matches (and rematches) per address
-    rate_records: str = "30/hour"  # record uploads per address
+    rate_records: str = "30/hour;100/day"  # record uploads per address (a rate and a quota)
     # Largest match record file accepted for import (bytes); a full 4-player match is ~50 kB.
     record_max_bytes: int = 256_000
     # Largest request body of every other route (bytes): the site's forms are a few hundred.
@@ -87,15 +87,21 @@ class Settings(BaseSettings):
     # Seconds a match must stay unchanged with no socket in this process before the process
     # frees what it keeps in memory for it (app.matches.idle).
     match_idle_ttl: float = 600.0
+    # Anonymous storage (app/matches/expiry.py; 0: never): seconds after which a never-started
+    # match untouched that long, and a guest identity that never did anything, are deleted.
+    open_match_ttl: float = 14 * 86400.0
+    guest_ttl: float = 30 * 86400.0
+    expiry_every: float = 3600.0  # seconds between two sweeps
 
     @field_validator("rate_chat", "rate_actions", "rate_identities", "rate_matches",
                      "rate_records")
     @classmethod
     def _rate(cls, value: str) -> str:
-        """A limit in the ``limits`` notation ("30/minute"), or "" / "0" (off)."""
+        """Limits in the ``limits`` notation ("30/minute", several: "30/hour;100/day"), or
+        "" / "0" (off)."""
         if value.strip().lower() not in ("", "0", "off", "none"):
-            from limits import parse
-            parse(value)  # ValueError: "couldn't parse rate limit string ..."
+            from limits import parse_many
+            parse_many(value)  # ValueError: "couldn't parse rate limit string ..."
         return value
 
     @property
