@@ -87,8 +87,12 @@ def database_url(request, tmp_path):
 
 @pytest.fixture
 def settings(database_url) -> Settings:
-    """Settings for a test app: the test database, bots that act at once."""
-    return Settings(database_url=database_url, secret_key="test-secret", bot_delay=0)
+    """Settings for a test app: the test database, bots that act at once. Tests move the
+    service's clock by minutes at once: without a heartbeat between, the clock timer would take
+    such a jump for an outage and give the time back (app/matches/outage.py), so that is off
+    unless a test sets it (tests/app/test_outage_clocks.py)."""
+    return Settings(database_url=database_url, secret_key="test-secret", bot_delay=0,
+                    clock_outage_after=1e12)
 
 
 @pytest.fixture

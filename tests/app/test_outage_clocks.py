@@ -12,9 +12,11 @@ from tests.app.test_pace import FakeClock, call, snap, submit, table
 
 @pytest.fixture
 def timer(client):
-    """The app's clock timer, stopped (the test ticks it) and on a fake clock."""
+    """The app's clock timer, stopped (the test ticks it) and on a fake clock; outages are
+    gaps of more than 15 s (the default; the tests' settings switch it off)."""
     timer = client.app.state.timer
     call(client, timer.stop)
+    timer.heartbeats.after = 15.0
     client.app.state.service.now = FakeClock()
     return timer
 

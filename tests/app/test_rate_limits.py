@@ -92,9 +92,13 @@ def test_actions_are_limited_per_user_across_sockets(settings):
         release_cancelled_connections(client)
 
 
-def test_new_identities_matches_and_uploads_are_limited_per_address(settings):
+def test_new_identities_matches_and_uploads_are_limited_per_address(settings, caplog):
     """Per client address: new guest identities (a rename is not one), matches and record
-    uploads; over the limit a 429 page (or JSON) with Retry-After, and nothing is created."""
+    uploads; over the limit a 429 page (or JSON) with Retry-After, and nothing is created; each
+    refusal is a log event and a metric."""
+    from app.ops.metrics import RATE_LIMITED
+
+    refused_before = RATE_LIMITED.labels("identities")._value.get()
     app = _app(settings, rate_identities="2/hour", rate_matches="2/hour", rate_records="1/hour")
     with TestClient(app, base_url="http://testserver") as client:
         first = named(client, "Ann")
@@ -109,6 +113,9 @@ def test_new_identities_matches_and_uploads_are_limited_per_address(settings):
         r = third.post("/name", data={"name": "Cy", "next": "/"},
                        headers={"accept": "application/json"}, follow_redirects=False)
         assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+        assert RATE_LIMITED.labels("identities")._value.get() == refused_before + 2
+        assert [r.__dict__.get("per") for r in caplog.records
+                if r.__dict__.get("event") == "rate_limited"] == ["address"] * 2
 
         create(first, game="toy")
         create(first, game="toy")
