@@ -292,7 +292,8 @@ class MatchService:
             return False
         if any(pending == match_id for pending, _seat in self._bot_pending):
             return False
-        for kept in (self._snaps, self._locks, self._prompts_at, self._movers):
+        for kept in (self._snaps, self._locks, self._prompts_at, self._movers,
+                     self._bot_failures):
             kept.pop(match_id, None)
         return True
 
@@ -1105,7 +1106,8 @@ class MatchService:
         except ServiceError:
             return
         except Exception:  # the database away or its pool starved: look again later
-            log.warning("bots of match %s wait for the database", match_id, exc_info=True)
+            if not self._bot_failures.get(match_id):  # once per streak, not at every retry
+                log.warning("bots of match %s wait for the database", match_id, exc_info=True)
             self._retry_bots(match_id)
             return
         m = snap.match
@@ -1152,7 +1154,8 @@ class MatchService:
             elif exc.code == "busy":
                 self._retry_bots(match_id)
         except Exception:
-            log.exception("bot move failed in match %s seat %s", match_id, info.seat)
+            if not self._bot_failures.get(match_id):  # once per streak, not at every retry
+                log.exception("bot move failed in match %s seat %s", match_id, info.seat)
             self._retry_bots(match_id)
         finally:
             self._bot_pending.discard(key)
