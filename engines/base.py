@@ -264,6 +264,14 @@ class Engine:
         """
         return " ".join(f"{v}" for v in action.values())
 
+    def display_names(self) -> dict[str, str]:
+        """``{code: display name}`` for the codes a game's stored texts use (catalogue ids such
+        as ``"B07"``, cell ids such as ``"raid-1"``): optional, default none. The stored log
+        texts and :meth:`describe` keep the codes (changing them is a rules change); the app
+        replaces every whole-word code with its name in what viewers read (log, action labels,
+        prompt text, seat summaries): ``app.matches.views``. Constant for an engine."""
+        return {}
+
     def check_invariants(self, state: State) -> None:
         """Raise ``AssertionError`` if the state breaks a conservation rule (used by tests)."""
 

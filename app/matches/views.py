@@ -54,8 +54,10 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
     # keeps its id from being reused by another object meanwhile.
     named_events: dict[int, tuple[dict, dict]] = {}
 
+    game_named = game_namer(engine)
+
     def named(event: dict) -> dict:
-        copy = dict(event, text=_named(event["text"], names_key))
+        copy = dict(event, text=game_named(_named(event["text"], names_key)))
         if id(event) in others:
             copy["others"] = True
         hit = named_events[id(event)] = (event, copy)
@@ -66,11 +68,15 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
              "spectator_chat_open": bool(m.spectator_chat_open)}
     for viewer, view in views.items():
         view["version"] = version
-        view["labels"] = [plurals(engine.describe(state, a)) for a in view["legal_actions"]]
+        view["labels"] = [game_named(plurals(engine.describe(state, a)))
+                          for a in view["legal_actions"]]
         if undo_for is not None and undo_for(viewer):
             view["legal_actions"].append(dict(UNDO))
             view["labels"].append("Undo my last move")
         for info, name, seat_view in zip(snap.seats, labels, view["seats"]):
+            for k, v in seat_view.items():
+                if isinstance(v, str):
+                    seat_view[k] = game_named(v)
             seat_view.update(name=name,
                              bot=bool(info.bot), host=info.user_id == m.host_id and info.user_id
                              is not None, connected=bool(info.bot) or info.seat in online)
@@ -78,7 +84,8 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
         view["log"] = [hit[1] if (hit := hits(id(e))) is not None else named(e)
                        for e in view["log"]]
         if view.get("prompt") and isinstance(view["prompt"].get("text"), str):
-            view["prompt"] = dict(view["prompt"], text=_named(view["prompt"]["text"], names_key))
+            view["prompt"] = dict(view["prompt"],
+                                  text=game_named(_named(view["prompt"]["text"], names_key)))
         view["match"] = dict(match)
     return views
 
@@ -105,6 +112,25 @@ def _others_wordings(log: list[dict], start: int, players: int) -> set[int]:
                     out.add(id(log[i]))
                     break
     return out
+
+
+@lru_cache(maxsize=None)
+def game_namer(engine: Engine):
+    """``text -> text`` with every whole-word code of ``engine.display_names()`` (a catalogue
+    id "B07", a cell id "raid-1") replaced by its display name; the identity for a game
+    without names. The stored texts keep their codes: only what viewers read changes."""
+    names = engine.display_names()
+    if not names:
+        return lambda text: text
+    # longest first, so that "SR1" is not read as "SR" + "1"; a code never touches a letter,
+    # digit or hyphen ("raid-1" is not "raid-10", "B07" not part of "AB07")
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(
+        re.escape(k) for k in sorted(names, key=len, reverse=True)) + r")(?![\w-])")
+
+    @lru_cache(maxsize=1 << 14)
+    def named(text: str) -> str:
+        return pattern.sub(lambda m: names[m.group(1)], text)
+    return named
 
 
 def seat_names(snap: Snapshot) -> list[str]:

@@ -9,7 +9,20 @@ from engines.base import Engine, Rng
 
 from . import data, day, effects, night, rules_help, views
 from .setup import setup as _setup
-from .state import SEAT_NAMES, board_tiles, seats_of, side_of
+from .state import SEAT_NAMES, board_tiles, cell_names, seats_of, side_of
+
+
+def _display_names() -> dict[str, str]:
+    names = {tid: t["name"] for tid, t in data.TYPES.items()}
+    for face in data.SIDES:
+        for c in cell_names(face):
+            kind, _, n = c.partition("-")
+            if n:
+                names[c] = f"{kind} cell {n}"
+    return names
+
+
+_DISPLAY_NAMES = _display_names()
 
 
 class EvilCorpOptions(BaseModel):
@@ -164,6 +177,10 @@ class EvilCorpEngine(Engine):
         return views.determinize(state, viewer, rng)
 
     # ----- labels ------------------------------------------------------------------------------
+    def display_names(self):
+        """Monster names by type id and the numbered cells' names (VIEW.md, "Names")."""
+        return _DISPLAY_NAMES
+
     def describe(self, state, action):
         t = action.get("type")
         top = state["stack"][-1] if state["stack"] else None

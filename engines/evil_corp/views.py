@@ -40,8 +40,11 @@ def _ability_text(ops: list[dict]) -> str:
 def _catalog() -> dict:
     out = {}
     for tid, t in data.TYPES.items():
-        out[tid] = {"colour": t["colour"], "fear": t["fear"], "cost": t["cost"],
-                    "starting": t["starting"],
+        out[tid] = {"name": t["name"], "colour": t["colour"], "fear": t["fear"],
+                    "cost": t["cost"], "starting": t["starting"],
+                    # the abilities as data, for the renderer's ability symbols and card texts
+                    "abilities": {"passive": t["passive"], "spawn": t["spawn"],
+                                  "activated": t["activated"], "requires": t["requires"]},
                     "passive": "; ".join(
                         p["kind"].replace("_", " ") + (f" +{p['n']}" if "n" in p else "")
                         + (f" {p['colour']}" if "colour" in p else "") for p in t["passive"]),
@@ -138,6 +141,7 @@ def game_view(state: dict, viewer: int | None, reveal: bool, prompts: dict) -> d
         "demons": [{"demon": d, "id": data.DEMONS[d]["id"], "name": data.DEMONS[d]["name"],
                     "active": up, "levels": [
                         {"min_ss": L["min_ss"], "ops": _ability_text(lv["ops"]),
+                         "effects": lv["ops"],
                          "pay": lv.get("pay", 0), "pay_if_ss": lv.get("pay_if_ss")}
                         for L, lv in zip(data.LEVELS, data.DEMONS[d]["levels"])]}
                    for d, up in enumerate(state["demons"])],

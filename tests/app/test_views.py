@@ -73,3 +73,42 @@ def test_counts_read_as_words_in_views_while_stored_texts_keep_their_form():
         "Agent 7 own(s) 2 victory tokens."
     assert name_players("Player 1 repairs 1 hit point(s).", ["Bot 1"]) == \
         "Bot 1 repairs 1 hit point."
+
+
+def test_views_read_names_where_the_stored_texts_keep_evil_corp_codes():
+    """Issue 14 item 3 ("Names, not codes"): the stored log and the action labels keep the
+    catalogue ids and cell ids (a rules change otherwise); every view's log, labels, prompt
+    and seat summaries read the names of ``Engine.display_names()`` instead."""
+    import re
+
+    from app.matches.views import build_views
+    from engines import registry
+    from engines.evil_corp import data
+
+    engine = registry.get("evil_corp")
+    state = engine.setup(2, engine.options().model_dump(), 7)
+    seat = next(iter(engine.prompts(state)))
+    play = next(a for a in engine.legal_actions(state, seat) if a["type"] == "play"
+                and a["cell"].startswith("raid"))
+    state, _ = engine.apply(state, seat, play)
+    code = re.compile(r"\b(?:[BRY]\d\d|S[BRY]\d?)\b|\b(?:raid|port)-\d\b")
+    assert any(code.search(e["text"]) for e in state["log"])  # stored: codes
+    views = build_views(engine, _snapshot("evil_corp", 2, state), state, 1, [0, 1, None])
+    name = engine.display_names()[data.TILES[play["tile"]]["id"]]  # the monster just played
+    for view in views.values():
+        texts = [e["text"] for e in view["log"]] + view["labels"] + [
+            v for s in view["seats"] for v in s.values() if isinstance(v, str)]
+        if view["prompt"]:
+            texts.append(view["prompt"]["text"])
+        assert not [t for t in texts if code.search(t)]
+        assert any(name in t and "raid cell" in t for t in texts)
+
+
+def test_a_game_without_display_names_reads_its_texts_unchanged():
+    from app.matches.views import game_namer
+    from engines.base import Engine
+
+    class Plain(Engine):
+        id = "plain"
+
+    assert game_namer(Plain())("Player 1 plays B07 on raid-1.") == "Player 1 plays B07 on raid-1."
