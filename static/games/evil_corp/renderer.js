@@ -1,7 +1,15 @@
-// Evil Corp. table renderer (notes/renderer-contract.md; view shape: engines/evil_corp/VIEW.md).
-// Draws everything from view.game / view.seats with createElement (no HTML parsing of view data).
-// Clickable legal targets carry data-action (exact JSON of the action); putting a monster into
+// Evil Corp. table renderer (renderer contract; view shape: engines/evil_corp/VIEW.md).
+// Draws only from the view, with el()/sv() (static/js/dom.js: no HTML parsing of view data) and
+// our own icons (icons.js). The table reads as the board game lies on a table: the personnel
+// department, the settlement boards (each with its two halves and the fear track between them),
+// your screen, the other screens. Names, never codes: monsters by their names (catalog[type].name),
+// cells as places with their pictures, seats by their players' names.
+// Clickable legal targets carry data-action (the exact JSON of the action); putting a monster into
 // play is two-step: pick a tile behind your screen (data-pick), then a highlighted cell.
+// Hover (mouse), focus (keyboard) or long-press (touch) any piece for its full card (attachCard).
+
+import {el, attachCard} from "../../js/dom.js";
+import * as I from "./icons.js";
 
 export const title = "Evil Corp.";
 
@@ -10,67 +18,166 @@ let table = null;
 let picked = null;          // tile id picked behind the screen (local UI state)
 let lastView = null;
 let previous = new Map();   // element key -> signature, to mark what changed
+let nextSigs = new Map();
+let lastPromptKey = null;   // the prompt last brought into view
+let scrollToCell = false;   // after a pick, bring the first highlighted cell into view
 
-const SYMBOL = {shield: "\u{1F6E1}", magic: "2\u{1FA99}", victory: "\u2605"};
-const COLOUR = {blue: "#56B4E9", red: "#F2876B", yellow: "#F0E442"};
+const COLOUR_NAME = {blue: "Blue", red: "Red", yellow: "Yellow"};
+const CELL_NAME = {raid: "Raid cell", fortress: "Fortress", portal: "Demon portal", port: "Port cell"};
 
 const CSS = `
-.ec { display: flex; flex-direction: column; gap: .6rem; font-size: .85rem; }
-.ec h3 { margin: .2rem 0; font-size: .95rem; overflow-wrap: anywhere; }
-.ec-row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-start; }
-.ec-panel { border: 1px solid #8884; border-radius: 6px; padding: .4rem; background: #fff1; }
-.ec-tile { display: inline-flex; flex-direction: column; width: 7.2rem; min-height: 3.6rem;
-  border: 2px solid #333; border-radius: 5px; padding: 2px 4px; margin: 2px; color: #111;
-  font-size: .72rem; line-height: 1.15; position: relative; vertical-align: top; }
-.ec-tile .ec-head { display: flex; justify-content: space-between; font-weight: bold; }
-.ec-tile.inactive { filter: grayscale(.8); opacity: .7; }
-.ec-tile.inactive::after { content: "inactive"; position: absolute; right: 3px; bottom: 1px;
-  font-size: .6rem; font-style: italic; }
-.ec-tile.hidden { background: repeating-linear-gradient(45deg,#666,#666 4px,#777 4px,#777 8px);
-  color: #fff; width: 2.2rem; min-height: 3rem; align-items: center; justify-content: center; }
-.ec-cell { display: inline-flex; flex-direction: column; min-width: 7.6rem; min-height: 4.6rem;
-  border: 1px dashed #8888; border-radius: 5px; margin: 2px; padding: 2px; vertical-align: top; }
-.ec-cell .ec-cname { font-size: .65rem; opacity: .8; }
-.ec-cell.k-raid { background: #d5500012; } .ec-cell.k-fortress { background: #55555520; }
-.ec-cell.k-portal { background: #0072b218; } .ec-cell.k-port { background: #009e7318; }
-.ec .legal { outline: 3px solid #E69F00; outline-offset: 1px; box-shadow: 0 0 6px #E69F00; }
+.ec { display: flex; flex-direction: column; gap: .6rem; font-size: 14px; color: var(--text, #eee); }
+.ec .ic { width: 1.4em; height: 1.4em; vertical-align: middle; flex: none; }
+.ec h3 { margin: 0; font-size: 15px; font-family: var(--font-display, serif); }
+.ec-strip { display: flex; flex-wrap: wrap; gap: .3rem .9rem; align-items: center; padding: .4rem .6rem;
+  border-radius: 8px; background: var(--surface-2, #252030); border: 1px solid var(--border, #4a4058); }
+.ec-strip .ec-hint { flex-basis: 100%; font-weight: 600; color: var(--highlight, #f0c93e); }
+.ec-strip .ec-pending { flex-basis: 100%; font-weight: 600; }
+.ec-stat { display: inline-flex; align-items: center; gap: .2rem; white-space: nowrap; }
+.ec-chip { display: inline-flex; align-items: center; gap: .2rem; padding: 0 .35rem; border-radius: 4px;
+  font-weight: 600; white-space: nowrap; line-height: 1.5; }
+.ec-side { display: inline-flex; flex-wrap: wrap; align-items: center; gap: .15rem .45rem; }
+.ec-money { display: inline-flex; align-items: center; gap: .5rem; }
+/* boards */
+.ec-boards { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 34rem), 1fr)); gap: .5rem; }
+.ec-board { border-radius: 10px; border: 2px solid #2b2118; color: #2b2118; padding: .3rem .4rem .35rem;
+  background: #a9c98a; box-shadow: 0 2px 6px #0008; display: flex; flex-direction: column; gap: .25rem; }
+.ec-board.face-B { background: #e2c58f; }
+.ec-board.usable { outline: 3px solid #f0c93e; outline-offset: 1px; }
+.ec-bhead { display: flex; flex-wrap: wrap; align-items: center; gap: .2rem .7rem; font-size: 14px; }
+.ec-bhead h3 { color: #2b2118; margin-right: auto; }
+.ec-half { display: flex; align-items: center; gap: .4rem; border-radius: 7px; padding: .15rem .25rem;
+  background: #fff5; border-left: 6px solid var(--seat); }
+.ec-owner { display: flex; flex-direction: column; align-items: flex-start; gap: .1rem; width: 9rem; flex: none;
+  font-size: 13px; }
+.ec-owner .ec-chip { max-width: 8.8rem; white-space: normal; overflow-wrap: anywhere; line-height: 1.25; padding: 0 .3rem; }
+.ec-conq { display: inline-flex; align-items: center; gap: 1px; }
+.ec-conq span { width: 1.05rem; height: 1.05rem; border-radius: 50%; border: 1.5px solid #2b2118; background: #fff8;
+  display: inline-flex; align-items: center; justify-content: center; }
+.ec-conq span.centre { border-radius: 3px; background: #f0c93e; }
+.ec-conq span .ic { width: 1.05rem; height: 1.05rem; }
+.ec-cells { display: flex; flex-wrap: wrap; gap: .25rem; }
+.ec-cell { position: relative; width: 3.9rem; height: 3.9rem; border-radius: 6px; flex: none;
+  border: 2px solid #2b211855; background: #fff6; display: flex; align-items: center; justify-content: center; }
+.ec-cell.k-raid { background: #f5c6a5a0; } .ec-cell.k-fortress { background: #c9c3bacc; }
+.ec-cell.k-portal { background: #c7b3e6c0; } .ec-cell.k-port { background: #b5d6e6c0; }
+.ec-cell > .ic.watermark { width: 2.2rem; height: 2.2rem; opacity: .55; }
+.ec-cell .keep { position: absolute; right: -7px; bottom: -7px; width: 1.25rem; height: 1.25rem; z-index: 1; }
+.ec-cell .ec-tile { margin: 0; }
+.ec-track { display: flex; align-items: center; gap: .3rem; }
+.ec-end { display: inline-flex; align-items: center; justify-content: center; flex: none;
+  width: 1.6rem; height: 2.2rem; border-radius: 5px; font-size: 15px; font-weight: 700; border: 2px solid #2b2118; }
+.ec-steps { display: flex; flex: 1 1 auto; min-width: 0; gap: 1px; background: #2b2118; border: 2px solid #2b2118;
+  border-radius: 5px; overflow: hidden; }
+.ec-steps > span { flex: 1 1 0; min-width: 0; height: 2.1rem; background: #fbf4e2; position: relative;
+  display: flex; align-items: center; justify-content: center; }
+.ec-steps > span.victory { background: #f7dd8c; }
+.ec-steps > span.centre { background: #d9cdb5; }
+.ec-steps > span .ic { width: min(1.45rem, 90%); height: 1.45rem; }
+.ec-steps > span.marker { background: #2b2118; }
+.ec-steps > span.marker .ic { width: min(1.8rem, 100%); height: 1.8rem; }
+.ec-lead { font-size: 14px; font-weight: 700; white-space: nowrap; }
+.ec-mid { display: flex; flex-direction: column; gap: .1rem; }
+/* tiles */
+.ec-tile { position: relative; display: inline-flex; flex-direction: column; align-items: center; justify-content: space-between;
+  width: 3.6rem; height: 3.6rem; border: 2px solid #2b2118; border-radius: 6px; color: #2b2118; padding: 1px;
+  box-shadow: 0 1px 2px #0006; vertical-align: top; }
+.ec-tile.c-blue { background: ${I.TILE.blue}; } .ec-tile.c-red { background: ${I.TILE.red}; }
+.ec-tile.c-yellow { background: ${I.TILE.yellow}; }
+.ec-tile .ec-tl { position: absolute; left: 1px; top: 1px; width: 1.3rem; height: 1.3rem; }
+.ec-tile .ec-tr { position: absolute; right: 1px; top: 1px; width: 1.2rem; height: 1.2rem; }
+.ec-tile .ec-glyph { width: 1.75rem; height: 1.75rem; margin-top: .2rem; }
+.ec-tile .ec-abil { display: flex; gap: 1px; justify-content: center; }
+.ec-tile .ec-abil > span { display: inline-flex; border-radius: 3px; padding: 0 1px; }
+.ec-tile .ec-abil .k-spawn { background: #9a9a9a; } .ec-tile .ec-abil .k-activated { background: #8b5a2b; }
+.ec-tile .ec-abil .ic { width: .95rem; height: .95rem; }
+.ec-tile.inactive { background: repeating-linear-gradient(135deg, #8a8296, #8a8296 5px, #9d95a8 5px, #9d95a8 10px); }
+.ec-tile.inactive .ec-glyph, .ec-tile.inactive .ec-abil { opacity: .55; }
+.ec-tile.boosted .ec-tl { filter: drop-shadow(0 0 3px #f0c93e); }
+.ec-tile.big { width: 5rem; height: 5.6rem; }
+.ec-tile.big .ec-glyph { width: 2rem; height: 2rem; margin-top: 1rem; }
+.ec-tile .ec-name { font-size: 12px; line-height: 1.05; text-align: center; font-weight: 600; overflow-wrap: anywhere; }
+.ec-tile .ec-revealed { position: absolute; right: -6px; bottom: -6px; width: 1.3rem; height: 1.3rem; }
+.ec-tile.back { background: repeating-linear-gradient(45deg, #4a4058, #4a4058 4px, #5a5068 4px, #5a5068 8px);
+  width: 1.6rem; height: 2.2rem; }
+.ec-tile.small { width: 2.9rem; height: 2.9rem; }
+.ec-tile.small .ec-glyph { width: 1.3rem; height: 1.3rem; margin-top: .45rem; }
+.ec-tile.small .ec-abil .ic { width: .75rem; height: .75rem; }
+.ec-tile.small .ec-tl { width: 1.05rem; height: 1.05rem; } .ec-tile.small .ec-tr { width: .95rem; height: .95rem; }
+/* panels: screens, personnel department, sides */
+.ec-panel { border-radius: 8px; padding: .35rem .5rem; background: var(--surface-2, #252030);
+  border: 1px solid var(--border, #4a4058); display: flex; flex-direction: column; gap: .3rem; }
+.ec-panel.ec-mine { border: 2px solid var(--highlight, #f0c93e); }
+.ec-row { display: flex; flex-wrap: wrap; gap: .35rem; align-items: flex-start; }
+.ec-screens { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 17rem), 1fr)); gap: .5rem; }
+.ec-phead { display: flex; flex-wrap: wrap; gap: .2rem .6rem; align-items: center; }
+.ec-muted { color: var(--muted, #b9aec8); font-size: 13px; }
+.ec-dept { background: #6b4a35; border-color: #2b2118; color: #fbf4e2; }
+.ec-dept h3 { color: #fbf4e2; }
+.ec-queue { display: flex; flex-wrap: wrap; gap: .35rem; align-items: stretch; }
+.ec-qcell { display: flex; flex-direction: column; align-items: center; gap: .15rem; padding: .2rem; width: 5.2rem;
+  border-radius: 6px; background: #fbf4e21f; border: 1px solid #fbf4e255; text-align: center; font-size: 12px; }
+.ec-qcell.raise { background: #f0c93e33; }
+.ec-qcell.last { background: #0000002a; }
+.ec-price { display: inline-flex; align-items: center; gap: .15rem; font-weight: 700; font-size: 14px; }
+.ec-demons { display: flex; flex-wrap: wrap; gap: .35rem; }
+.ec-demon { display: flex; gap: .3rem; align-items: flex-start; padding: .25rem .35rem; border-radius: 6px;
+  background: #fbf4e21f; border: 1px solid #fbf4e255; min-width: 11rem; }
+.ec-demon.inactive { opacity: .6; }
+.ec-demon > .ic { width: 2.2rem; height: 2.2rem; }
+.ec-demon .lv { display: flex; align-items: center; gap: .15rem; font-size: 13px; }
+.ec-demon .lv .ic { width: 1.1rem; height: 1.1rem; }
+.ec-demon .lv .pips { width: 1.5rem; height: 1rem; }
+.ec .legal { outline: 3px solid #E69F00; outline-offset: 1px; box-shadow: 0 0 8px #E69F00; cursor: pointer; }
 .ec [data-pick] { outline: 2px dashed #E69F00; outline-offset: 1px; cursor: pointer; }
-.ec [data-pick].picked { outline: 3px solid #0072B2; }
-.ec-track { display: flex; flex-wrap: wrap; align-items: center; gap: 2px .3rem; margin: .3rem 0; }
-.ec-track .ec-chip { white-space: nowrap; }
-.ec-steps { display: flex; gap: 1px; flex: 1 1 auto; min-width: 0; max-width: max-content; }
-.ec-steps span { flex: 0 1 1.6rem; min-width: 1rem; height: 1.6rem; border: 1px solid #8886; display: inline-flex;
-  align-items: center; justify-content: center; font-size: .7rem; border-radius: 3px; }
-.ec-steps span.centre { background: #8883; }
-.ec-steps span.marker { background: #000; color: #fff; font-weight: bold; }
-.ec-half { border-left: 6px solid; padding-left: .3rem; margin: .2rem 0; }
-.ec-chip { display: inline-block; padding: 0 .3rem; border-radius: 3px; color: #fff; margin-right: .2rem; }
-.ec-demon { width: 12rem; }
-.ec-demon.inactive { opacity: .5; }
-.ec-small { font-size: .7rem; opacity: .85; }
-.ec-pending { font-weight: bold; }
-.ec-mine { border: 2px solid #E69F00; }
-.ec-hint { margin: .2rem 0; font-weight: bold; }
-.ec-hint a { margin-left: .4rem; font-weight: normal; }
+.ec [data-pick].picked { outline: 3px solid #56B4E9; box-shadow: 0 0 10px #56B4E9; transform: translateY(-4px); }
+.ec .changed { animation: ec-flash .9s ease-out 1; }
+@keyframes ec-flash { from { box-shadow: 0 0 0 4px #f0c93e; } to { box-shadow: 0 0 0 0 transparent; } }
+@media (prefers-reduced-motion: reduce) { .ec .changed { animation: none; } .ec [data-pick].picked { transform: none; } }
+.ec-card { display: flex; flex-direction: column; gap: .3rem; max-width: 19rem; }
+.ec-card .head { display: flex; align-items: center; gap: .4rem; font-weight: 700; font-size: 15px; }
+.ec-card .head .ic { width: 2rem; height: 2rem; }
+.ec-card .nums { display: flex; flex-wrap: wrap; gap: .2rem .8rem; }
+.ec-card .ab { display: flex; gap: .35rem; align-items: flex-start; }
+.ec-card .ab .ic { width: 1.5rem; height: 1.5rem; flex: none; }
+.ec-card .kind { font-weight: 700; }
+.ec-card .where { color: #5a5048; font-style: italic; }
+@media (max-width: 600px) {
+  .ec-half { flex-wrap: wrap; }
+  .ec-owner { width: 100%; flex-direction: row; align-items: center; flex-wrap: wrap; }
+  .ec-owner .ec-chip { max-width: none; }
+  .ec-cell { width: 3.05rem; height: 3.05rem; }
+  .ec-cell .ec-tile { width: 2.85rem; height: 2.85rem; }
+  .ec-cell .ec-tile .ec-glyph { width: 1.2rem; height: 1.2rem; margin-top: .45rem; }
+  .ec-cell .ec-tile .ec-abil .ic { width: .72rem; height: .72rem; }
+  .ec-cell .ec-tile .ec-tl { width: 1.05rem; height: 1.05rem; }
+  .ec-cell .ec-tile .ec-tr { width: .95rem; height: .95rem; }
+  .ec-steps > span { height: 1.7rem; }
+  .ec-steps > span .ic { height: 1.1rem; }
+  .ec-steps > span.marker .ic { height: 1.5rem; }
+  .ec-end { width: 1.2rem; height: 1.7rem; font-size: 13px; }
+  .ec-tile.big { width: 3.9rem; height: 4.9rem; }
+  .ec-tile.big .ec-glyph { margin-top: .9rem; width: 1.6rem; height: 1.6rem; }
+  .ec-qcell { width: 4.3rem; }
+  .ec-demon { min-width: 0; flex: 1 1 9.5rem; }
+}
 `;
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "style") Object.assign(node.style, v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) {
-    if (c === undefined || c === null || c === false) continue;
-    node.append(c instanceof Node ? c : String(c));
-  }
-  return node;
-}
+// ----- helpers -----------------------------------------------------------------------------------
 
 function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Mark a node "changed" (a flash) when its signature differs from the previous view's. */
+function mark(node, key, signature) {
+  if (previous.has(key) && !same(previous.get(key), signature)) node.classList.add("changed");
+  nextSigs.set(key, signature);
+  return node;
+}
+
+function actionsWhere(pred) {
+  return table.find(pred);
 }
 
 /** Make an element a clickable legal target for `action`. */
@@ -80,19 +187,18 @@ function clickable(node, action) {
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
   node.setAttribute("aria-label", table.label(action));
-  node.title = table.label(action);
   const go = () => { picked = null; table.act(action); };
   node.addEventListener("click", (e) => { e.stopPropagation(); go(); });
-  node.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); go(); } });
+  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
   table.claim(action);
   return node;
 }
 
-function pickable(node, tileId) {
+function pickable(node, tileId, name) {
   node.dataset.pick = String(tileId);
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
-  node.setAttribute("aria-label", "Pick this monster to put it into play");
+  node.setAttribute("aria-label", `Pick ${name} to put it into play`);
   if (picked === tileId) node.classList.add("picked");
   const go = () => {
     picked = picked === tileId ? null : tileId;
@@ -100,21 +206,8 @@ function pickable(node, tileId) {
     update(lastView);
   };
   node.addEventListener("click", (e) => { e.stopPropagation(); go(); });
-  node.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); go(); } });
+  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
   return node;
-}
-
-function mark(node, key, signature) {
-  if (previous.has(key) && !same(previous.get(key), signature)) node.classList.add("changed");
-  nextSigs.set(key, signature);
-  return node;
-}
-let nextSigs = new Map();
-
-function chip(seat) {
-  const bg = table.seatColor(seat);
-  return el("span", {class: "ec-chip", style: {background: bg, color: chipText(bg)}},
-    table.seatName(seat));
 }
 
 /** White or near-black, whichever contrasts more with the `#rrggbb` seat colour (WCAG
@@ -128,33 +221,99 @@ function chipText(hex) {
   return 1.05 / (L + 0.05) >= (L + 0.05) / (0.0056 + 0.05) ? "#fff" : "#111";
 }
 
-function tileNode(game, t, extra = {}) {
-  const c = game.catalog[t.type] || {};
+function shape(seat) {
+  return typeof table.seatShape === "function" ? table.seatShape(seat) : "";
+}
+
+/** A seat's name on its colour, with its shape (colour is never the only cue). */
+function chip(seat) {
+  const bg = table.seatColor(seat);
+  return el("span", {class: "ec-chip", style: {background: bg, color: chipText(bg)}},
+    shape(seat) ? el("span", {"aria-hidden": "true"}, shape(seat)) : null, table.seatName(seat));
+}
+
+/** A side's name from its seats' names ("Morgana & Fritz" for a team). */
+function sideName(game, side) {
+  return game.sides[side].seats.map((s) => table.seatName(s)).join(" & ");
+}
+
+function sideChips(game, side) {
+  const seats = game.sides[side].seats;
+  const out = el("span", {class: "ec-side"});
+  seats.forEach((s, i) => { if (i) out.append("&"); out.append(chip(s)); });
+  return out;
+}
+
+function stat(icon, value, label) {
+  return el("span", {class: "ec-stat", title: label, "aria-label": `${label}: ${value}`}, icon, String(value));
+}
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+// ----- tiles and their cards -----------------------------------------------------------------------
+
+function typeOf(game, t) {
+  return (game.catalog || {})[t.type] || {colour: "blue", fear: 0, cost: 0, name: "Monster", abilities: {}};
+}
+
+function abilityList(c) {
+  const ab = c.abilities || {};
+  const out = [];
+  for (const p of ab.passive || []) out.push(["passive", p]);
+  for (const e of ab.spawn || []) out.push(["spawn", e]);
+  for (const e of ab.activated || []) out.push(["activated", e]);
+  return out;
+}
+
+/** The full card of a monster tile: every number and each ability in the rulebook's words. */
+function tileCard(game, t, extra = {}) {
+  const c = typeOf(game, t);
   const fear = extra.fear !== undefined ? extra.fear : c.fear;
-  const node = el("div", {class: "ec-tile" + (extra.up === false ? " inactive" : ""),
-                          style: {background: COLOUR[c.colour] || "#ccc"}},
-    el("div", {class: "ec-head"}, el("span", {}, `${t.type} ${c.colour || ""}`),
-      el("span", {title: "fear strength"}, `\u{1F47B}${fear}`),
-      el("span", {title: "hire cost"}, `\u{1FA99}${c.cost}`)));
-  if (c.passive) node.append(el("div", {}, "P: " + c.passive));
-  if (c.spawn) node.append(el("div", {}, "S: " + c.spawn));
-  if (c.activated) node.append(el("div", {}, "A: " + c.activated));
-  node.setAttribute("aria-label", `${c.colour} ${t.type}, fear ${fear}, cost ${c.cost}`);
+  const card = el("div", {class: "ec-card"},
+    el("div", {class: "head"}, I.monster(c.colour), el("span", {}, c.name)),
+    el("div", {class: "nums"},
+      el("span", {}, `${COLOUR_NAME[c.colour] || c.colour} monster`),
+      el("span", {}, `Fear strength ${fear}` + (fear !== c.fear ? ` (printed ${c.fear})` : "")),
+      el("span", {}, c.starting ? "Starting monster (hire cost 0)" : `Hire cost ${c.cost} gold`)));
+  if (extra.up === false) card.append(el("div", {}, "Inactive side up: no passive ability, cannot be activated."));
+  if (extra.where) card.append(el("div", {class: "where"}, extra.where));
+  const list = abilityList(c);
+  if (!list.length) card.append(el("div", {}, "No ability."));
+  const KIND = {passive: "Passive.", spawn: "Spawn.", activated: "Activated."};
+  for (const [kind, e] of list) {
+    card.append(el("div", {class: "ab"}, I.abilitySymbol(e),
+      el("span", {}, el("span", {class: "kind"}, KIND[kind]), " ", I.wording(e))));
+  }
+  if (c.abilities && c.abilities.requires && c.abilities.requires.supply) {
+    card.append(el("div", {class: "where"}, "If you cannot, the tile cannot be put into play."));
+  }
+  return card;
+}
+
+/** A monster tile as a tile: colour, fear strength (upper left), hire cost (upper right), the
+ *  creature, its ability symbols (spawn on grey, activated on brown, as printed). */
+function tileNode(game, t, extra = {}) {
+  const c = typeOf(game, t);
+  const fear = extra.fear !== undefined ? extra.fear : c.fear;
+  const size = extra.size || "";
+  const node = el("div", {class: `ec-tile c-${c.colour} ${size}` + (extra.up === false ? " inactive" : "") +
+    (fear > c.fear ? " boosted" : ""), "aria-label": `${c.name}, ${c.colour}, fear strength ${fear}, hire cost ${c.cost}` +
+    (extra.up === false ? ", inactive" : "")});
+  const fi = I.fear(fear); fi.classList.add("ec-tl");
+  const ci = c.starting ? I.startingSign() : I.goldCoin(c.cost); ci.classList.add("ec-tr");
+  const glyph = I.monster(c.colour); glyph.classList.add("ec-glyph");
+  node.append(fi, ci, glyph);
+  if (size === "big") node.append(el("span", {class: "ec-name"}, c.name));
+  const ab = el("div", {class: "ec-abil"});
+  for (const [kind, e] of abilityList(c)) {
+    ab.append(el("span", {class: `k-${kind}`}, I.abilitySymbol(e)));
+  }
+  node.append(ab);
+  attachCard(node, () => tileCard(game, t, extra));
   return node;
 }
 
-function actionsWhere(pred) {
-  return table.find(pred);
-}
-
-/** A side's display name from the seats' names (view.game names are "Player N" labels). */
-function sideName(game, side) {
-  const sd = game.sides[side];
-  const names = sd.seats.map((s) => table.seatName(s)).join(" & ");
-  return game.players === 4 ? `Team ${side + 1} (${names})` : names;
-}
-
-let scrollToCell = false;   // after a pick, bring the first highlighted cell into view
+// ----- mount / update ----------------------------------------------------------------------------
 
 export function mount(rootEl, tableApi) {
   root = rootEl;
@@ -179,68 +338,93 @@ export function update(view) {
   const screensList = game.screens || [];
   const myScreen = me !== null && me !== undefined ? screensList.find((x) => x.seat === me) : null;
   const mySide = myScreen ? myScreen.side : null;
-  // a picked tile must still be playable
-  if (picked !== null && !actionsWhere((a) => a.type === "play" && a.tile === picked).length) {
-    picked = null;
-  }
-  // the viewer's own screen and what they can do come first, so no scrolling is needed to start
-  box.append(statusBar(view, game));
+  if (picked !== null && !actionsWhere((a) => a.type === "play" && a.tile === picked).length) picked = null;
+
+  box.append(statusStrip(view, game));
   if (myScreen) box.append(screenNode(game, myScreen, true));
-  const boards = el("div", {class: "ec-row", id: "ec-boards"});
-  for (const b of game.boards) boards.append(boardNode(game, b, mySide));
+  // your boards first (nearest your screen, in the order you sit at them), then the others
+  const mine = myScreen ? game.boards.filter((b) => b.available_to.includes(me)) : [];
+  if (me === 2 || me === 3) mine.reverse();  // 4 players: seats 2 and 3 sit at the last board
+  const order = [...mine, ...game.boards.filter((b) => !mine.includes(b))];
+  const boards = el("div", {class: "ec-boards", id: "ec-boards"});
+  for (const b of order) boards.append(boardNode(game, b, mySide, mine.includes(b)));
   box.append(boards);
   box.append(personnel(game));
-  box.append(screens(game, screensList.filter((x) => x !== myScreen)));
-  box.append(sidesNode(view, game));
+  box.append(othersNode(game, screensList.filter((x) => x !== myScreen)));
   previous = nextSigs;
+  bringIntoView(view, box);
+}
+
+/** Item 6 of issue 14: when a prompt arrives, the place where you decide is on screen. */
+function bringIntoView(view, box) {
+  const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const behavior = reduce ? "auto" : "smooth";
   if (scrollToCell) {
     scrollToCell = false;
     const cell = box.querySelector("#ec-boards .legal");
-    if (cell && cell.scrollIntoView) cell.scrollIntoView({block: "center"});
+    if (cell && !inView(cell)) cell.scrollIntoView({block: "center", behavior});
+    return;
   }
+  const p = view.prompt;
+  const key = p ? `${view.game.round}:${view.game.phase}:${p.kind}:${view.game.turn_side}` : null;
+  if (!p || key === lastPromptKey) { lastPromptKey = key; return; }
+  lastPromptKey = key;
+  let first = null, last = null;
+  const kind = p.kind;
+  if (["hire_fx", "queue_ability"].includes(kind)) first = last = box.querySelector("#ec-personnel .ec-queue");
+  else if (["summon", "flip_demon"].includes(kind)) first = last = box.querySelector("#ec-personnel .ec-demons");
+  else if (["discard_supply", "opp_discard", "reveal"].includes(kind)) first = last = box.querySelector("#ec-my-screen");
+  else if (kind === "choose_opponent") first = last = box.querySelector(".ec-strip");
+  else if (["return_to_bag"].includes(kind)) first = last = box.querySelector(".ec-discard .legal") || box.querySelector(".ec-discard");
+  else {
+    first = box.querySelector("#ec-my-screen") || box.querySelector(".ec-board");
+    const usable = box.querySelectorAll(".ec-board.usable");
+    last = usable.length ? usable[usable.length - 1] : first;
+  }
+  if (!first) return;
+  requestAnimationFrame(() => reveal(first, last, behavior));
 }
 
-/** One line telling the viewer where their options are (the prompt bar only lists Pass). */
-function hintNode() {
-  const plays = actionsWhere((a) => a.type === "play");
-  const acts = actionsWhere((a) => a.type === "activate");
-  const hires = actionsWhere((a) => a.type === "hire" && !a.fx);
-  const parts = [];
-  if (plays.length) {
-    parts.push(picked === null ? "Pick a monster in your screen below, then a highlighted cell on your half of a board"
-      : "Now click a highlighted cell on your half of a board");
+/** Visible area of the page: the viewport minus the table's bottom prompt bar, if fixed there. */
+function visibleBottom() {
+  const bar = document.getElementById("prompt-bar");
+  if (bar) {
+    const r = bar.getBoundingClientRect();
+    if (r.height && r.top > window.innerHeight / 2 && r.top < window.innerHeight) return r.top;
   }
-  if (acts.length) parts.push("click a highlighted monster of yours to activate it");
-  if (hires.length) parts.push("click a highlighted applicant in the Personnel department to hire");
-  if (!parts.length) return null;
-  const text = parts.join("; or ");
-  const node = el("div", {class: "ec-hint"}, text.charAt(0).toUpperCase() + text.slice(1) + ".");
-  const jump = (label, selector) => {
-    const a = el("a", {href: "#"}, label);
-    a.addEventListener("click", (e) => {
-      e.preventDefault();
-      const t = root.querySelector(selector);
-      if (t && t.scrollIntoView) t.scrollIntoView({block: "start", behavior: "smooth"});
-    });
-    return a;
-  };
-  if (plays.length || acts.length) node.append(jump("Boards \u2193", "#ec-boards"));
-  if (hires.length) node.append(jump("Personnel \u2193", "#ec-personnel"));
-  return node;
+  return window.innerHeight;
 }
 
-function statusBar(view, game) {
-  const bits = [`Round ${game.round}`, game.phase === "day" ? "Day" : game.phase === "night"
-    ? "Night" : "Game over"];
-  const node = el("div", {class: "ec-panel"}, el("strong", {}, bits.join(" \u00b7 ")), " ");
+function inView(node) {
+  const r = node.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= visibleBottom();
+}
+
+/** Scroll the least so that first..last is visible (the top of `first` if it cannot all fit). */
+function reveal(first, last, behavior) {
+  const a = first.getBoundingClientRect(), b = last.getBoundingClientRect();
+  const top = Math.min(a.top, b.top), bottom = Math.max(a.bottom, b.bottom);
+  const limit = visibleBottom();
+  let dy = 0;
+  if (top < 0 || bottom - top > limit - 8) dy = top - 8;
+  else if (bottom > limit) dy = bottom - limit + 8;
+  if (dy) window.scrollBy({top: dy, behavior});
+}
+
+// ----- status strip ------------------------------------------------------------------------------
+
+function statusStrip(view, game) {
+  const node = el("div", {class: "ec-strip"},
+    el("strong", {}, `Round ${game.round} \u00b7 ` + (game.phase === "day" ? "Day" : game.phase === "night" ? "Night" : "Game over")));
   if (game.turn_side !== null && game.turn_side !== undefined) {
-    node.append(" Turn: ", sideName(game, game.turn_side), " \u00b7 ");
+    node.append(el("span", {class: "ec-stat"}, "Turn:", sideChips(game, game.turn_side)));
   }
-  node.append(" First player token: ", sideName(game, game.first));
+  node.append(el("span", {class: "ec-stat", title: "First player token"}, I.firstPlayer("First player token"),
+    sideChips(game, game.first)));
+  node.append(stat(I.magicCoin(null, "Magic coins left in the supply"), game.magic_left, "Magic coins left in the supply"));
   if (game.winner && game.winner.length) {
     node.append(el("div", {class: "ec-pending"}, "Game over: " +
-      game.winner.map((s) => sideName(game, s)).join(", ") +
-      ` reached ${game.victory_to_win} victory tokens`));
+      game.winner.map((s) => sideName(game, s)).join(", ") + ` reached ${game.victory_to_win} victory tokens.`));
   }
   const hint = hintNode();
   if (hint) node.append(hint);
@@ -248,92 +432,94 @@ function statusBar(view, game) {
     const p = game.pending;
     const who = p.seats.map((s) => table.seatName(s)).join(", ");
     node.append(el("div", {class: "ec-pending"},
-      `Waiting for ${who}: ${p.text}` + (p.kind === "summon"
-        ? ` (summoning strength ${p.ss}, level ${p.level})` : "")));
+      `Waiting for ${who}: ${p.text}` + (p.kind === "summon" ? ` (summoning strength ${p.ss}, level ${p.level})` : "") +
+      (p.kind === "move_dest" && p.tile ? ` (${typeOf(game, p.tile).name})` : "")));
   }
-  // choose an opponent: seat chips are the targets
-  for (const a of actionsWhere((x) => x.type === "opponent")) {
-    node.append(clickable(chip(a.seat), a));
+  for (const a of actionsWhere((x) => x.type === "opponent")) node.append(clickable(chip(a.seat), a));
+  return node;
+}
+
+/** One line telling the viewer where their options are (the prompt bar only lists Pass). */
+function hintNode() {
+  const plays = actionsWhere((a) => a.type === "play");
+  const acts = actionsWhere((a) => a.type === "activate");
+  const hires = actionsWhere((a) => a.type === "hire");
+  const parts = [];
+  if (plays.length) {
+    parts.push(picked === null ? "pick a monster behind your screen, then a highlighted cell on your half of a board"
+      : "now click a highlighted cell on your half of a board");
+  }
+  if (acts.length) parts.push("click a highlighted monster of yours to activate it");
+  if (hires.length) parts.push("click a highlighted applicant in the personnel department to hire it");
+  if (!parts.length) return null;
+  const text = parts.join("; or ");
+  return el("div", {class: "ec-hint"}, text.charAt(0).toUpperCase() + text.slice(1) + ".");
+}
+
+// ----- settlement boards -------------------------------------------------------------------------
+
+/** The conquest track of a half: the token on its step (3 steps from the start to the centre). */
+function conquestNode(b, half, colour) {
+  const n = b.conquest_steps;
+  const at = n - half.conquest;           // 0 = start, n = centre
+  const node = el("span", {class: "ec-conq", role: "img",
+    "aria-label": `Conquest track: ${plural(half.conquest, "step", "steps")} to the centre`,
+    title: `Conquest track: ${plural(half.conquest, "step", "steps")} to the centre`});
+  for (let i = 0; i <= n; i++) {
+    const spot = el("span", {class: i === n ? "centre" : ""});
+    if (i === at) spot.append(I.conquestToken(colour));
+    node.append(spot);
   }
   return node;
 }
 
-function personnel(game) {
-  const node = el("div", {class: "ec-panel", id: "ec-personnel"}, el("h3", {}, "Personnel department"));
-  const row = el("div", {class: "ec-row"});
-  for (const q of game.queue) {
-    const name = q.slot === game.queue.length - 1 ? "We'll call you back"
-      : q.surcharge ? `With a raise to the salary +${q.surcharge}` : "Applicant";
-    const cell = el("div", {class: "ec-cell"}, el("span", {class: "ec-cname"}, name));
-    if (q.tile) {
-      cell.append(tileNode(game, q.tile), el("span", {class: "ec-small"}, `price ${q.price}`));
-    } else {
-      cell.append(el("span", {class: "ec-small"}, "empty"));
-    }
-    for (const a of actionsWhere((x) => (x.type === "hire" || x.type === "use") && x.slot === q.slot)) {
-      clickable(cell, a);
-    }
-    row.append(mark(cell, `queue-${q.slot}`, q.tile));
-  }
-  node.append(row);
-  const demons = el("div", {class: "ec-row"});
-  for (const d of game.demons) {
-    const dn = el("div", {class: "ec-panel ec-demon" + (d.active ? "" : " inactive")},
-      el("strong", {}, `${d.id} ${d.name}`), el("span", {class: "ec-small"},
-        d.active ? " (active)" : " (inactive)"));
-    d.levels.forEach((lv, i) => dn.append(el("div", {class: "ec-small"},
-      `L${i + 1} (strength ${lv.min_ss}+): ${lv.ops}` +
-      (lv.pay ? `; pay ${lv.pay} if strength ${lv.pay_if_ss}` : ""))));
-    for (const a of actionsWhere((x) => (x.type === "summon" || x.type === "flip_demon") && x.demon === d.demon)) {
-      clickable(dn, a);
-    }
-    demons.append(mark(dn, `demon-${d.demon}`, d.active));
-  }
-  node.append(demons, el("div", {class: "ec-small"},
-    `Evil Corp. bag: ${game.corp_bag_count} tiles \u00b7 discarded applicants: ${game.queue_discard.length}` +
-    ` \u00b7 magic coins left: ${game.magic_left}`));
-  return node;
+function cellCard(game, b, half, c) {
+  const kind = c.kind;
+  const words = {
+    raid: "When you put a monster here, move the fear marker toward your opponent by its fear strength. The first red monster put in a raid cell each round plunders the loot; the first blue one takes the power stone.",
+    fortress: `Monsters here count on the fear track. At night you may keep your fortress monster for ${b.keep_cost} gold (or for free with a free-keep ability).`,
+    portal: "Only a blue monster may be placed here. When you put one here you may summon a demon; the fear marker does not move.",
+    port: `A monster put or moved here takes gold from the port cargo of its colour (yellow: ${b.cargo.yellow}, red or blue: ${b.cargo.redblue} left).`,
+  }[kind];
+  return el("div", {class: "ec-card"},
+    el("div", {class: "head"}, I.CELL_ICON[kind](), el("span", {}, cellName(c))),
+    el("div", {}, `${sideName(game, half.side)}'s half of settlement board ${b.board + 1}.`),
+    el("div", {}, words));
 }
 
-function trackNode(b) {
-  const L = b.track.length;
-  const row = el("div", {class: "ec-track", "aria-label": `fear marker ${b.marker}`});
-  for (const s of b.halves[0].seats) row.append(chip(s));
-  // left end = half 0's side, right end = half 1's side; marker > 0 lies toward half 1.
-  // The steps are one box that shrinks on a phone; the side's chips wrap around it.
-  const steps = el("div", {class: "ec-steps"});
-  for (let pos = -L; pos <= L; pos++) {
-    const sym = pos === 0 ? "" : b.track[Math.abs(pos) - 1];
-    const span = el("span", {class: pos === 0 ? "centre" : ""}, sym ? SYMBOL[sym] : "");
-    if (pos === b.marker) { span.classList.add("marker"); span.textContent = String(Math.abs(pos)); }
-    steps.append(span);
-  }
-  row.append(steps);
-  for (const s of b.halves[1].seats) row.append(chip(s));
-  return row;
+function cellName(c) {
+  const n = /-(\d+)$/.exec(c.cell);
+  return CELL_NAME[c.kind] + (n ? ` ${n[1]}` : "");
 }
 
 function halfNode(game, b, h, mySide) {
   const half = b.halves[h];
   const colour = table.seatColor(half.seats[0]);
-  const node = el("div", {class: "ec-half", style: {borderColor: colour}});
-  const head = el("div", {}, ...half.seats.map(chip),
-    el("span", {class: "ec-small"}, ` conquest: ${half.conquest} step(s) to the centre` +
-      (b.stone === half.side ? " \u00b7 holds the power stone" : "")));
-  node.append(head);
-  const cells = el("div", {});
+  const node = el("div", {class: "ec-half", style: {"--seat": colour}});
+  const owner = el("div", {class: "ec-owner"}, ...half.seats.map(chip), conquestNode(b, half, colour));
+  if (b.stone === half.side) owner.append(el("span", {class: "ec-stat"}, I.powerStone("Power stone"), "power stone"));
+  node.append(owner);
+  const cells = el("div", {class: "ec-cells"});
+  const mine = half.side === mySide;
   for (const c of half.cells) {
-    const cell = el("div", {class: `ec-cell k-${c.kind}`}, el("span", {class: "ec-cname"},
-      c.cell + (c.kind === "fortress" ? ` (keep ${b.keep_cost})` : "")));
-    if (c.tile) cell.append(tileNode(game, c.tile, {fear: c.tile.fear, up: c.tile.up}));
-    const mine = half.side === mySide;
+    const cell = el("div", {class: `ec-cell k-${c.kind}`, "aria-label": `${cellName(c)}, ${sideName(game, half.side)}`});
+    if (c.kind === "fortress") {
+      const k = I.goldCoin(b.keep_cost, `Keep cost ${b.keep_cost} gold`); k.classList.add("keep");
+      cell.append(k);
+    }
+    if (c.tile) {
+      cell.append(tileNode(game, c.tile, {fear: c.tile.fear, up: c.tile.up,
+        where: `${cellName(c)} of settlement board ${b.board + 1}, ${sideName(game, half.side)}'s half`}));
+    } else {
+      const wm = I.CELL_ICON[c.kind](); wm.classList.add("watermark");
+      cell.append(wm);
+      attachCard(cell, () => cellCard(game, b, half, c));
+    }
     const acts = actionsWhere((a) => a.board === b.board && a.cell === c.cell && (
       (a.half === h && ["flip", "send", "pick", "move"].includes(a.type)) ||
       (mine && a.type === "activate") ||
       (mine && a.type === "play" && a.tile === picked)));
-    if (c.tile) {
-      acts.push(...actionsWhere((a) => a.type === "remove" && a.tile === c.tile.id));
-    }
+    if (c.tile) acts.push(...actionsWhere((a) => a.type === "remove" && a.tile === c.tile.id));
     if (acts.length === 1) clickable(cell, acts[0]);
     cells.append(mark(cell, `cell-${b.board}-${h}-${c.cell}`, c.tile));
   }
@@ -341,80 +527,212 @@ function halfNode(game, b, h, mySide) {
   return node;
 }
 
-function boardNode(game, b, mySide) {
-  const node = el("div", {class: "ec-panel"});
-  node.append(el("h3", {}, `Settlement board ${b.board + 1} \u2014 side ${b.face} (${b.face_name})`),
-    el("div", {class: "ec-small"}, "Available to: ", ...b.available_to.map(chip)));
-  // the viewer's half is drawn at the bottom, nearest to him
-  const order = b.halves[0].side === mySide ? [1, 0] : [0, 1];
+/** The fear track, large, between the halves: the far half's end on the left, the near half's
+ *  on the right (the marker moves away from the side that leads). */
+function trackNode(game, b, order) {
+  const L = b.track.length;
+  const far = b.halves[order[0]], near = b.halves[order[1]];
+  const endBox = (half) => {
+    const s = half.seats[0], bg = table.seatColor(s);
+    return el("span", {class: "ec-end", style: {background: bg, color: chipText(bg)},
+      title: `${sideName(game, half.side)}'s end`, "aria-hidden": "true"}, shape(s));
+  };
+  // display index 0..2L, left to right; marker > 0 lies toward halves[1]
+  const towardLeft = order[0] === 1 ? 1 : -1;
+  const markerAt = L + (b.marker * (towardLeft === 1 ? -1 : 1));
+  const steps = el("div", {class: "ec-steps"});
+  for (let i = 0; i <= 2 * L; i++) {
+    const dist = Math.abs(i - L);
+    const sym = dist === 0 ? null : b.track[dist - 1];
+    const span = el("span", {class: (dist === 0 ? "centre" : "") + (sym === "victory" ? " victory" : "")});
+    if (i === markerAt) {
+      span.classList.add("marker");
+      span.append(I.fear(null, "Fear marker"));
+    } else if (sym) {
+      span.append(I.trackSymbol(sym));
+    }
+    steps.append(span);
+  }
+  const lead = b.marker === 0 ? null : b.halves[b.marker > 0 ? 0 : 1].side;
+  const caption = lead === null ? "Even" : `${sideName(game, lead)} ${game.sides[lead].seats.length > 1 ? "lead" : "leads"} by ${Math.abs(b.marker)}`;
+  const track = el("div", {class: "ec-track", role: "img",
+    "aria-label": `Fear track: ${caption}`}, endBox(far), steps, endBox(near));
+  attachCard(track, () => el("div", {class: "ec-card"},
+    el("div", {class: "head"}, I.fear(), el("span", {}, "Fear track")),
+    el("div", {}, `${caption}. Net fear ${Math.abs(b.net_fear)}` +
+      (b.net_fear ? ` toward ${sideName(game, b.halves[b.net_fear > 0 ? 1 : 0].side)}'s settlement.` : ".")),
+    el("div", {}, "At night the side the marker has moved away from gets the effect of every cell the marker passed on the opponent's side:"),
+    el("div", {class: "ab"}, I.trackSymbol("shield"), "Conquest symbol: move your conquest token 1 step toward the center; on the central cell you receive a victory token."),
+    el("div", {class: "ab"}, I.trackSymbol("magic"), "Receive 2 magic coins."),
+    el("div", {class: "ab"}, I.trackSymbol("victory"), "Victory token symbol: reached on your opponent's side, you receive a victory token.")));
+  return {track, caption};
+}
+
+function boardNode(game, b, mySide, usable) {
+  const node = el("section", {class: `ec-board face-${b.face}` + (usable ? " usable" : ""),
+    "aria-label": `Settlement board ${b.board + 1}`, dataset: {board: String(b.board)}});
+  const order = b.halves[0].side === mySide ? [1, 0] : [0, 1];   // your half nearest you
+  const {track, caption} = trackNode(game, b, order);
+  const head = el("div", {class: "ec-bhead"}, el("h3", {}, `Board ${b.board + 1} \u00b7 ${b.face_name}`),
+    el("span", {class: "ec-lead"}, caption));
+  head.append(stat(b.loot ? I.lootToken("Loot token") : I.lootToken("Loot taken"), b.loot ? "loot" : "looted",
+    b.loot ? "Loot: the first red monster put in a raid cell this round plunders it" : "Loot already taken this round"));
+  if (b.stone === null) head.append(stat(I.powerStone("Power stone"), "stone", "Power stone still on the board"));
+  head.append(el("span", {class: "ec-stat", title: "Port cargo: gold for a yellow / a red or blue monster in a port cell",
+    "aria-label": `Port cargo: ${b.cargo.yellow} gold for yellow, ${b.cargo.redblue} for red or blue`},
+  I.portIcon(), el("span", {class: "ec-tile c-yellow small", style: {width: ".9rem", height: ".9rem", display: "inline-block"}}),
+  I.goldCoin(b.cargo.yellow), el("span", {class: "ec-tile c-red small", style: {width: ".9rem", height: ".9rem", display: "inline-block"}}),
+  I.goldCoin(b.cargo.redblue)));
+  node.append(mark(head, `bhead-${b.board}`, [b.loot, b.stone, b.cargo]));
   node.append(halfNode(game, b, order[0], mySide));
-  const mid = el("div", {},
-    trackNode(b),
-    el("div", {class: "ec-small"},
-      `Fear marker: ${b.marker === 0 ? "centre" : `${Math.abs(b.marker)} toward ` +
-        sideName(game, b.halves[b.marker > 0 ? 1 : 0].side)}` +
-      ` \u00b7 loot: ${b.loot ? "available" : "taken"}` +
-      ` \u00b7 power stone: ${b.stone === null ? "on the board" : sideName(game, b.stone)}` +
-      ` \u00b7 port cargo: yellow ${b.cargo.yellow}, red/blue ${b.cargo.redblue}`));
-  node.append(mark(mid, `track-${b.board}`, [b.marker, b.loot, b.stone, b.cargo]));
+  node.append(mark(track, `track-${b.board}`, [b.marker]));
   node.append(halfNode(game, b, order[1], mySide));
   return node;
 }
 
-function screens(game, list) {
-  const node = el("div", {class: "ec-row"});
-  for (const s of list) node.append(screenNode(game, s, false));
+// ----- personnel department ----------------------------------------------------------------------
+
+function personnel(game) {
+  const node = el("section", {class: "ec-panel ec-dept", id: "ec-personnel"},
+    el("div", {class: "ec-phead"}, el("h3", {}, "Personnel department"),
+      stat(I.bag("Evil Corp. bag", "#a8182f"), game.corp_bag_count, "Monsters left in the Evil Corp. bag"),
+      game.queue_discard.length ? stat(I.discardPile("Applicants sent away"), game.queue_discard.length,
+        "Applicants discarded from \u201cWe'll call you back\u201d") : null));
+  const row = el("div", {class: "ec-queue"});
+  for (const q of game.queue) {
+    const last = q.slot === game.queue.length - 1;
+    const name = last ? "We'll call you back" : q.surcharge ? `Raise +${q.surcharge}` : "Applicant";
+    const cell = el("div", {class: "ec-qcell" + (q.surcharge ? " raise" : "") + (last ? " last" : ""),
+      title: last ? "We'll call you back: leaves at night" : q.surcharge ? `With a raise to the salary: +${q.surcharge} gold` : "Applicant"},
+    el("span", {}, name));
+    if (q.tile) {
+      cell.append(tileNode(game, q.tile, {size: "big", where: "In the applicant queue" +
+        (q.surcharge ? ` (with a raise to the salary: +${q.surcharge} gold)` : "")}),
+      el("span", {class: "ec-price", "aria-label": `price ${q.price} gold`}, I.goldCoin(null), String(q.price)));
+    } else {
+      cell.append(el("span", {class: "ec-muted"}, "empty"));
+    }
+    for (const a of actionsWhere((x) => (x.type === "hire" || x.type === "use") && x.slot === q.slot)) clickable(cell, a);
+    row.append(mark(cell, `queue-${q.slot}`, q.tile));
+  }
+  node.append(row);
+  const demons = el("div", {class: "ec-demons"});
+  for (const d of game.demons) {
+    const dn = el("div", {class: "ec-demon" + (d.active ? "" : " inactive"),
+      "aria-label": `${d.name}, ${d.active ? "active" : "inactive"}`},
+    I.demon(d.active));
+    const info = el("div", {}, el("strong", {}, d.name));
+    d.levels.forEach((lv, i) => {
+      const line = el("div", {class: "lv"});
+      const pips = I.levelPips(i + 1, `Level ${i + 1}`); pips.classList.add("pips");
+      line.append(pips, `${lv.min_ss}+`);
+      for (const e of lv.effects || []) line.append(I.abilitySymbol(e));
+      if (lv.pay) line.append(I.goldCoin(lv.pay, `Pay ${lv.pay} gold`));
+      info.append(line);
+    });
+    dn.append(info);
+    attachCard(dn, () => demonCard(d));
+    for (const a of actionsWhere((x) => (x.type === "summon" || x.type === "flip_demon") && x.demon === d.demon)) {
+      clickable(dn, a);
+    }
+    demons.append(mark(dn, `demon-${d.demon}`, d.active));
+  }
+  node.append(demons);
+  return node;
+}
+
+function demonCard(d) {
+  const card = el("div", {class: "ec-card"}, el("div", {class: "head"}, I.demon(d.active), el("span", {}, d.name)),
+    el("div", {}, d.active ? "Active: may be summoned." : "Inactive: already summoned this round."));
+  d.levels.forEach((lv, i) => {
+    const text = (lv.effects || []).map((e) => I.wording(e)).join(" ");
+    card.append(el("div", {class: "ab"}, I.levelPips(i + 1),
+      el("span", {}, el("span", {class: "kind"}, `Level ${i + 1} (summoning strength ${lv.min_ss}` +
+        (i < d.levels.length - 1 ? `-${d.levels[i + 1].min_ss - 1}` : " or more") + "). "),
+      text + (lv.pay ? ` Pay ${lv.pay} gold coins if your demon summoning strength is ${lv.pay_if_ss}.` : ""))));
+  });
+  return card;
+}
+
+// ----- screens and sides -------------------------------------------------------------------------
+
+function sideMoney(game, side) {
+  const sd = game.sides[side];
+  return el("span", {class: "ec-money"},
+    stat(I.goldCoin(null, "Gold"), sd.gold, "Gold"),
+    stat(I.magicCoin(null, "Magic coins"), sd.magic, "Magic coins"),
+    stat(I.victoryToken(null, "Victory tokens"), `${sd.vp}/${game.victory_to_win}`, "Victory tokens (of those needed to win)"),
+    stat(I.bag("Bag"), sd.bag_count, "Monsters in the bag"));
+}
+
+function discardNode(game, side) {
+  const sd = game.sides[side];
+  const node = el("div", {class: "ec-row ec-discard", "aria-label": "Discard pile"},
+    stat(I.discardPile("Discard pile"), sd.discard.length, "Discard pile (face up)"));
+  for (const t of sd.discard) {
+    const tn = tileNode(game, t, {size: "small", where: `In ${sideName(game, side)}'s discard pile`});
+    const acts = actionsWhere((a) => (a.type === "return" || a.type === "remove") && a.tile === t.id);
+    if (acts.length === 1) clickable(tn, acts[0]);
+    node.append(tn);
+  }
   return node;
 }
 
 /** A seat's screen: its own tiles (pickable) for the viewer, backs and revealed tiles otherwise. */
 function screenNode(game, s, mine) {
-  const panel = el("div", {class: "ec-panel" + (mine ? " ec-mine" : ""), id: mine ? "ec-my-screen" : null},
-    el("h3", {}, chip(s.seat), mine ? "your screen" : "screen", s.passed ? " (passed)" : ""),
-    el("div", {class: "ec-small"}, `${s.supply_count} tile(s) behind the screen`));
+  const panel = el("section", {class: "ec-panel" + (mine ? " ec-mine" : ""), id: mine ? "ec-my-screen" : null,
+    "aria-label": mine ? "Your screen" : `${table.seatName(s.seat)}'s screen`});
+  panel.append(el("div", {class: "ec-phead"}, I.screenIcon(), chip(s.seat), mine ? el("strong", {}, "your screen") : null,
+    s.passed ? el("strong", {}, "passed") : null, sideMoney(game, s.side)));
+  const row = el("div", {class: "ec-row"});
   const shownIds = new Set(s.shown.map((t) => t.id));
   if (s.supply) {
     for (const t of s.supply) {
-      const tn = tileNode(game, t);
-      if (shownIds.has(t.id)) tn.append(el("span", {class: "ec-small"}, "revealed"));
+      const name = typeOf(game, t).name;
+      const tn = tileNode(game, t, {size: mine ? "big" : "", where: shownIds.has(t.id)
+        ? "Revealed: in front of the screen until the end of the round" : "Behind your screen"});
+      if (shownIds.has(t.id)) tn.append(I.revealedMark());
       const direct = actionsWhere((a) => ["discard", "remove", "reveal"].includes(a.type) && a.tile === t.id);
       if (direct.length === 1) clickable(tn, direct[0]);
       else {
         const plays = actionsWhere((a) => a.type === "play" && a.tile === t.id);
         if (plays.length) {
-          pickable(tn, t.id);
+          pickable(tn, t.id, name);
           for (const a of plays) table.claim(a);  // reachable: pick, then a highlighted cell
         }
       }
-      panel.append(tn);
+      row.append(tn);
     }
+    if (!s.supply.length) row.append(el("span", {class: "ec-muted"}, "No monster behind the screen."));
   } else {
-    for (const t of s.shown) panel.append(tileNode(game, t));
+    for (const t of s.shown) row.append(tileNode(game, t, {where: "Revealed in front of the screen"}));
     const hidden = s.supply_count - s.shown.length;
-    for (let i = 0; i < hidden; i++) panel.append(el("div", {class: "ec-tile hidden"}, "?"));
+    for (let i = 0; i < hidden; i++) row.append(el("span", {class: "ec-tile back", "aria-hidden": "true"}));
+    row.append(el("span", {class: "ec-muted"}, plural(s.supply_count, "monster", "monsters") + " behind the screen"));
   }
+  panel.append(row);
+  if (mine) panel.append(discardNode(game, s.side));
   return mark(panel, `screen-${s.seat}`, [s.supply_count, s.shown, s.passed, s.supply]);
 }
 
-function sidesNode(view, game) {
-  const node = el("div", {class: "ec-row"});
-  for (const sd of game.sides) {
-    const panel = el("div", {class: "ec-panel"},
-      el("h3", {}, ...sd.seats.map(chip)),
-      el("div", {}, `Gold ${sd.gold} \u00b7 Magic coins ${sd.magic} \u00b7 Victory tokens ${sd.vp}` +
-        ` (${game.victory_to_win} to win) \u00b7 Bag ${sd.bag_count}`),
-      el("div", {class: "ec-small"}, `Discard pile (${sd.discard.length}):`));
-    for (const t of sd.discard) {
-      const tn = tileNode(game, t);
-      const acts = actionsWhere((a) => (a.type === "return" || a.type === "remove") && a.tile === t.id);
-      if (acts.length === 1) clickable(tn, acts[0]);
-      panel.append(tn);
+function othersNode(game, list) {
+  const node = el("div", {class: "ec-screens"});
+  // each side's discard pile once: yours under your screen, another side's under its first screen
+  const me = lastView ? lastView.you : null;
+  const doneSides = new Set(game.screens.filter((x) => x.seat === me).map((x) => x.side));
+  for (const s of list) {
+    const panel = screenNode(game, s, false);
+    if (!doneSides.has(s.side)) {
+      panel.append(discardNode(game, s.side));
+      doneSides.add(s.side);
     }
-    node.append(mark(panel, `side-${sd.side}`, [sd.gold, sd.magic, sd.vp, sd.bag_count, sd.discard.length]));
+    node.append(panel);
   }
   if (game.box.length) {
-    const bx = el("div", {class: "ec-panel"}, el("h3", {}, "Removed from the game"));
-    for (const t of game.box) bx.append(tileNode(game, t));
+    const bx = el("section", {class: "ec-panel"}, el("div", {class: "ec-phead"}, I.boxIcon(), el("strong", {}, "Removed from the game")));
+    const row = el("div", {class: "ec-row"});
+    for (const t of game.box) row.append(tileNode(game, t, {size: "small", where: "Removed from the game (in the box)"}));
+    bx.append(row);
     node.append(bx);
   }
   return node;
