@@ -26,7 +26,8 @@ const COLOUR_NAME = {blue: "Blue", red: "Red", yellow: "Yellow"};
 const CELL_NAME = {raid: "Raid cell", fortress: "Fortress", portal: "Demon portal", port: "Port cell"};
 
 const CSS = `
-.ec { display: flex; flex-direction: column; gap: .6rem; font-size: 14px; color: var(--text, #eee); }
+.ec { display: flex; flex-direction: column; gap: .5rem; font-size: 14px; color: var(--text, #eee);
+  overflow-anchor: none; /* redrawn whole on every view: keep the page where the player left it */ }
 .ec .ic { width: 1.4em; height: 1.4em; vertical-align: middle; flex: none; }
 .ec h3 { margin: 0; font-size: 15px; font-family: var(--font-display, serif); }
 .ec-strip { display: flex; flex-wrap: wrap; gap: .3rem .9rem; align-items: center; padding: .4rem .6rem;
@@ -38,13 +39,16 @@ const CSS = `
   font-weight: 600; white-space: nowrap; line-height: 1.5; }
 .ec-side { display: inline-flex; flex-wrap: wrap; align-items: center; gap: .15rem .45rem; }
 .ec-money { display: inline-flex; align-items: center; gap: .5rem; }
+.ec-chip.ec-team { background: #2b2118; color: #fbf4e2; border: 1px solid #fbf4e288; }
+.ec-chip.ec-team .ec-shape { font-size: 15px; text-shadow: 0 0 1px #fff; }
 /* boards */
 .ec-boards { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 34rem), 1fr)); gap: .5rem; }
 .ec-board { border-radius: 10px; border: 2px solid #2b2118; color: #2b2118; padding: .3rem .4rem .35rem;
   background: #a9c98a; box-shadow: 0 2px 6px #0008; display: flex; flex-direction: column; gap: .25rem; }
 .ec-board.face-B { background: #e2c58f; }
 .ec-board.usable { outline: 3px solid #f0c93e; outline-offset: 1px; }
-.ec-bhead { display: flex; flex-wrap: wrap; align-items: center; gap: .2rem .7rem; font-size: 14px; }
+.ec-bhead { display: flex; flex-wrap: wrap; align-items: center; gap: .1rem .6rem; font-size: 14px; line-height: 1.3; }
+.ec-supply .ec-discard { margin-left: auto; align-self: flex-end; max-width: 50%; gap: .2rem; }
 .ec-bhead h3 { color: #2b2118; margin-right: auto; }
 .ec-half { display: flex; align-items: center; gap: .4rem; border-radius: 7px; padding: .15rem .25rem;
   background: #fff5; border-left: 6px solid var(--seat); }
@@ -97,6 +101,9 @@ const CSS = `
 .ec-tile.big { width: 5rem; height: 5.6rem; }
 .ec-tile.big .ec-glyph { width: 2rem; height: 2rem; margin-top: 1rem; }
 .ec-tile .ec-name { font-size: 12px; line-height: 1.05; text-align: center; font-weight: 600; overflow-wrap: anywhere; }
+.ec-swatch { display: inline-block; width: .8rem; height: .8rem; border: 1.5px solid #2b2118; border-radius: 2px; }
+.ec-swatch.c-yellow { background: ${I.TILE.yellow}; } .ec-swatch.c-red { background: ${I.TILE.red}; }
+.ec-swatch.c-blue { background: ${I.TILE.blue}; margin-left: -3px; }
 .ec-tile .ec-revealed { position: absolute; right: -6px; bottom: -6px; width: 1.3rem; height: 1.3rem; }
 .ec-tile.back { background: repeating-linear-gradient(45deg, #4a4058, #4a4058 4px, #5a5068 4px, #5a5068 8px);
   width: 1.6rem; height: 2.2rem; }
@@ -143,6 +150,9 @@ const CSS = `
 .ec-card .kind { font-weight: 700; }
 .ec-card .where { color: #5a5048; font-style: italic; }
 @media (max-width: 600px) {
+  .ec-bhead h3 { font-size: 14px; }
+  .ec-bhead .ec-word, .ec-phead .ec-word { display: none; }
+  .ec-phead > .ic:first-child { display: none; }
   .ec-half { flex-wrap: wrap; }
   .ec-owner { width: 100%; flex-direction: row; align-items: center; flex-wrap: wrap; }
   .ec-owner .ec-chip { max-width: none; }
@@ -232,13 +242,21 @@ function chip(seat) {
     shape(seat) ? el("span", {"aria-hidden": "true"}, shape(seat)) : null, table.seatName(seat));
 }
 
-/** A side's name from its seats' names ("Morgana & Fritz" for a team). */
+/** A side's name: its player's name, or "Team 1" / "Team 2" with 4 players (as the seats
+ *  list names the teams). */
 function sideName(game, side) {
+  if (game.players === 4) return `Team ${side + 1}`;
   return game.sides[side].seats.map((s) => table.seatName(s)).join(" & ");
 }
 
 function sideChips(game, side) {
   const seats = game.sides[side].seats;
+  if (game.players === 4) {
+    // one chip per team: its seats' shapes in their colours, and the team's name
+    return el("span", {class: "ec-chip ec-team", title: seats.map((s) => table.seatName(s)).join(" & ")},
+      ...seats.map((s) => el("span", {class: "ec-shape", style: {color: table.seatColor(s)}, "aria-hidden": "true"}, shape(s))),
+      sideName(game, side));
+  }
   const out = el("span", {class: "ec-side"});
   seats.forEach((s, i) => { if (i) out.append("&"); out.append(chip(s)); });
   return out;
@@ -496,7 +514,7 @@ function halfNode(game, b, h, mySide) {
   const half = b.halves[h];
   const colour = table.seatColor(half.seats[0]);
   const node = el("div", {class: "ec-half", style: {"--seat": colour}});
-  const owner = el("div", {class: "ec-owner"}, ...half.seats.map(chip), conquestNode(b, half, colour));
+  const owner = el("div", {class: "ec-owner"}, sideChips(game, half.side), conquestNode(b, half, colour));
   if (b.stone === half.side) owner.append(el("span", {class: "ec-stat"}, I.powerStone("Power stone"), "power stone"));
   node.append(owner);
   const cells = el("div", {class: "ec-cells"});
@@ -554,7 +572,7 @@ function trackNode(game, b, order) {
     steps.append(span);
   }
   const lead = b.marker === 0 ? null : b.halves[b.marker > 0 ? 0 : 1].side;
-  const caption = lead === null ? "Even" : `${sideName(game, lead)} ${game.sides[lead].seats.length > 1 ? "lead" : "leads"} by ${Math.abs(b.marker)}`;
+  const caption = lead === null ? "Even" : `${sideName(game, lead)} leads by ${Math.abs(b.marker)}`;
   const track = el("div", {class: "ec-track", role: "img",
     "aria-label": `Fear track: ${caption}`}, endBox(far), steps, endBox(near));
   attachCard(track, () => el("div", {class: "ec-card"},
@@ -575,14 +593,17 @@ function boardNode(game, b, mySide, usable) {
   const {track, caption} = trackNode(game, b, order);
   const head = el("div", {class: "ec-bhead"}, el("h3", {}, `Board ${b.board + 1} \u00b7 ${b.face_name}`),
     el("span", {class: "ec-lead"}, caption));
-  head.append(stat(b.loot ? I.lootToken("Loot token") : I.lootToken("Loot taken"), b.loot ? "loot" : "looted",
-    b.loot ? "Loot: the first red monster put in a raid cell this round plunders it" : "Loot already taken this round"));
-  if (b.stone === null) head.append(stat(I.powerStone("Power stone"), "stone", "Power stone still on the board"));
+  const word = (w) => el("span", {class: "ec-word"}, w);
+  head.append(el("span", {class: "ec-stat", title: b.loot ? "Loot: the first red monster put in a raid cell this round plunders it"
+    : "Loot already taken this round"}, I.lootToken(b.loot ? "Loot token" : "Loot taken"), word(b.loot ? "loot" : "looted")));
+  if (b.stone === null) {
+    head.append(el("span", {class: "ec-stat", title: "Power stone: the first blue monster put in a raid cell this round takes it"},
+      I.powerStone("Power stone"), word("stone")));
+  }
   head.append(el("span", {class: "ec-stat", title: "Port cargo: gold for a yellow / a red or blue monster in a port cell",
     "aria-label": `Port cargo: ${b.cargo.yellow} gold for yellow, ${b.cargo.redblue} for red or blue`},
-  I.portIcon(), el("span", {class: "ec-tile c-yellow small", style: {width: ".9rem", height: ".9rem", display: "inline-block"}}),
-  I.goldCoin(b.cargo.yellow), el("span", {class: "ec-tile c-red small", style: {width: ".9rem", height: ".9rem", display: "inline-block"}}),
-  I.goldCoin(b.cargo.redblue)));
+  I.portIcon(), el("span", {class: "ec-swatch c-yellow"}), I.goldCoin(b.cargo.yellow),
+  el("span", {class: "ec-swatch c-red"}), el("span", {class: "ec-swatch c-blue"}), I.goldCoin(b.cargo.redblue)));
   node.append(mark(head, `bhead-${b.board}`, [b.loot, b.stone, b.cargo]));
   node.append(halfNode(game, b, order[0], mySide));
   node.append(mark(track, `track-${b.board}`, [b.marker]));
@@ -682,9 +703,9 @@ function discardNode(game, side) {
 function screenNode(game, s, mine) {
   const panel = el("section", {class: "ec-panel" + (mine ? " ec-mine" : ""), id: mine ? "ec-my-screen" : null,
     "aria-label": mine ? "Your screen" : `${table.seatName(s.seat)}'s screen`});
-  panel.append(el("div", {class: "ec-phead"}, I.screenIcon(), chip(s.seat), mine ? el("strong", {}, "your screen") : null,
+  panel.append(el("div", {class: "ec-phead"}, I.screenIcon(), chip(s.seat), mine ? el("strong", {class: "ec-word"}, "your screen") : null,
     s.passed ? el("strong", {}, "passed") : null, sideMoney(game, s.side)));
-  const row = el("div", {class: "ec-row"});
+  const row = el("div", {class: "ec-row ec-supply"});
   const shownIds = new Set(s.shown.map((t) => t.id));
   if (s.supply) {
     for (const t of s.supply) {
@@ -711,7 +732,7 @@ function screenNode(game, s, mine) {
     row.append(el("span", {class: "ec-muted"}, plural(s.supply_count, "monster", "monsters") + " behind the screen"));
   }
   panel.append(row);
-  if (mine) panel.append(discardNode(game, s.side));
+  if (mine) row.append(discardNode(game, s.side));
   return mark(panel, `screen-${s.seat}`, [s.supply_count, s.shown, s.passed, s.supply]);
 }
 

@@ -1,0 +1,343 @@
+"""Evil Corp.'s table as a new user meets it (issue 14 "The table", for Evil Corp.).
+
+A real server (tests/browser.py ``lair_process``, bots at 0.05 s) and Debian's Chromium; every
+move is a real click on the board ([data-pick], [data-action]) or the prompt bar.
+
+- One round and more by clicks: the host plays a full round (and on, until she has hired and
+  kept a fortress monster at night, at most 4 rounds) with a plain player's plan, counting the
+  clicks of the named tasks (first placement, a hire, a night keep) from the moment her prompt
+  arrives; the counts are printed (``-s``) and kept in docs/evil-corp-table.md.
+- Names, not codes: all visible text of the table mid-match (HTML and SVG text, tooltips,
+  aria labels, prompt buttons, log, the full cards shown on hover) and of the replay holds no
+  catalogue id (B07, SR1, D1), no cell id (raid-1) and no two-letter abbreviation.
+- Boards laid out as boards: at 1366×768 every fear track is visible at once; when the prompt
+  arrives, your screen and the boards you may use are on screen without scrolling by hand at
+  1366×768, 1920×1080 and 375×812.
+
+Screenshots: tests/e2e/artifacts/evil_corp_table/ (and docs/screenshots/ under
+``LAIR_SCREENSHOTS``, as ``make screenshots`` sets it).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+
+import pytest
+
+from tests.browser import ARTIFACTS, ROOT, lair_process, screenshot
+
+pytestmark = pytest.mark.e2e
+
+OUT = ARTIFACTS / "evil_corp_table"
+SIZES = {
+    "1366x768": {"viewport": {"width": 1366, "height": 768}},
+    "1920x1080": {"viewport": {"width": 1920, "height": 1080}},
+    "375x812": {"viewport": {"width": 375, "height": 812}, "device_scale_factor": 2,
+                "is_mobile": True, "has_touch": True},
+}
+
+#: Catalogue ids (monsters B07 R12 Y03, starting SB SR1 SY2, demons D1), cell ids (raid-1,
+#: port-2), and the old renderer's shorthand ("P:", "S:", "A:" ability prefixes, "L1" levels).
+CODE = re.compile(r"\b(?:[BRY]\d\d|S[BRY]\d?|D[123])\b|\b(?:raid|port)-\d\b|\b[PSA]:|\bL[123]\b")
+#: Two-letter words English has; any other two-letter token is an abbreviation.
+WORDS = {"a", "i", "am", "an", "as", "at", "be", "by", "do", "go", "he", "if", "in", "is", "it",
+         "me", "my", "no", "of", "ok", "on", "or", "so", "to", "up", "us", "we"}
+
+
+def save(page, name: str) -> None:
+    screenshot(page, OUT / f"{name}.png", full_page=False)
+    docs = os.environ.get("LAIR_SCREENSHOTS")
+    if docs:
+        shutil.copy(OUT / f"{name}.png", ROOT / docs / f"evil_corp-{name}.png")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with lair_process(tmp_path_factory.mktemp("db") / "lair.db") as url:
+        yield url
+
+
+def new_match(browser, server: str, players: int, options: dict[str, str], size: str):
+    """The host (Morgana) creates an Evil Corp. match in the lobby, fills the other seats
+    with random bots and starts it; returns (context, page, match url)."""
+    ctx = browser.new_context(**SIZES[size], reduced_motion="reduce")
+    page = ctx.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(server + "/")
+    page.fill("#name", "Morgana")
+    page.click("#name-submit")
+    page.check("#game-evil_corp")
+    page.select_option("#players-evil_corp", str(players))
+    for key, value in options.items():
+        page.select_option(f"select[name=opt_evil_corp_{key}]", value)
+    page.click("#create")
+    page.wait_for_selector("#start")
+    url = page.url
+    page.select_option("form[action$='/fill'] select[name=bot]", "random")
+    page.click("#fill")
+    page.wait_for_selector("#seats li strong >> nth=-1")
+    page.click("#start")
+    page.wait_for_selector("#table .ec")
+    page.wait_for_function("document.body.dataset.version !== undefined")
+    return ctx, page, url
+
+
+def wait_my_turn(page, timeout: float = 30_000) -> bool:
+    """Wait until the host may act (or the match is over); True if she may act."""
+    page.wait_for_function(
+        "document.body.dataset.finished === 'true' || (document.body.dataset.yourTurn === 'true'"
+        " && document.body.dataset.pending !== 'true')", timeout=timeout)
+    return page.evaluate("document.body.dataset.finished") != "true"
+
+
+def targets(page) -> list[tuple[str, dict]]:
+    """Clickable legal targets on the board and in the prompt bar: (where, action)."""
+    raw = page.locator("#board [data-action], #prompt-actions [data-action]").evaluate_all(
+        "els => els.map(e => e.offsetParent !== null && !e.disabled ?"
+        " [e.closest('#board') ? 'board' : 'bar', e.getAttribute('data-action')] : null)")
+    return [(w, json.loads(a)) for w, a in (x for x in raw if x)]
+
+
+def click_action(page, pred) -> bool:
+    """Click the first visible target whose action satisfies ``pred``; False if none."""
+    loc = page.locator("#board [data-action], #prompt-actions [data-action]")
+    for i in range(loc.count()):
+        el = loc.nth(i)
+        a = el.get_attribute("data-action")
+        if a and pred(json.loads(a)) and el.is_visible():
+            before = page.evaluate("document.body.dataset.version")
+            el.click()
+            page.wait_for_function(
+                "(v) => document.body.dataset.version !== v || !!document.querySelector('.toast')",
+                arg=before, timeout=10_000)
+            return True
+    return False
+
+
+def gold(page) -> int:
+    label = page.locator("#ec-my-screen [aria-label^='Gold:']").first.get_attribute("aria-label")
+    return int(label.split(":")[1])
+
+
+def play_turn(page, state: dict) -> int:
+    """One decision of the host's plan; returns the clicks it took. Day turn: a monster in her
+    fortress first, then a hire that leaves enough gold to keep it, then yellow monsters into
+    ports and raids for gold, else pass. Night: keep the fortress monster. Choices: the first
+    board target, else the first prompt button that is not "Skip"."""
+    acts = targets(page)
+    kinds = {a["type"] for _, a in acts}
+    picks = page.locator("#board [data-pick]")
+    if "keep" in kinds or "release" in kinds:
+        if click_action(page, lambda a: a["type"] == "keep"):
+            state["tasks"].setdefault("night keep", 1)
+            return 1
+        click_action(page, lambda a: a["type"] == "release")
+        return 1
+    if picks.count() or "hire" in kinds:
+        hires = [a for w, a in acts if a["type"] == "hire" and w == "board"]
+        price = {}
+        for q in page.locator("#ec-personnel .ec-qcell[data-action]").all():
+            a = json.loads(q.get_attribute("data-action"))
+            label = q.locator(".ec-price").get_attribute("aria-label") or "price 99 gold"
+            price[a["slot"]] = int(label.split()[1])
+        if state["placed_fortress"] and hires and "hire" not in state["tasks"]:
+            cheap = [a for a in hires if gold(page) - price.get(a["slot"], 99) >= 2]
+            if cheap:
+                click_action(page, lambda a: a == cheap[0])
+                state["tasks"]["hire"] = 1
+                return 1
+        if picks.count():
+            # pick: yellow first (gold), the fortress while empty
+            order = sorted(range(picks.count()), key=lambda i: (
+                "c-yellow" not in (picks.nth(i).get_attribute("class") or "")))
+            for i in order:
+                picks.nth(i).click()
+                cells = [a for _, a in targets(page) if a["type"] == "play"]
+                want = [a for a in cells if a["cell"] == "fortress"] if not state["placed_fortress"] \
+                    else [a for a in cells if a["cell"].startswith("port")] or \
+                    [a for a in cells if a["cell"].startswith("raid")]
+                if want:
+                    click_action(page, lambda a: a == want[0])
+                    if want[0]["cell"] == "fortress":
+                        state["placed_fortress"] = True
+                    state["tasks"].setdefault("first placement", 2)
+                    return 2
+                page.locator("#board [data-pick].picked").click()  # put it back
+                picks = page.locator("#board [data-pick]")
+        if click_action(page, lambda a: a["type"] == "pass"):
+            return 1
+    # a choice frame (flip, send, move, reveal, summon, ...): the board first, never skip
+    for where in ("board", "bar"):
+        for w, a in acts:
+            if w == where and a["type"] not in ("skip", "undo"):
+                click_action(page, lambda x, a=a: x == a)
+                return 1
+    click_action(page, lambda a: True)
+    return 1
+
+
+def test_rounds_by_clicks_count_the_named_tasks(browser, server):
+    """Issue 14 "Done when": a full round by real clicks, with the clicks of a hire and a
+    night keep counted and printed (one click each is the floor: nothing to hunt for)."""
+    ctx, page, _ = new_match(browser, server, 2, {"balance_of_power_seat": "0",
+                                                  "first_player": "0"}, "1366x768")
+    state = {"tasks": {}, "placed_fortress": False}
+    clicks, round_no, rounds = 0, 1, 0
+    try:
+        for _ in range(200):
+            if not wait_my_turn(page):
+                break
+            text = page.inner_text(".ec-strip")
+            now = int(re.search(r"Round (\d+)", text).group(1))
+            if now != round_no:
+                rounds += 1
+                round_no = now
+                state["placed_fortress"] = False
+                if rounds == 1:
+                    save(page, "round-2-1366x768")
+            if rounds >= 1 and {"hire", "night keep"} <= set(state["tasks"]) or rounds >= 4:
+                break
+            clicks += play_turn(page, state)
+        assert page.js_errors == []
+    finally:
+        ctx.close()
+    print(f"\nEvil Corp. clicks per named task: {state['tasks']}; "
+          f"{clicks} clicks over {rounds} full round(s)")
+    assert rounds >= 1, "the host did not play a full round"
+    assert state["tasks"].get("first placement") == 2
+    assert state["tasks"].get("hire") == 1, "no affordable hire in 4 rounds"
+    assert state["tasks"].get("night keep") == 1, "no night keep in 4 rounds"
+
+
+VISIBLE_TEXT_JS = """() => {
+  const out = [];
+  const seen = (el) => { const r = el.getBoundingClientRect(); const cs = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && cs.display !== 'none'; };
+  for (const sel of ['#board', '#log', '#prompt-bar', '#seats', '#result', '#replay', '.card-pop']) {
+    for (const root of document.querySelectorAll(sel)) {
+      if (!seen(root)) continue;
+      out.push(root.innerText);
+      for (const t of root.querySelectorAll('svg text, svg title')) out.push(t.textContent);
+      for (const e of root.querySelectorAll('[title], [aria-label]')) {
+        out.push(e.getAttribute('title') || '', e.getAttribute('aria-label') || '');
+      }
+    }
+  }
+  return out.filter(Boolean);
+}"""
+
+
+def offenders(texts: list[str]) -> list[str]:
+    bad = []
+    for t in texts:
+        for m in CODE.finditer(t):
+            bad.append(f"{m.group(0)!r} in {t[:80]!r}")
+        for w in re.findall(r"(?<![\w'’-])[A-Za-z]{2}(?![\w'’-])", t):
+            if w.lower() not in WORDS:
+                bad.append(f"{w!r} in {t[:80]!r}")
+    return bad
+
+
+@pytest.fixture(scope="module")
+def four_players(browser, server):
+    """A 4-player match (3 boards) the host has made a few moves in, on her turn."""
+    ctx, page, url = new_match(browser, server, 4, {}, "1366x768")
+    state = {"tasks": {}, "placed_fortress": False}
+    for _ in range(4):
+        if not wait_my_turn(page):
+            break
+        play_turn(page, state)
+    wait_my_turn(page)
+    yield {"cookies": ctx.cookies(), "url": url, "host": page}
+    ctx.close()
+
+
+def test_no_code_cell_id_or_abbreviation_is_visible(browser, four_players):
+    """Item 3: names, not codes, in the table mid-match (text, SVG, tooltips, prompt buttons,
+    log, every piece's full card) and in its replay."""
+    page = four_players["host"]
+    texts = page.evaluate(VISIBLE_TEXT_JS)
+    assert any("Board 1" in t for t in texts) and any("Junior" in t for t in texts)
+    pieces = page.locator("#board .ec-tile:not(.back), #board .ec-cell, #board .ec-demon, #board .ec-track")
+    for i in range(pieces.count()):
+        piece = pieces.nth(i)
+        if not piece.is_visible():
+            continue
+        piece.evaluate("e => e.scrollIntoView({block: 'center'})")  # clear of the prompt bar
+        piece.hover()
+        pop = page.locator(".card-pop")
+        try:
+            pop.wait_for(timeout=5000)
+        except Exception:
+            info = piece.evaluate("e => { const r = e.getBoundingClientRect(); const h = document.elementFromPoint(r.left + r.width/2, r.top + r.height/2); return [e.className.baseVal ?? e.className, r.top, r.height, h && (h.className.baseVal ?? h.className), h && h.tagName]; }")
+            raise AssertionError(f"no card for piece {i}: {info}")
+        texts.append(pop.inner_text())
+    assert not offenders(texts), offenders(texts)[:10]
+    replay = page.context.new_page()
+    replay.goto(four_players["url"] + "/replay")
+    replay.wait_for_function("Number(document.getElementById('replay').dataset.shown || 0) > 0")
+    replay.wait_for_selector("#board .ec-board")
+    rtexts = replay.evaluate(VISIBLE_TEXT_JS)
+    assert not offenders(rtexts), offenders(rtexts)[:10]
+    replay.close()
+    assert page.js_errors == []
+
+
+TRACKS_JS = """() => {
+  const bar = document.getElementById('prompt-bar');
+  let bottom = window.innerHeight;
+  if (bar) { const r = bar.getBoundingClientRect(); if (r.height && r.top > innerHeight / 2) bottom = Math.min(bottom, r.top); }
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };
+  return {bottom, width: innerWidth,
+          tracks: [...document.querySelectorAll('#board .ec-track')].map(box),
+          usable: [...document.querySelectorAll('#board .ec-board.usable')].map(box),
+          screen: [...document.querySelectorAll('#ec-my-screen')].map(box)};
+}"""
+
+
+def settled(page) -> dict:
+    """TRACKS_JS once two reads 100 ms apart agree (the renderer's scroll, instant with reduced
+    motion, and a partner bot's move redrawing the table have settled)."""
+    got = page.evaluate(TRACKS_JS)
+    for _ in range(50):
+        page.wait_for_timeout(100)
+        again = page.evaluate(TRACKS_JS)
+        if again == got:
+            return got
+        got = again
+    return got
+
+
+def on_screen(boxes, bottom, width) -> bool:
+    return all(t >= -0.5 and b <= bottom + 0.5 and l >= -0.5 and r <= width + 0.5
+               for t, b, l, r in boxes)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_your_screen_and_boards_are_on_screen_when_the_prompt_arrives(browser, four_players, size):
+    """Items 2 and 6: opened on the host's turn, the table shows her screen and the boards she
+    may use without a scroll by hand (the renderer brings them into view); at 1366×768 every
+    fear track fits on screen at once."""
+    ctx = browser.new_context(**SIZES[size], reduced_motion="reduce")
+    ctx.add_cookies(four_players["cookies"])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(four_players["url"])
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=30_000)
+    page.wait_for_selector("#board .ec-board")
+    got = settled(page)
+    screenshot(page, OUT / f"turn-{size}.png", full_page=False)
+    save(page, f"turn-{size}")
+    assert len(got["tracks"]) == 3 and len(got["usable"]) == 2, got
+    assert on_screen(got["screen"] + got["usable"], got["bottom"], got["width"]), (size, got)
+    if size == "1366x768":
+        tops = [t for t, *_ in got["tracks"]]
+        page.evaluate("(y) => window.scrollBy(0, y - 8)", min(tops))
+        got = settled(page)
+        assert on_screen(got["tracks"], got["bottom"], got["width"]), got
+    assert errors == []
+    ctx.close()
