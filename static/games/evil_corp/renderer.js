@@ -98,9 +98,10 @@ const CSS = `
 .ec-tile.inactive { background: repeating-linear-gradient(135deg, #8a8296, #8a8296 5px, #9d95a8 5px, #9d95a8 10px); }
 .ec-tile.inactive .ec-glyph, .ec-tile.inactive .ec-abil { opacity: .55; }
 .ec-tile.boosted .ec-tl { filter: drop-shadow(0 0 3px #f0c93e); }
-.ec-tile.big { width: 5rem; height: 5.6rem; }
-.ec-tile.big .ec-glyph { width: 2rem; height: 2rem; margin-top: 1rem; }
-.ec-tile .ec-name { font-size: 12px; line-height: 1.05; text-align: center; font-weight: 600; overflow-wrap: anywhere; }
+.ec-tile.big { width: 5.5rem; height: 6.3rem; justify-content: flex-start; gap: 1px; }
+.ec-tile.big .ec-glyph { width: 2rem; height: 2rem; margin-top: 1.05rem; }
+.ec-tile.big .ec-abil { margin-top: auto; }
+.ec-tile .ec-name { font-size: 12px; line-height: 1.05; text-align: center; font-weight: 600; hyphens: auto; }
 .ec-swatch { display: inline-block; width: .8rem; height: .8rem; border: 1.5px solid #2b2118; border-radius: 2px; }
 .ec-swatch.c-yellow { background: ${I.TILE.yellow}; } .ec-swatch.c-red { background: ${I.TILE.red}; }
 .ec-swatch.c-blue { background: ${I.TILE.blue}; margin-left: -3px; }
@@ -122,7 +123,7 @@ const CSS = `
 .ec-dept { background: #6b4a35; border-color: #2b2118; color: #fbf4e2; }
 .ec-dept h3 { color: #fbf4e2; }
 .ec-queue { display: flex; flex-wrap: wrap; gap: .35rem; align-items: stretch; }
-.ec-qcell { display: flex; flex-direction: column; align-items: center; gap: .15rem; padding: .2rem; width: 5.2rem;
+.ec-qcell { display: flex; flex-direction: column; align-items: center; gap: .15rem; padding: .2rem; width: 6.1rem;
   border-radius: 6px; background: #fbf4e21f; border: 1px solid #fbf4e255; text-align: center; font-size: 12px; }
 .ec-qcell.raise { background: #f0c93e33; }
 .ec-qcell.last { background: #0000002a; }
@@ -166,9 +167,10 @@ const CSS = `
   .ec-steps > span .ic { height: 1.1rem; }
   .ec-steps > span.marker .ic { height: 1.5rem; }
   .ec-end { width: 1.2rem; height: 1.7rem; font-size: 13px; }
-  .ec-tile.big { width: 3.9rem; height: 4.9rem; }
-  .ec-tile.big .ec-glyph { margin-top: .9rem; width: 1.6rem; height: 1.6rem; }
-  .ec-qcell { width: 4.3rem; }
+  .ec-tile.big { width: 4.6rem; height: 5.6rem; }
+  .ec-tile.big .ec-glyph { margin-top: .95rem; width: 1.6rem; height: 1.6rem; }
+  .ec-tile .ec-name { font-size: 11px; }
+  .ec-qcell { width: 5.1rem; }
   .ec-demon { min-width: 0; flex: 1 1 9.5rem; }
 }
 `;
@@ -231,8 +233,10 @@ function chipText(hex) {
   return 1.05 / (L + 0.05) >= (L + 0.05) / (0.0056 + 0.05) ? "#fff" : "#111";
 }
 
+/** The seat's shape (the table's; the replay viewer's table has none: the same list). */
+const SHAPES = ["\u25CF", "\u25B2", "\u25A0", "\u25C6"];
 function shape(seat) {
-  return typeof table.seatShape === "function" ? table.seatShape(seat) : "";
+  return typeof table.seatShape === "function" ? table.seatShape(seat) : SHAPES[seat % SHAPES.length];
 }
 
 /** A seat's name on its colour, with its shape (colour is never the only cue). */
@@ -370,7 +374,22 @@ export function update(view) {
   box.append(personnel(game));
   box.append(othersNode(game, screensList.filter((x) => x !== myScreen)));
   previous = nextSigs;
+  titlesToCards(box);
   bringIntoView(view, box);
+}
+
+/** Every small piece with a `title` (a token, a coin count, a track) shows its words as a card
+ *  on hover, focus or long-press too (a native tooltip never shows on a touch screen). */
+function titlesToCards(box) {
+  for (const node of box.querySelectorAll("[title]")) {
+    if (node.closest("svg")) continue;
+    const text = node.getAttribute("title");
+    node.removeAttribute("title");
+    if (!node.hasAttribute("aria-label")) node.setAttribute("aria-label", text);
+    const icon = node.querySelector(".ic");
+    attachCard(node, () => el("div", {class: "ec-card"},
+      el("div", {class: "ab"}, icon ? icon.cloneNode(true) : null, el("span", {}, text))));
+  }
 }
 
 /** Item 6 of issue 14: when a prompt arrives, the place where you decide is on screen. */
@@ -438,8 +457,9 @@ function statusStrip(view, game) {
     node.append(el("span", {class: "ec-stat"}, "Turn:", sideChips(game, game.turn_side)));
   }
   node.append(el("span", {class: "ec-stat", title: "First player token"}, I.firstPlayer("First player token"),
-    sideChips(game, game.first)));
-  node.append(stat(I.magicCoin(null, "Magic coins left in the supply"), game.magic_left, "Magic coins left in the supply"));
+    el("span", {class: "ec-word"}, "First player:"), sideChips(game, game.first)));
+  node.append(el("span", {class: "ec-stat", title: "Magic coins left in the supply"},
+    I.magicCoin(null, "Magic coins left in the supply"), el("span", {class: "ec-word"}, "left:"), String(game.magic_left)));
   if (game.winner && game.winner.length) {
     node.append(el("div", {class: "ec-pending"}, "Game over: " +
       game.winner.map((s) => sideName(game, s)).join(", ") + ` reached ${game.victory_to_win} victory tokens.`));
@@ -477,12 +497,14 @@ function hintNode() {
 // ----- settlement boards -------------------------------------------------------------------------
 
 /** The conquest track of a half: the token on its step (3 steps from the start to the centre). */
-function conquestNode(b, half, colour) {
+function conquestNode(game, b, half, colour) {
   const n = b.conquest_steps;
   const at = n - half.conquest;           // 0 = start, n = centre
   const node = el("span", {class: "ec-conq", role: "img",
     "aria-label": `Conquest track: ${plural(half.conquest, "step", "steps")} to the centre`,
-    title: `Conquest track: ${plural(half.conquest, "step", "steps")} to the centre`});
+    title: `Conquest track of ${sideName(game, half.side)}: ${plural(half.conquest, "step", "steps")} to the centre. ` +
+      "Each conquest symbol the fear marker passes on the opponent's side moves the token 1 step toward the center; " +
+      "on the central cell its side receives a victory token."});
   for (let i = 0; i <= n; i++) {
     const spot = el("span", {class: i === n ? "centre" : ""});
     if (i === at) spot.append(I.conquestToken(colour));
@@ -514,7 +536,7 @@ function halfNode(game, b, h, mySide) {
   const half = b.halves[h];
   const colour = table.seatColor(half.seats[0]);
   const node = el("div", {class: "ec-half", style: {"--seat": colour}});
-  const owner = el("div", {class: "ec-owner"}, sideChips(game, half.side), conquestNode(b, half, colour));
+  const owner = el("div", {class: "ec-owner"}, sideChips(game, half.side), conquestNode(game, b, half, colour));
   if (b.stone === half.side) owner.append(el("span", {class: "ec-stat"}, I.powerStone("Power stone"), "power stone"));
   node.append(owner);
   const cells = el("div", {class: "ec-cells"});
@@ -600,7 +622,8 @@ function boardNode(game, b, mySide, usable) {
     head.append(el("span", {class: "ec-stat", title: "Power stone: the first blue monster put in a raid cell this round takes it"},
       I.powerStone("Power stone"), word("stone")));
   }
-  head.append(el("span", {class: "ec-stat", title: "Port cargo: gold for a yellow / a red or blue monster in a port cell",
+  head.append(el("span", {class: "ec-stat", title: `Port cargo: ${b.cargo.yellow} gold for the next yellow monster put or moved into a port cell, ` +
+    `${b.cargo.redblue} gold for the next red or blue one.`,
     "aria-label": `Port cargo: ${b.cargo.yellow} gold for yellow, ${b.cargo.redblue} for red or blue`},
   I.portIcon(), el("span", {class: "ec-swatch c-yellow"}), I.goldCoin(b.cargo.yellow),
   el("span", {class: "ec-swatch c-red"}), el("span", {class: "ec-swatch c-blue"}), I.goldCoin(b.cargo.redblue)));
