@@ -124,7 +124,7 @@ const CSS = `
 .ec-dept h3 { color: #fbf4e2; }
 .ec-queue { display: flex; flex-wrap: wrap; gap: .35rem; align-items: stretch; }
 .ec-qcell { display: flex; flex-direction: column; align-items: center; gap: .15rem; padding: .2rem; width: 6.1rem;
-  border-radius: 6px; background: #fbf4e21f; border: 1px solid #fbf4e255; text-align: center; font-size: 12px; }
+  border-radius: 6px; background: #fbf4e21f; border: 1px solid #fbf4e255; text-align: center; font-size: 13px; }
 .ec-qcell.raise { background: #f0c93e33; }
 .ec-qcell.last { background: #0000002a; }
 .ec-price { display: inline-flex; align-items: center; gap: .15rem; font-weight: 700; font-size: 14px; }
@@ -354,6 +354,8 @@ export function update(view) {
   nextSigs = new Map();
   const game = view.game;
   const box = root.querySelector(".ec");
+  // a card shown for a piece this redraw replaces would stay up with nothing under the pointer
+  for (const pop of document.querySelectorAll(".card-pop")) pop.remove();
   box.replaceChildren();
   if (!game) return;
   const me = view.you;
