@@ -95,7 +95,7 @@ const CSS = `
 .ec-tile .ec-abil > span { display: inline-flex; border-radius: 3px; padding: 0 1px; }
 .ec-tile .ec-abil .k-spawn { background: #9a9a9a; } .ec-tile .ec-abil .k-activated { background: #8b5a2b; }
 .ec-tile .ec-abil .ic { width: .95rem; height: .95rem; }
-.ec-tile.inactive { background: repeating-linear-gradient(135deg, #8a8296, #8a8296 5px, #9d95a8 5px, #9d95a8 10px); }
+.ec-tile.inactive { background: repeating-linear-gradient(135deg, #a8a0b3, #a8a0b3 5px, #b8b0c3 5px, #b8b0c3 10px); }
 .ec-tile.inactive .ec-glyph, .ec-tile.inactive .ec-abil { opacity: .55; }
 .ec-tile.boosted .ec-tl { filter: drop-shadow(0 0 3px #f0c93e); }
 .ec-tile.big { width: 5.5rem; height: 6.3rem; justify-content: flex-start; gap: 1px; }
