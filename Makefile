@@ -45,7 +45,8 @@ test-e2e: $(VENV)/.installed-test
 
 # Opens every page mid-match at phone and desktop sizes and refreshes docs/screenshots/.
 screenshots: $(VENV)/.installed-test
-	LAIR_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/e2e/test_layout.py -m e2e -q -p no:cacheprovider
+	LAIR_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/e2e/test_layout.py \
+		tests/browser/test_evil_corp_table.py -m e2e -q -p no:cacheprovider
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/load.py

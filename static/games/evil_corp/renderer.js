@@ -394,34 +394,58 @@ function titlesToCards(box) {
   }
 }
 
-/** Item 6 of issue 14: when a prompt arrives, the place where you decide is on screen. */
+/** Item 6 of issue 14: when a prompt arrives, the place where you decide is on screen. For a
+ *  short while after (until the player scrolls by hand) later redraws keep it there: a
+ *  partner's move or the seat list redrawn above can shift the page under it. */
+let holdUntil = 0;          // performance.now() until which redraws keep the place in view
+let holdWhat = null;        // () => [first, last] of the place to keep in view
+for (const ev of ["wheel", "touchmove", "keydown"]) {
+  window.addEventListener(ev, () => { holdUntil = 0; }, {passive: true});
+}
+
 function bringIntoView(view, box) {
   const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   const behavior = reduce ? "auto" : "smooth";
   if (scrollToCell) {
     scrollToCell = false;
+    holdUntil = 0;
     const cell = box.querySelector("#ec-boards .legal");
     if (cell && !inView(cell)) cell.scrollIntoView({block: "center", behavior});
     return;
   }
   const p = view.prompt;
   const key = p ? `${view.game.round}:${view.game.phase}:${p.kind}:${view.game.turn_side}` : null;
-  if (!p || key === lastPromptKey) { lastPromptKey = key; return; }
-  lastPromptKey = key;
-  let first = null, last = null;
-  const kind = p.kind;
-  if (["hire_fx", "queue_ability"].includes(kind)) first = last = box.querySelector("#ec-personnel .ec-queue");
-  else if (["summon", "flip_demon"].includes(kind)) first = last = box.querySelector("#ec-personnel .ec-demons");
-  else if (["discard_supply", "opp_discard", "reveal"].includes(kind)) first = last = box.querySelector("#ec-my-screen");
-  else if (kind === "choose_opponent") first = last = box.querySelector(".ec-strip");
-  else if (["return_to_bag"].includes(kind)) first = last = box.querySelector(".ec-discard .legal") || box.querySelector(".ec-discard");
-  else {
-    first = box.querySelector("#ec-my-screen") || box.querySelector(".ec-board");
-    const usable = box.querySelectorAll(".ec-board.usable");
-    last = usable.length ? usable[usable.length - 1] : first;
+  if (key !== lastPromptKey) {
+    lastPromptKey = key;
+    holdUntil = 0;
+    if (!p) return;
+    holdWhat = placeOf(p.kind, box);
+    holdUntil = performance.now() + 2500;
+  } else if (!p || performance.now() > holdUntil) {
+    return;
+  } else {
+    holdWhat = placeOf(p.kind, box);   // the same place, redrawn
   }
+  const [first, last] = holdWhat;
   if (!first) return;
-  requestAnimationFrame(() => reveal(first, last, behavior));
+  const again = () => { if (first.isConnected && performance.now() <= holdUntil) reveal(first, last, behavior); };
+  requestAnimationFrame(again);
+  // the page around the board (seats, log, fonts) may still be settling: look once more
+  setTimeout(again, 400);
+  setTimeout(again, 1200);
+}
+
+/** The first and last element of where a prompt of `kind` is decided. */
+function placeOf(kind, box) {
+  const one = (sel) => { const n = box.querySelector(sel); return [n, n]; };
+  if (["hire_fx", "queue_ability"].includes(kind)) return one("#ec-personnel .ec-queue");
+  if (["summon", "flip_demon"].includes(kind)) return one("#ec-personnel .ec-demons");
+  if (["discard_supply", "opp_discard", "reveal"].includes(kind)) return one("#ec-my-screen");
+  if (kind === "choose_opponent") return one(".ec-strip");
+  if (kind === "return_to_bag") return one(".ec-discard");
+  const first = box.querySelector("#ec-my-screen") || box.querySelector(".ec-board");
+  const usable = box.querySelectorAll(".ec-board.usable");
+  return [first, usable.length ? usable[usable.length - 1] : first];
 }
 
 /** Visible area of the page: the viewport minus the table's bottom prompt bar, if fixed there. */
