@@ -117,6 +117,11 @@ def click_action(page, pred) -> bool:
     return False
 
 
+def day_turn(page) -> bool:
+    """The host's prompt is a day turn (not a choice such as "Summon a demon")."""
+    return page.inner_text("#prompt-text").startswith("Your turn")
+
+
 def gold(page) -> int:
     label = page.locator("#ec-my-screen [aria-label^='Gold:']").first.get_attribute("aria-label")
     return int(label.split(":")[1])
@@ -150,9 +155,11 @@ def play_turn(page, state: dict) -> int:
                 state["tasks"]["hire"] = 1
                 return 1
         if picks.count():
-            # pick: yellow first (gold), the fortress while empty
+            # pick: yellow first (gold), never one that costs gold while the keep needs it
             order = sorted(range(picks.count()), key=lambda i: (
                 "c-yellow" not in (picks.nth(i).get_attribute("class") or "")))
+            order = [i for i in order if gold(page) >= 3 or
+                     not picks.nth(i).locator("svg[aria-label^='Pay']").count()]
             for i in order:
                 picks.nth(i).click()
                 cells = [a for _, a in targets(page) if a["type"] == "play"]
@@ -198,7 +205,7 @@ def test_rounds_by_clicks_count_the_named_tasks(browser, server):
                 state["placed_fortress"] = False
                 if rounds == 1:
                     save(page, "round-2-1366x768")
-            if rounds >= 1 and {"hire", "night keep"} <= set(state["tasks"]) or rounds >= 4:
+            if rounds >= 1 and {"hire", "night keep"} <= set(state["tasks"]) or rounds >= 6:
                 break
             clicks += play_turn(page, state)
         assert page.js_errors == []
@@ -208,8 +215,8 @@ def test_rounds_by_clicks_count_the_named_tasks(browser, server):
           f"{clicks} clicks over {rounds} full round(s)")
     assert rounds >= 1, "the host did not play a full round"
     assert state["tasks"].get("first placement") == 2
-    assert state["tasks"].get("hire") == 1, "no affordable hire in 4 rounds"
-    assert state["tasks"].get("night keep") == 1, "no night keep in 4 rounds"
+    assert state["tasks"].get("hire") == 1, "no affordable hire in 6 rounds"
+    assert state["tasks"].get("night keep") == 1, "no night keep in 6 rounds"
 
 
 VISIBLE_TEXT_JS = """() => {
@@ -246,11 +253,13 @@ def four_players(browser, server):
     """A 4-player match (3 boards) the host has made a few moves in, on her turn."""
     ctx, page, url = new_match(browser, server, 4, {}, "1366x768")
     state = {"tasks": {}, "placed_fortress": False}
-    for _ in range(4):
+    for moves in range(40):
         if not wait_my_turn(page):
             break
+        if moves >= 4 and day_turn(page):
+            break
         play_turn(page, state)
-    wait_my_turn(page)
+    assert day_turn(page), "the host never came back to a day turn"
     yield {"cookies": ctx.cookies(), "url": url, "host": page}
     ctx.close()
 
@@ -329,6 +338,7 @@ def test_your_screen_and_boards_are_on_screen_when_the_prompt_arrives(browser, f
     page.goto(four_players["url"])
     page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=30_000)
     page.wait_for_selector("#board .ec-board")
+    assert day_turn(page)  # where she decides: her screen and the boards she may use
     got = settled(page)
     screenshot(page, OUT / f"turn-{size}.png", full_page=False)
     save(page, f"turn-{size}")
