@@ -8,8 +8,9 @@ move is a real click on the board ([data-pick], [data-action]) or the prompt bar
   clicks of the named tasks (first placement, a hire, a night keep) from the moment her prompt
   arrives; the counts are printed (``-s``) and kept in docs/evil-corp-table.md.
 - Names, not codes: all visible text of the table mid-match (HTML and SVG text, tooltips,
-  aria labels, prompt buttons, log, the full cards shown on hover) and of the replay holds no
-  catalogue id (B07, SR1, D1), no cell id (raid-1) and no two-letter abbreviation.
+  aria labels, prompt buttons, log, the full cards shown on hover), of the replay and of a
+  finished match's page holds no catalogue id (B07, SR1, D1), no cell id (raid-1) and no
+  two-letter abbreviation.
 - Boards laid out as boards: at 1366×768 every fear track is visible at once; when the prompt
   arrives, your screen and the boards you may use are on screen without scrolling by hand at
   1366×768, 1920×1080 and 375×812.
@@ -350,5 +351,36 @@ def test_your_screen_and_boards_are_on_screen_when_the_prompt_arrives(browser, f
         page.mouse.wheel(0, min(tops) - 8)  # the player scrolls to the first track
         got = settled(page)
         assert on_screen(got["tracks"], got["bottom"], got["width"]), got
+    assert errors == []
+    ctx.close()
+
+
+def test_the_finished_page_reads_names_too(browser, server):
+    """Item 3 on the finished-match page: a match of two bots played to its end shows the
+    final table, the result and the whole log with names only (a catalogue id, a cell id or an
+    abbreviation in any of its texts fails)."""
+    ctx = browser.new_context(**SIZES["1366x768"], reduced_motion="reduce")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.fill("#name", "Morgana")
+    page.click("#name-submit")
+    page.check("#game-evil_corp")
+    page.select_option("#players-evil_corp", "2")
+    page.select_option("select[name=host_plays]", "no")
+    page.click("#create")
+    page.click("#fill")
+    page.click("#start")
+    page.wait_for_selector("#table .ec")
+    page.wait_for_function("document.body.dataset.finished === 'true'", timeout=120_000)
+    page.reload()  # the finished page as anyone opens it later
+    page.wait_for_selector("#result")
+    page.wait_for_selector("#board .ec-board")
+    assert "Game over" in page.inner_text("#board")
+    texts = page.evaluate(VISIBLE_TEXT_JS)
+    assert len([t for t in texts if "Junior" in t]) > 0
+    save(page, "finished-1366x768")
+    assert not offenders(texts), offenders(texts)[:10]
     assert errors == []
     ctx.close()
