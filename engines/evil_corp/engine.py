@@ -12,8 +12,16 @@ from .setup import setup as _setup
 from .state import SEAT_NAMES, board_tiles, cell_names, seats_of, side_of
 
 
+#: The choice frames' kinds as a stored log line words them ("no possible choice for hire fx"),
+#: where that reads as a code.
+_FRAME_WORDS = {"hire fx": "a hire", "opp discard": "the opponent's discard",
+                "discard supply": "a discard from the supply", "move pick": "a monster to move",
+                "move dest": "a cell to move to", "queue ability": "an applicant's ability",
+                "flip tile": "a monster tile to flip"}
+
+
 def _display_names() -> dict[str, str]:
-    names = {tid: t["name"] for tid, t in data.TYPES.items()}
+    names = {tid: t["name"] for tid, t in data.TYPES.items()} | _FRAME_WORDS
     for face in data.SIDES:
         for c in cell_names(face):
             kind, _, n = c.partition("-")

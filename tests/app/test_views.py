@@ -104,6 +104,18 @@ def test_views_read_names_where_the_stored_texts_keep_evil_corp_codes():
         assert any(name in t and "raid cell" in t for t in texts)
 
 
+def test_a_skipped_effect_names_its_choice_in_words():
+    """The stored "no possible choice for hire fx" line reads without the frame's code."""
+    from app.matches.views import game_namer
+    from engines import registry
+
+    named = game_namer(registry.get("evil_corp"))
+    assert named("Player 1: no possible choice for hire fx; the effect is skipped.") == \
+        "Player 1: no possible choice for a hire; the effect is skipped."
+    assert named("Player 2: no possible choice for move dest; the effect is skipped.") == \
+        "Player 2: no possible choice for a cell to move to; the effect is skipped."
+
+
 def test_a_game_without_display_names_reads_its_texts_unchanged():
     from app.matches.views import game_namer
     from engines.base import Engine

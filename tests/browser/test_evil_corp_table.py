@@ -239,13 +239,13 @@ VISIBLE_TEXT_JS = """() => {
 
 
 def offenders(texts: list[str]) -> list[str]:
+    """Every code or abbreviation found, with the text around it."""
     bad = []
     for t in texts:
-        for m in CODE.finditer(t):
-            bad.append(f"{m.group(0)!r} in {t[:80]!r}")
-        for w in re.findall(r"(?<![\w'’-])[A-Za-z]{2}(?![\w'’-])", t):
-            if w.lower() not in WORDS:
-                bad.append(f"{w!r} in {t[:80]!r}")
+        hits = list(CODE.finditer(t)) + [
+            m for m in re.finditer(r"(?<![\w'’-])[A-Za-z]{2}(?![\w'’-])", t)
+            if m.group(0).lower() not in WORDS]
+        bad += [f"{m.group(0)!r} in {t[max(0, m.start() - 40):m.end() + 40]!r}" for m in hits]
     return bad
 
 
