@@ -39,10 +39,15 @@ export function sv(tag, attrs = {}, ...children) {
 // ----- full card on hover (mouse) or long-press (touch) ------------------------------------------
 let pop = null;
 let pressTimer = null;
+// A redraw can remove the piece under the pointer (no mouseleave follows): while a card is
+// shown, watch the document and take the card down once its piece is gone.
+let watcher = null;
 
 function hideCard() {
   if (pop) pop.remove();
   pop = null;
+  if (watcher) watcher.disconnect();
+  watcher = null;
 }
 
 function showCard(anchor, build) {
@@ -58,6 +63,8 @@ function showCard(anchor, build) {
   if (y + h > window.innerHeight - 4) y = Math.max(4, window.innerHeight - h - 4);
   pop.style.left = `${x + window.scrollX}px`;
   pop.style.top = `${y + window.scrollY}px`;
+  watcher = new MutationObserver(() => { if (!anchor.isConnected) hideCard(); });
+  watcher.observe(document.body, {childList: true, subtree: true});
 }
 
 /** Show the node returned by `build()` (a full card: every number and the ability text, in

@@ -354,8 +354,6 @@ export function update(view) {
   nextSigs = new Map();
   const game = view.game;
   const box = root.querySelector(".ec");
-  // a card shown for a piece this redraw replaces would stay up with nothing under the pointer
-  for (const pop of document.querySelectorAll(".card-pop")) pop.remove();
   box.replaceChildren();
   if (!game) return;
   const me = view.you;
