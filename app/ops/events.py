@@ -55,11 +55,14 @@ def csrf_refused(reason: str, route: str, **fields: str | None) -> None:
           route=route, **{k: (v or "")[:100] for k, v in fields.items()})
 
 
-def limit_hit(limit: str, match_id: str | None = None) -> None:
+def limit_hit(limit: str, match_id: str | None = None, quiet: bool = False) -> None:
     """A limit refused something: ``limit`` "admin_login" (too many sign-in attempts from one
     address), "ws_rate" (socket messages too fast), "ws_too_large" (a message over
-    ``MAX_MESSAGE_BYTES``), "ws_slow" (a socket's send queue full), "record_too_large"."""
+    ``MAX_MESSAGE_BYTES``), "ws_slow" (a socket's send queue full), "record_too_large".
+    ``quiet``: counted, not logged (the same socket's flood goes on)."""
     metrics.LIMIT_HITS.labels(limit).inc()
+    if quiet:
+        return
     _emit("limit_hit", "limit hit", logging.WARNING, limit=limit,
           **({"match_id": match_id} if match_id else {}))
 

@@ -27,6 +27,7 @@ from app.identity import request_user_id
 from app.matches import records, replays
 from app.matches.history import finished_matches
 from app.matches.views import build_view
+from app.ops import events as ops_events
 from app.routes.pages import ROOT, _message, _page, _user
 from engines import registry
 
@@ -103,6 +104,8 @@ async def import_record(request: Request) -> Response:
         async with _verifying:
             verified = await asyncio.to_thread(records.verify, parsed)
     except records.RecordError as exc:
+        if exc.status == 413:
+            ops_events.limit_hit("record_too_large")
         return _message(request, "This record cannot be opened", exc.message, exc.status,
                         back="/matches/finished")
     row = await records.store(request.app.state.service.sm, verified, request_user_id(request))
