@@ -4,9 +4,9 @@ Access: sign in once with the token (``POST /admin/login``; a signed, HttpOnly, 
 cookie valid 12 hours, invalidated when the token changes), or send ``Authorization: Bearer
 <ADMIN_TOKEN>`` (scripts). Without ``ADMIN_TOKEN`` every admin URL is 404. Not signed in: 401.
 Sign-in compares the token in constant time, logs each refusal (``admin_login``, ok false) and
-is throttled per client address (:data:`LOGIN_LIMIT` failed attempts, ``limits``' moving
-window, per process): past it, 429 with ``Retry-After`` and a ``limit_hit`` event, whatever
-token is given.
+is throttled per client address (the rate limit ``admin_login``, ``RATE_ADMIN_LOGIN`` attempts,
+app/ratelimit.py: shared by the processes on PostgreSQL): past it, 429 with ``Retry-After`` and
+a ``rate_limited`` event, whatever token is given.
 
 Pages: matches by status (``GET /admin?status=active``), one match (``GET /admin/m/{id}``: seats
 and players, the public log — the spectator's view, never hidden information — and chat),
@@ -17,21 +17,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-import time
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from itsdangerous import BadSignature, TimestampSigner
-from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy import delete, func, select
 
 from app.matches.service import MatchService, ServiceError
 from app.matches.views import build_view
 from app.models import ChatMessage, Match, User
-from app.ops import events as ops_events
 from app.ops.metrics import authorized
+from app.ratelimit import address_key
 from app.routes.pages import templates
 from engines import registry
 
@@ -40,8 +36,6 @@ router = APIRouter(prefix="/admin")
 COOKIE = "lair_admin"
 MAX_AGE = 12 * 60 * 60
 STATUSES = ("active", "open", "finished", "cancelled")
-#: Failed sign-ins allowed per client address in a moving window.
-LOGIN_LIMIT: RateLimitItem = parse("5 per 15 minutes")
 
 
 def _signer(request: Request) -> TimestampSigner:
@@ -82,33 +76,22 @@ def _service(request: Request) -> MatchService:
     return request.app.state.service
 
 
-def _failures(request: Request) -> MovingWindowRateLimiter:
-    """This app's failed sign-ins per address (in memory: each process counts its own)."""
-    state = request.app.state
-    if getattr(state, "admin_failures", None) is None:
-        state.admin_failures = MovingWindowRateLimiter(MemoryStorage())
-    return state.admin_failures
-
-
 @router.post("/login")
 async def login(request: Request, token: str = Form("")) -> Response:
-    """Check the token; on success set the admin cookie and go to ``/admin``. 429 after
-    :data:`LOGIN_LIMIT` failed attempts from this address."""
+    """Check the token; on success set the admin cookie and go to ``/admin``. 429 past
+    ``RATE_ADMIN_LOGIN`` attempts from this address (the token is then not even compared)."""
     settings = request.app.state.settings
     if not settings.admin_token:
         raise HTTPException(404)
-    address = request.client.host if request.client else "unknown"
-    failures = _failures(request)
-    if not failures.test(LOGIN_LIMIT, "admin_login", address):
-        ops_events.limit_hit("admin_login")
-        reset = failures.get_window_stats(LOGIN_LIMIT, "admin_login", address).reset_time
-        wait = max(1, int(reset - time.time()) + 1)
-        response = _page(request, "admin_login.html", 429,
-                         error=f"Too many failed attempts: try again in {-(-wait // 60)} min.")
-        response.headers["Retry-After"] = str(wait)
-        return response
+    limiter = getattr(request.app.state, "limiter", None)
+    if limiter is not None:
+        verdict = await limiter.hit("admin_login", address_key(
+            request.client.host if request.client else None))
+        if not verdict.allowed:
+            response = _page(request, "admin_login.html", 429, error=verdict.message)
+            response.headers["Retry-After"] = str(verdict.retry_after)
+            return response
     if not hmac.compare_digest(token.encode(), settings.admin_token.encode()):
-        failures.hit(LOGIN_LIMIT, "admin_login", address)
         log.warning("admin sign-in refused", extra={"event": "admin_login", "ok": False})
         return _login(request, "Wrong token.")
     log.info("admin signed in", extra={"event": "admin_login", "ok": True})

@@ -56,9 +56,11 @@ def csrf_refused(reason: str, route: str, **fields: str | None) -> None:
 
 
 def limit_hit(limit: str, match_id: str | None = None, quiet: bool = False) -> None:
-    """A limit refused something: ``limit`` "admin_login" (too many sign-in attempts from one
-    address), "ws_rate" (socket messages too fast), "ws_too_large" (a message over
-    ``MAX_MESSAGE_BYTES``), "ws_slow" (a socket's send queue full), "record_too_large".
+    """A limit other than the rate limits of app/ratelimit.py (those are ``rate_limited``)
+    refused something: ``limit`` "ws_rate" (a socket's messages too fast), "ws_too_large" (a
+    message over ``MAX_MESSAGE_BYTES``), "ws_slow" (a socket's send queue full),
+    "record_too_large" (a record file over ``RECORD_MAX_BYTES``). A request body over its cap
+    (app/routes/limits.py) is only counted here (``body_too_large``): that module logs it.
     ``quiet``: counted, not logged (the same socket's flood goes on)."""
     metrics.LIMIT_HITS.labels(limit).inc()
     if quiet:

@@ -10,9 +10,10 @@ Names (all prefixed ``lair_``):
 views queued to every socket of this process and the ack queued), ``bot_moves_total{game}``,
 ``matches_started_total{game}``, ``matches_ended_total{how}``,
 ``websocket_closes_total{code}``, ``csrf_refused_total{reason}`` (``origin``: sent from another
-site; ``token``: missing, forged or stale CSRF token), ``limit_hits_total{limit}`` (``admin_login``,
-``ws_rate``, ``ws_too_large``, ``ws_slow``, ``record_too_large``), ``db_pool_connections{state}`` (gauge: ``size``,
-``checked_out``, ``idle``, ``overflow``).
+site; ``token``: missing, forged or stale CSRF token), ``limit_hits_total{limit}`` (``ws_rate``,
+``ws_too_large``, ``ws_slow``, ``record_too_large``, ``body_too_large``; the rate limits of
+app/ratelimit.py count in ``rate_limited_total{rule}``), ``db_pool_connections{state}``
+(gauge: ``size``, ``checked_out``, ``idle``, ``overflow``).
 
 Access: ``Authorization: Bearer <ADMIN_TOKEN>`` (else 401); without ``ADMIN_TOKEN`` set, 404.
 

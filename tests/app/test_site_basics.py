@@ -121,31 +121,33 @@ def test_with_the_development_secret_only_loopback_requests_are_served(database_
 # ----- admin sign-in ----------------------------------------------------------------------------
 def test_admin_sign_in_is_throttled_per_address_and_logged(database_url, caplog, monkeypatch):
     import app.ops.admin as admin
+    from app.ops.metrics import RATE_LIMITED
 
     compared = []
     real = admin.hmac.compare_digest
     monkeypatch.setattr(admin.hmac, "compare_digest",  # hmac is shared: count the token's
                         lambda a, b: (b == ADMIN.encode() and compared.append(1)) or real(a, b))
-    app = create_app(Settings(database_url=database_url, secret_key="s", admin_token=ADMIN))
+    app = create_app(Settings(database_url=database_url, secret_key="s", admin_token=ADMIN,
+                              rate_admin_login="3/15 minutes"))
     with as_browser(TestClient(app, base_url="http://testserver",
                                client=("198.51.100.7", 4000))) as guesser:
-        before = hits("admin_login")
+        before = RATE_LIMITED.labels("admin_login")._value.get()
         with caplog.at_level(logging.INFO):
-            for _ in range(admin.LOGIN_LIMIT.amount):
+            for _ in range(3):
                 r = guesser.post("/admin/login", data={"token": "guess"})
                 assert r.status_code == 401 and "Wrong token" in r.text
-            assert len(compared) == admin.LOGIN_LIMIT.amount  # hmac.compare_digest each time
+            assert len(compared) == 3  # hmac.compare_digest each time
             # past the limit even the right token is refused, without being compared
             r = guesser.post("/admin/login", data={"token": ADMIN}, follow_redirects=False)
-            assert r.status_code == 429 and "Too many failed attempts" in r.text
+            assert r.status_code == 429 and "Too many admin sign-in attempts" in r.text
             assert int(r.headers["retry-after"]) > 0 and "lair_admin" not in guesser.cookies
-        assert len(compared) == admin.LOGIN_LIMIT.amount
+        assert len(compared) == 3
         refusals = [x for x in caplog.records if getattr(x, "event", None) == "admin_login"]
-        assert len(refusals) == admin.LOGIN_LIMIT.amount and not any(x.ok for x in refusals)
-        limits = [x for x in caplog.records if getattr(x, "event", None) == "limit_hit"]
-        assert [x.limit for x in limits] == ["admin_login"]
+        assert len(refusals) == 3 and not any(x.ok for x in refusals)
+        limited = [x for x in caplog.records if getattr(x, "event", None) == "rate_limited"]
+        assert [x.rule for x in limited] == ["admin_login"]
         assert ADMIN not in caplog.text and "guess" not in caplog.text
-        assert hits("admin_login") == before + 1
+        assert RATE_LIMITED.labels("admin_login")._value.get() == before + 1
         # another address is not held back
         operator = as_browser(TestClient(app, base_url="http://testserver",
                                          client=("192.0.2.1", 4000)))
@@ -223,7 +225,8 @@ def test_limit_hits_are_logged_once_per_flood_and_counted(database_url, caplog):
                               record_max_bytes=1000))
     with as_browser(TestClient(app, base_url="http://testserver")) as client:
         mid, _ = started(client)
-        before = {k: hits(k) for k in ("ws_rate", "ws_too_large", "record_too_large")}
+        before = {k: hits(k) for k in ("ws_rate", "ws_too_large", "record_too_large",
+                                       "body_too_large")}
         with caplog.at_level(logging.INFO):
             with client.websocket_connect(f"/ws/matches/{mid}") as ws:
                 recv(ws, "view")
@@ -236,10 +239,13 @@ def test_limit_hits_are_logged_once_per_flood_and_counted(database_url, caplog):
             r = client.post("/records", content=b"{" * 5000,
                             headers={"content-type": "application/json"})
             assert r.status_code == 413
+            r = client.post("/name", data={"name": "x" * 20_000})  # over FORM_MAX_BYTES
+            assert r.status_code == 413
         release_cancelled_connections(client)
     assert hits("ws_too_large") == before["ws_too_large"] + 1
     assert hits("ws_rate") == before["ws_rate"] + 5
     assert hits("record_too_large") == before["record_too_large"] + 1
+    assert hits("body_too_large") == before["body_too_large"] + 1
     logged = [x.limit for x in caplog.records if getattr(x, "event", None) == "limit_hit"]
     assert logged == ["ws_too_large", "ws_rate", "record_too_large"]
 
