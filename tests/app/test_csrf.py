@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 from app import csrf
 from app.models import Match, Record, User
 from app.settings import Settings
-from tests.app.conftest import create, named, new_client
+from tests.app.conftest import create, migrate, named, new_client
 from tests.app.test_live import started
 from tests.app.test_records_import import toy_record_with_undo
 from tests.app.test_rematch_and_host import _finished_toy_match
@@ -38,6 +38,20 @@ CROSS = [
     {"sec-fetch-site": "same-site"},
 ]
 HTML = {"accept": "text/html,application/xhtml+xml"}
+#: The issue's three for every form: a foreign origin, another port of this host, Origin: null.
+CROSS_EACH = CROSS[:3]
+#: Forms that get every header variant and every bad token (the others: the three above, and
+#: no token or another visitor's).
+FULL = {"rename", "first name", "cancel", "rejoin", "record upload"}
+
+
+@pytest.fixture
+def database_url(tmp_path):
+    """SQLite only: the guard runs before any route touches the database (the forms' effects
+    on both databases are the other tests' business)."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'lair.db'}"
+    migrate(url)
+    return url
 
 
 def plain(client: TestClient) -> TestClient:
@@ -206,7 +220,7 @@ def test_a_form_posted_cross_site_changes_nothing_and_works_from_its_page(client
                         follow_redirects=False)
 
     # From another site, another port or an opaque origin: refused even with the right token.
-    for headers in CROSS:
+    for headers in CROSS if case in FULL else CROSS_EACH:
         r = post(headers, token)
         assert r.status_code == 403 and "Reload and try again" in r.text, (headers, r.text)
         assert "lair_user" not in r.headers.get("set-cookie", "")
@@ -216,7 +230,7 @@ def test_a_form_posted_cross_site_changes_nothing_and_works_from_its_page(client
     stranger.portal = browser.portal
     others = page_token(stranger, "/", None)
     forged = csrf.token_for(dict(raw.cookies), Settings(secret_key="not-the-key"))
-    for tok in (None, "", "garbage", forged, others):
+    for tok in (None, "", "garbage", forged, others) if case in FULL else (None, others):
         r = post(SAME, tok)
         assert r.status_code == 403 and "Reload and try again" in r.text, tok
         assert "lair_user" not in r.headers.get("set-cookie", "")

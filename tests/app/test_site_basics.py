@@ -26,13 +26,22 @@ from app import security
 from app.main import create_app
 from app.ops.metrics import LIMIT_HITS
 from app.settings import DEV_SECRET, Settings
-from tests.app.conftest import named, release_cancelled_connections
+from tests.app.conftest import migrate, named, release_cancelled_connections
 from tests.app.test_live import recv, started
 from tests.app.test_webhooks import Receiver
 from tests.csrf import as_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "admin-token-for-the-throttle-test"
+
+
+@pytest.fixture
+def database_url(tmp_path):
+    """SQLite only: headers, start-up checks, throttles and webhooks do not depend on the
+    database (the rate limiter's PostgreSQL counting is tests/app/test_rate_limits.py's)."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'lair.db'}"
+    migrate(url)
+    return url
 
 
 def hits(limit: str) -> float:
