@@ -103,11 +103,10 @@ def test_the_development_secret_only_on_loopback(fields, refused):
 
 def test_a_server_on_every_interface_with_the_development_secret_does_not_start(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "PUBLIC_URL")}
-    env.update(HOST="0.0.0.0", DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'x.db'}",
-               PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "uvicorn", "app.main:app", "--host", "0.0.0.0",
-                           "--port", "0"], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=120)
+    env.update(HOST="0.0.0.0", PORT="0", PYTHONPATH=str(ROOT),
+               DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+    proc = subprocess.run([sys.executable, "-m", "app.cli", "serve"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)  # `lair serve`
     assert proc.returncode != 0
     assert "Refusing to start on HOST=0.0.0.0" in proc.stderr
     assert "SECRET_KEY is the development default" in proc.stderr
