@@ -16,10 +16,11 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 
+from app import csrf, security
 from app.background import retry_forever, spawn, supervise
 from app.db import make_engine, make_sessionmaker
 from app.fanout import PgFanout
@@ -40,14 +41,14 @@ from app.ratelimit import Limiter
 from app.realtime import Hub
 from app.realtime import router as ws_router
 from app.routes.api import router as api_router
-from app.routes.pages import refused_form
+from app.routes.pages import refused_form, refused_request
 from app.routes.pages import router as pages_router
 from app.routes.limits import BodyLimit, Limit, too_large
 from app.routes.ratelimits import AddressLimits
 from app.routes.records import ENVELOPE as RECORD_ENVELOPE
 from app.routes.records import router as records_router
 from app.routes.rules import router as rules_router
-from app.settings import DEV_SECRET, Settings, get_settings
+from app.settings import Settings, get_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("lair")
@@ -61,8 +62,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         # Here, not at import: uvicorn installs its own logging config after importing the app.
         logs.configure(settings.log_level, settings.log_format)
-        if settings.secret_key == DEV_SECRET:
-            log.warning("SECRET_KEY is the development default; set it before hosting")
+        try:  # the published development key only on loopback (app/security.py)
+            security.refuse_dev_secret(settings)
+        except security.DevSecretRefused as exc:
+            log.critical(str(exc))
+            raise
         if settings.web_concurrency > 1 and settings.async_database_url.startswith("sqlite"):
             log.error("WEB_CONCURRENCY > 1 needs PostgreSQL: SQLite processes do not see each "
                       "other's moves live")
@@ -135,12 +139,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics.process_exit()
             logs_events.shutdown("done", handed_off=len(handoff))
 
-    app = FastAPI(title="Lair", lifespan=lifespan, docs_url=None, redoc_url=None)
+    # Every state-changing route is checked for cross-site forgery (app/csrf.py).
+    app = FastAPI(title="Lair", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  dependencies=[Depends(csrf.protect)])
     app.state.settings = settings
     app.state.stopping = False
+    app.add_middleware(csrf.PreSessionCookie, settings=settings)
+    app.add_middleware(security.SecurityHeaders, settings=settings)
     app.add_middleware(RequestContext)
     app.add_exception_handler(RequestValidationError, refused_form)
     app.add_exception_handler(413, too_large)
+    app.add_exception_handler(csrf.Refused, refused_request)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(pages_router)
     app.include_router(records_router)

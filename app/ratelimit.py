@@ -68,6 +68,7 @@ RULES: dict[str, Rule] = {
     "identities": Rule("rate_identities", "address", True, "new guest names"),
     "matches": Rule("rate_matches", "address", True, "new matches"),
     "records": Rule("rate_records", "address", True, "record uploads"),
+    "admin_login": Rule("rate_admin_login", "address", True, "admin sign-in attempts"),
 }
 
 

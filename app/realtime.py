@@ -95,6 +95,7 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self.closed = False
         self.tokens: float | None = None  # a full bucket (the configured burst) at first use
+        self.limited = False  # the rate limit refused this socket's last message
         self.refilled = time.monotonic()
         self.task: asyncio.Task | None = None  # the sender, cancelled if it stalls
         self.writing = False
@@ -110,7 +111,7 @@ class Connection:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            log.info("closing slow socket in match %s", self.match_id)
+            ops_events.limit_hit("ws_slow", self.match_id)  # closing a slow socket
             self.close()
             # The sender may be stuck in a write to a peer that stopped reading: stop it, so
             # the socket is really closed (and its memory freed) instead of lingering.
@@ -594,11 +595,16 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
                   settings: Settings) -> None:
     """Validate and execute one client message; every refusal goes to this socket only."""
     if len(raw.encode()) > settings.max_message_bytes:
+        ops_events.limit_hit("ws_too_large", conn.match_id)
         _error(conn, "too_large", f"Messages are limited to {settings.max_message_bytes} bytes.")
         return
     if not conn.allow(settings.ws_rate, settings.ws_burst):
+        # A flood is counted message by message but logged once until the socket slows down.
+        ops_events.limit_hit("ws_rate", conn.match_id, quiet=conn.limited)
+        conn.limited = True
         _error(conn, "rate_limited", "Too many messages; slow down.")
         return
+    conn.limited = False
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:

@@ -4,6 +4,9 @@ One place for what every ``e2e`` test needs: the Chromium binary and its launch 
 ``browser`` fixture (registered for the whole ``tests`` tree by ``tests/conftest.py``), free
 ports, a uvicorn app in a thread, a real ``make run``-like server process, and the screenshot
 folders. Never ``playwright install``: the browser is the system's ``/usr/bin/chromium``.
+The site's Content-Security-Policy is enforced in these browsers: a violation fails the tests
+(:class:`Watched`), and ``wait_for_function`` polls through the DevTools protocol, which the
+CSP does not restrict (:func:`_wait_for_function`).
 """
 from __future__ import annotations
 
@@ -46,17 +49,73 @@ def require_chromium() -> str:
     return CHROMIUM
 
 
+class Watched:
+    """A Playwright ``Browser`` whose pages report Content-Security-Policy violations (issue 12
+    §4: the site's CSP allows scripts from its own files only): ``violations`` lists the
+    console messages of every context and page it made."""
+
+    def __init__(self, browser):
+        self._browser = browser
+        self.violations: list[str] = []
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+    def _console(self, msg) -> None:
+        if "Content Security Policy" in msg.text:
+            self.violations.append(msg.text)
+
+    def new_context(self, *args, **kwargs):
+        ctx = self._browser.new_context(*args, **kwargs)
+        ctx.on("console", self._console)
+        return ctx
+
+    def new_page(self, *args, **kwargs):
+        page = self._browser.new_page(*args, **kwargs)
+        page.on("console", self._console)
+        return page
+
+
+def _wait_for_function(page, expression: str, *, arg=None, timeout: float | None = None,
+                       polling=None):
+    """``Page.wait_for_function`` that works under the site's CSP: Playwright polls a
+    predicate by evaluating its source inside the page (``eval``, refused without
+    ``'unsafe-eval'``); ``page.evaluate`` goes through the DevTools protocol, which CSP does
+    not restrict. Same arguments; returns the truthy value; raises Playwright's
+    ``TimeoutError`` after ``timeout`` ms (default 30 s)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    every = polling if isinstance(polling, (int, float)) else 50
+    deadline = time.monotonic() + (30_000 if timeout is None else timeout) / 1000
+    while True:
+        value = page.evaluate(expression, arg)
+        if value:
+            return value
+        if timeout != 0 and time.monotonic() > deadline:
+            raise PlaywrightTimeout(f"wait_for_function timed out: {expression}")
+        page.wait_for_timeout(every)
+
+
 @contextlib.contextmanager
 def launch() -> Iterator:
-    """A Playwright ``Browser`` on the system Chromium, closed on exit."""
+    """A Playwright ``Browser`` on the system Chromium, closed on exit. A page that broke the
+    Content-Security-Policy (an inline script, a script from elsewhere) fails the tests that
+    used it: at exit, unless they failed already."""
     path = require_chromium()
     from playwright.sync_api import sync_playwright
 
+    from playwright.sync_api import Page
+
+    original = Page.wait_for_function
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        watched = Watched(b)
+        Page.wait_for_function = _wait_for_function
         try:
-            yield b
+            yield watched
+            assert not watched.violations, f"CSP violations: {watched.violations}"
         finally:
+            Page.wait_for_function = original
             b.close()
 
 

@@ -13,12 +13,18 @@ payload holds only public facts (names, the match page URL, the final ranks): ne
 hidden information. Calls run off the request path (background tasks, awaited by
 ``service.drain``), with a short timeout and retries; a failure is logged, never raised. Addresses
 that are not public (loopback, LAN) are refused unless ``allow_private`` (tests, a LAN party).
+
+The name is resolved once per call and the connection goes to the address that passed that
+check (the URL's host replaced by it, ``Host`` and TLS SNI/certificate name kept as the URL's):
+a name that answers with a public address for the check and a private one a moment later (DNS
+rebinding) cannot steer the call into the host's network.
 """
 from __future__ import annotations
 
 import asyncio
 import ipaddress
 import logging
+import socket
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -45,7 +51,9 @@ class Webhooks:
     """
 
     def __init__(self, service: MatchService, public_url: str, *, allow_private: bool = False,
-                 timeout: float = 5.0, attempts: int = 3, backoff: float = 0.5):
+                 timeout: float = 5.0, attempts: int = 3, backoff: float = 0.5,
+                 transport: httpx.AsyncBaseTransport | None = None):
+        self.transport = transport  # tests: an httpx.MockTransport
         self.service = service
         self.public_url = public_url.rstrip("/")
         self.allow_private = allow_private
@@ -117,18 +125,21 @@ class Webhooks:
         spawn(self.post(match_id, kind, url, payload), f"webhook of {match_id}",
               self.service._tasks)
 
-    async def _public(self, url: str) -> bool:
-        if self.allow_private:
-            return True
+    async def _resolve(self, url: str) -> tuple[str | None, bool]:
+        """``(address, public)``: the first address the URL's host resolves to (None when it
+        does not resolve) and whether every address it resolves to is public (or private ones
+        are allowed). One lookup: the call connects to this very address."""
         parts = urlsplit(url)
-        host = parts.hostname or ""
         try:
             infos = await asyncio.get_running_loop().getaddrinfo(
-                host, parts.port or (443 if parts.scheme == "https" else 80))
-        except OSError:
-            return False
-        return bool(infos) and all(ipaddress.ip_address(i[4][0].split("%")[0]).is_global
-                                   for i in infos)
+                parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80),
+                type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError):
+            return None, False
+        addresses = [ipaddress.ip_address(i[4][0].split("%")[0]) for i in infos]
+        if not addresses:
+            return None, False
+        return str(addresses[0]), self.allow_private or all(a.is_global for a in addresses)
 
     async def post(self, match_id: str, kind: str, url: str, payload: dict) -> bool:
         """POST ``payload`` to ``url`` with retries. Returns True on a 2xx; logs otherwise.
@@ -136,9 +147,19 @@ class Webhooks:
         Retried (tenacity): network errors, 5xx and 429, waiting ``backoff`` seconds doubled per
         try, or the receiver's ``Retry-After`` (at most 10 s). Another status is final.
         """
-        if not await self._public(url):
+        address, public = await self._resolve(url)
+        if address is None:  # no such name (now): nothing to call
+            ops_events.webhook(match_id, kind, "failed", None, 0)
+            return False
+        if not public:
             ops_events.webhook(match_id, kind, "refused")
             return False
+        given = httpx.URL(url)
+        pinned = given.copy_with(host=address)
+        headers = {"Host": given.netloc.decode("ascii")}
+        # TLS: the certificate must still name the URL's host (SNI = server_hostname).
+        extensions = ({"sni_hostname": given.raw_host.decode("ascii")} if given.scheme == "https"
+                      else {})
         outcome: dict[str, Any] = {"status": None, "attempt": 0}
 
         def wait(state: RetryCallState) -> float:
@@ -148,14 +169,16 @@ class Webhooks:
                        else self.backoff * 2 ** (state.attempt_number - 1), 10.0)
 
         async with httpx.AsyncClient(timeout=self.timeout, follow_redirects=False,
-                                     headers={"User-Agent": "Lair webhook"}) as client:
+                                     headers={"User-Agent": "Lair webhook"},
+                                     transport=self.transport) as client:
             try:
                 async for attempt in AsyncRetrying(
                         stop=stop_after_attempt(self.attempts), wait=wait, reraise=True,
                         retry=retry_if_exception_type((_Retry, httpx.HTTPError))):
                     with attempt:
                         outcome.update(status=None, attempt=attempt.retry_state.attempt_number)
-                        r = await client.post(url, json=payload)
+                        r = await client.post(pinned, json=payload, headers=headers,
+                                              extensions=extensions)
                         outcome["status"] = r.status_code
                         if r.status_code == 429 or r.status_code >= 500:
                             raise _Retry(_seconds(r.headers.get("retry-after")))

@@ -3,6 +3,10 @@
 Access: sign in once with the token (``POST /admin/login``; a signed, HttpOnly, SameSite=Strict
 cookie valid 12 hours, invalidated when the token changes), or send ``Authorization: Bearer
 <ADMIN_TOKEN>`` (scripts). Without ``ADMIN_TOKEN`` every admin URL is 404. Not signed in: 401.
+Sign-in compares the token in constant time, logs each refusal (``admin_login``, ok false) and
+is throttled per client address (the rate limit ``admin_login``, ``RATE_ADMIN_LOGIN`` attempts,
+app/ratelimit.py: shared by the processes on PostgreSQL): past it, 429 with ``Retry-After`` and
+a ``rate_limited`` event, whatever token is given.
 
 Pages: matches by status (``GET /admin?status=active``), one match (``GET /admin/m/{id}``: seats
 and players, the public log — the spectator's view, never hidden information — and chat),
@@ -23,6 +27,7 @@ from app.matches.service import MatchService, ServiceError
 from app.matches.views import build_view
 from app.models import ChatMessage, Match, User
 from app.ops.metrics import authorized
+from app.ratelimit import address_key
 from app.routes.pages import templates
 from engines import registry
 
@@ -73,10 +78,19 @@ def _service(request: Request) -> MatchService:
 
 @router.post("/login")
 async def login(request: Request, token: str = Form("")) -> Response:
-    """Check the token; on success set the admin cookie and go to ``/admin``."""
+    """Check the token; on success set the admin cookie and go to ``/admin``. 429 past
+    ``RATE_ADMIN_LOGIN`` attempts from this address (the token is then not even compared)."""
     settings = request.app.state.settings
     if not settings.admin_token:
         raise HTTPException(404)
+    limiter = getattr(request.app.state, "limiter", None)
+    if limiter is not None:
+        verdict = await limiter.hit("admin_login", address_key(
+            request.client.host if request.client else None))
+        if not verdict.allowed:
+            response = _page(request, "admin_login.html", 429, error=verdict.message)
+            response.headers["Retry-After"] = str(verdict.retry_after)
+            return response
     if not hmac.compare_digest(token.encode(), settings.admin_token.encode()):
         log.warning("admin sign-in refused", extra={"event": "admin_login", "ok": False})
         return _login(request, "Wrong token.")

@@ -45,6 +45,30 @@ def ws_refused(match_id: str, code: int, reason: str, **fields: str | None) -> N
           **{k: (v or "")[:100] for k, v in fields.items()})
 
 
+def csrf_refused(reason: str, route: str, **fields: str | None) -> None:
+    """A state-changing request was refused by the CSRF guard (``app.csrf``): ``reason``
+    "origin" (with the ``origin`` and ``sec-fetch-site`` headers) or "token"; ``route`` is the
+    route's template (``/rejoin/{token}``, never the token). Header values are cut to 100
+    characters."""
+    metrics.CSRF_REFUSED.labels(reason).inc()
+    _emit("csrf_refused", "cross-site request refused", logging.WARNING, reason=reason,
+          route=route, **{k: (v or "")[:100] for k, v in fields.items()})
+
+
+def limit_hit(limit: str, match_id: str | None = None, quiet: bool = False) -> None:
+    """A limit other than the rate limits of app/ratelimit.py (those are ``rate_limited``)
+    refused something: ``limit`` "ws_rate" (a socket's messages too fast), "ws_too_large" (a
+    message over ``MAX_MESSAGE_BYTES``), "ws_slow" (a socket's send queue full),
+    "record_too_large" (a record file over ``RECORD_MAX_BYTES``). A request body over its cap
+    (app/routes/limits.py) is only counted here (``body_too_large``): that module logs it.
+    ``quiet``: counted, not logged (the same socket's flood goes on)."""
+    metrics.LIMIT_HITS.labels(limit).inc()
+    if quiet:
+        return
+    _emit("limit_hit", "limit hit", logging.WARNING, limit=limit,
+          **({"match_id": match_id} if match_id else {}))
+
+
 def action_applied(match_id: str, game: str, seat: int, version: int, started: float) -> None:
     """An action was committed as ``version`` (``started``: ``time.perf_counter()`` at receipt)."""
     metrics.ACTIONS_APPLIED.labels(game).inc()

@@ -9,8 +9,11 @@ Names (all prefixed ``lair_``):
 ``action_seconds{stage}`` (histogram: ``commit`` = receive → durable commit, ``sent`` = receive →
 views queued to every socket of this process and the ack queued), ``bot_moves_total{game}``,
 ``matches_started_total{game}``, ``matches_ended_total{how}``,
-``websocket_closes_total{code}``, ``db_pool_connections{state}`` (gauge: ``size``,
-``checked_out``, ``idle``, ``overflow``).
+``websocket_closes_total{code}``, ``csrf_refused_total{reason}`` (``origin``: sent from another
+site; ``token``: missing, forged or stale CSRF token), ``limit_hits_total{limit}`` (``ws_rate``,
+``ws_too_large``, ``ws_slow``, ``record_too_large``, ``body_too_large``; the rate limits of
+app/ratelimit.py count in ``rate_limited_total{rule}``), ``db_pool_connections{state}``
+(gauge: ``size``, ``checked_out``, ``idle``, ``overflow``).
 
 Access: ``Authorization: Bearer <ADMIN_TOKEN>`` (else 401); without ``ADMIN_TOKEN`` set, 404.
 
@@ -47,6 +50,10 @@ OUTAGE_SECONDS = Counter("lair_outage_seconds_total",
                          "Seconds of outage given back to the running clocks")
 BACKGROUND_FAILURES = Counter("lair_background_failures_total",
                               "Background task failures (each retried)", ["task"])
+CSRF_REFUSED = Counter("lair_csrf_refused_total",
+                       "State-changing requests refused as cross-site, by reason", ["reason"])
+LIMIT_HITS = Counter("lair_limit_hits_total", "Requests or messages refused by a limit",
+                     ["limit"])
 #: prometheus-client's multiprocess mode (read at import, as prometheus-client itself does).
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 OPEN_SOCKETS = Gauge("lair_open_sockets", "Open match websockets", multiprocess_mode="livesum")

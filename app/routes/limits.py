@@ -18,6 +18,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
+from app.ops.metrics import LIMIT_HITS
 from app.routes.pages import _message
 
 log = logging.getLogger("lair.http")
@@ -85,6 +86,7 @@ class BodyLimit:
         log.info("request body over %s bytes refused", limit.size,
                  extra={"event": "body_too_large", "path": scope.get("path"),
                         "limit": limit.size})
+        LIMIT_HITS.labels("body_too_large").inc()  # lair_limit_hits_total, with the others
         response = await too_large(Request(scope, receive), BodyTooLarge())
         await response(scope, receive, send)
 

@@ -13,9 +13,10 @@ from urllib.parse import quote
 from fastapi import APIRouter, Form, Request
 from fastapi.exception_handlers import request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from app import csrf
 from app.identity import clean_name, new_user_id, request_user_id, set_user_cookie
 from app.matches import pace
 from app.matches.service import MatchService, ServiceError, Snapshot
@@ -26,6 +27,7 @@ from engines.base import Engine
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 templates = Jinja2Templates(directory=ROOT / "templates")
+csrf.install(templates.env)  # csrf_field() in every form, csrf_token() for the scripts
 router = APIRouter()
 
 
@@ -607,3 +609,24 @@ async def refused_form(request: Request, exc: RequestValidationError) -> Respons
     text = f"{where}: {first.get('msg', 'not valid')}" if where else "The request was not valid."
     back = request.url.path.rsplit("/", 1)[0] if request.url.path.startswith("/m/") else "/"
     return _message(request, "Not possible", text, 400, back=back if _local_path(back) else "/")
+
+
+async def refused_request(request: Request, exc: csrf.Refused) -> Response:
+    """A state-changing request refused by the CSRF guard (``app.csrf``), 403: for a browser
+    (it asked for HTML) a page saying what to do, else JSON ``{"detail", "code"}`` with code
+    ``csrf_origin`` or ``csrf_token``."""
+    if exc.reason == "origin":
+        text = ("This form was sent from another site, so Lair did not act on it. If you sent "
+                "it from Lair, reload the page and try again.")
+    else:
+        text = ("This page is out of date (you may have changed your name or device in another "
+                "tab since it was opened). Reload the page and try again.")
+    if "text/html" not in request.headers.get("accept", ""):
+        return JSONResponse({"detail": text, "code": f"csrf_{exc.reason}"}, status_code=403)
+    path, back = request.url.path, "/"
+    if path.startswith("/m/"):
+        back = "/m/" + path.split("/")[2]
+    elif path.startswith(("/rejoin/", "/admin")):  # the confirmation page / the admin pages
+        back = path if path.startswith("/rejoin/") else "/admin"
+    return _message(request, "Reload and try again", text, 403,
+                    back=back if _local_path(back) else "/")

@@ -5,6 +5,11 @@
 as the body) and redirects to ``/records/{id}``: the same replay viewer as a match's, with
 ``/records/{id}/replay?step=n`` (same JSON as ``/matches/{id}/replay``) and
 ``/records/{id}/record`` (the record file again). A refused file gets a page saying why (4xx).
+
+The upload is the one state-changing route that checks CSRF itself (it reads its own capped
+body): with an identity cookie it needs this site's origin and the form's ``csrf_token`` (or the
+``X-CSRF-Token`` header) like every form; without one (``curl --data-binary``, README) it acts
+for nobody, so there is nothing to forge.
 """
 from __future__ import annotations
 
@@ -17,10 +22,12 @@ from python_multipart.multipart import parse_options_header
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
+from app import csrf
 from app.identity import request_user_id
 from app.matches import records, replays
 from app.matches.history import finished_matches
 from app.matches.views import build_view
+from app.ops import events as ops_events
 from app.routes.pages import ROOT, _message, _page, _user
 from engines import registry
 
@@ -50,14 +57,15 @@ async def finished(request: Request, page: int = 1, mine: bool = False) -> Respo
                  mine=mine, titles=titles)
 
 
-async def _uploaded_file(request: Request, max_bytes: int) -> bytes:
+async def _uploaded_file(request: Request, max_bytes: int) -> tuple[bytes, str | None]:
     """The record file's bytes from a form upload (field ``record``) or a JSON body (at most
     ``max_bytes`` + ``ENVELOPE``: app.routes.limits refuses a larger body with a 413 page, so a
-    huge upload is never buffered or spooled to disk)."""
+    huge upload is never buffered or spooled to disk), and the form's ``csrf_token`` field (None
+    for a JSON body)."""
     body = await request.body()
     content_type, _ = parse_options_header(request.headers.get("content-type", ""))
     if content_type != b"multipart/form-data":
-        return body
+        return body, None
 
     async def stream() -> AsyncGenerator[bytes, None]:
         yield body
@@ -69,26 +77,35 @@ async def _uploaded_file(request: Request, max_bytes: int) -> bytes:
         raise records.RecordError(f"The upload could not be read ({exc.message}).", 400) \
             from None
     try:
+        token = form.get(csrf.FIELD)
         upload = form.get("record")
         if not isinstance(upload, UploadFile):
             raise records.RecordError("Choose a match record file (.json) to open.", 400)
-        return await upload.read(max_bytes + 1)
+        return await upload.read(max_bytes + 1), token if isinstance(token, str) else None
     finally:
         await form.close()
 
 
 @router.post("/records")
+@csrf.checks_itself
 async def import_record(request: Request) -> Response:
     """Import a match record: validate it (size, JSON, shape, game, rules version, every action
     legal in a replay, final hash) and store it; 303 to its replay. Refusals: a page with the
-    reason, 400/413/422."""
+    reason, 400/413/422; a forged upload with an identity cookie: 403 (``app.csrf``)."""
     settings = request.app.state.settings
+    signed_in = csrf.has_identity_cookie(request)
+    if signed_in and not csrf.same_origin(request, settings):
+        csrf.check(request, None)  # refuses (and logs) before the body is read
     try:
-        raw = await _uploaded_file(request, settings.record_max_bytes)
+        raw, token = await _uploaded_file(request, settings.record_max_bytes)
+        if signed_in:
+            csrf.check(request, token)
         parsed = records.parse(raw, settings.record_max_bytes)
         async with _verifying:
             verified = await asyncio.to_thread(records.verify, parsed)
     except records.RecordError as exc:
+        if exc.status == 413:
+            ops_events.limit_hit("record_too_large")
         return _message(request, "This record cannot be opened", exc.message, exc.status,
                         back="/matches/finished")
     row = await records.store(request.app.state.service.sm, verified, request_user_id(request))

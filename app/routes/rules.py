@@ -20,10 +20,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from app import csrf
 from engines import registry
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 templates = Jinja2Templates(directory=ROOT / "templates")
+csrf.install(templates.env)  # base.html's <meta name="csrf-token">
 router = APIRouter()
 
 RULES_FILE = "rules_help.yaml"

@@ -21,6 +21,7 @@ from app.main import create_app
 from app.settings import Settings
 from engines import registry
 from tests.app.toygame import TOY
+from tests.csrf import as_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = os.environ.get("LAIR_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -104,20 +105,21 @@ def app(settings):
 @pytest.fixture
 def client(app):
     """A TestClient (httpx-based) with the app's lifespan running."""
-    with TestClient(app, base_url="http://testserver") as c:
+    with as_browser(TestClient(app, base_url="http://testserver")) as c:
         yield c
         release_cancelled_connections(c)
 
 
 def new_client(client: TestClient) -> TestClient:
     """Another browser (own cookies) on the same running app and event loop as ``client``."""
-    other = TestClient(client.app, base_url="http://testserver")
+    other = as_browser(TestClient(client.app, base_url="http://testserver"))
     other.portal = client.portal  # share the loop: the app's DB pool lives there
     return other
 
 
 def named(client: TestClient, name: str) -> TestClient:
-    """Give a client's browser a guest identity."""
+    """Give a client's browser a guest identity (``client`` sends CSRF tokens as a page would:
+    tests.csrf.as_browser)."""
     r = client.post("/name", data={"name": name, "next": "/"}, follow_redirects=False)
     assert r.status_code == 303
     return client
@@ -142,6 +144,6 @@ def fast_client(database_url):
     way."""
     app = create_app(Settings(database_url=database_url, secret_key="fuzz", bot_delay=0,
                               ws_rate=1e6, ws_burst=1e6, rate_actions="0", rate_chat="0"))
-    with TestClient(app, base_url="http://testserver") as c:
+    with as_browser(TestClient(app, base_url="http://testserver")) as c:
         yield c
         release_cancelled_connections(c)

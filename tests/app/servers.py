@@ -13,6 +13,8 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The servers' SECRET_KEY (tests.csrf.as_browser signs the clients' CSRF tokens with it).
+SECRET = "test-server"
 
 SERVER = """
 import uvicorn
@@ -22,7 +24,7 @@ registry.register(TOY)
 from app.main import create_app
 from app.serve import uvicorn_config
 from app.settings import Settings
-settings = Settings(database_url={url!r}, secret_key="test-server", **{settings!r})
+settings = Settings(database_url={url!r}, secret_key={secret!r}, **{settings!r})
 uvicorn.Server(uvicorn_config(settings, create_app(settings), "127.0.0.1", {port},
                               log_level="warning")).run()
 """
@@ -40,7 +42,7 @@ def start_server(url: str, port: int, **settings) -> subprocess.Popen:
     (``Settings`` fields; bots act at once unless ``bot_delay`` is given); returns once
     ``/healthz`` answers. Raises ``RuntimeError`` if it does not start within 30 s."""
     settings = {"bot_delay": 0, **settings}
-    proc = subprocess.Popen([sys.executable, "-c", SERVER.format(url=url, port=port,
+    proc = subprocess.Popen([sys.executable, "-c", SERVER.format(url=url, port=port, secret=SECRET,
                                                                  settings=settings)],
                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     deadline = time.monotonic() + 30

@@ -12,6 +12,7 @@ from app.main import create_app
 from app.models import ChatMessage, Match, Seat, User
 from tests.app.conftest import create, named, new_client, release_cancelled_connections
 from tests.app.test_pace import FakeClock, call
+from tests.csrf import as_browser
 
 
 def _ids(client, model, column) -> set:
@@ -77,7 +78,7 @@ def test_a_waiting_room_still_chatting_is_kept(client):
 def test_record_uploads_have_a_daily_quota_per_address(settings):
     """``RATE_RECORDS`` holds several limits: a rate and a longer quota; both count."""
     app = create_app(settings.model_copy(update={"rate_records": "10/hour;3/day"}))
-    with TestClient(app, base_url="http://testserver") as client:
+    with as_browser(TestClient(app, base_url="http://testserver")) as client:
         files = {"file": ("r.json", b"{}", "application/json")}
         codes = [client.post("/records", files=files).status_code for _ in range(4)]
         assert codes[:3] != [429] * 3 and codes[3] == 429

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from app.main import create_app
 from engines import registry
 from tests.app.conftest import create, named, new_client
+from tests.csrf import as_browser
 
 GAMES = ["drops_of_evil", "evil_corp", "covil"]
 CODES = {"bad_message", "too_large", "illegal", "stale", "not_your_seat", "spectator",
@@ -242,7 +243,7 @@ def test_flood_is_rate_limited_on_that_socket_only(settings):
     set near zero here so the count does not depend on how fast the machine is."""
 
     app = create_app(settings.model_copy(update={"ws_rate": 1e-6, "ws_burst": 5}))
-    with TestClient(app, base_url="http://testserver") as client:
+    with as_browser(TestClient(app, base_url="http://testserver")) as client:
         _flood(client)
 
 

@@ -36,7 +36,8 @@ from app.models import Match
 from app.matches.service import MatchService
 from engines import registry
 from engines.records import replay_states, state_hash
-from tests.app.servers import complete, free_port, start_server
+from tests.app.servers import SECRET, complete, free_port, start_server
+from tests.csrf import as_browser
 
 KILLS = int(os.environ.get("LAIR_KILLS", "3"))
 MATCHES = [("drops_of_evil", 2), ("evil_corp", 2), ("covil", 1), ("toy", 2)]
@@ -124,7 +125,8 @@ def test_sigkill_at_random_moments_loses_nothing_and_play_goes_on(database_url, 
     port = free_port()
     proc = start_server(database_url, port, bot_delay=BOT_DELAY)
     try:
-        host = httpx.Client(base_url=f"http://127.0.0.1:{port}", follow_redirects=True)
+        host = as_browser(httpx.Client(base_url=f"http://127.0.0.1:{port}", follow_redirects=True),
+                          SECRET)
         host.post("/name", data={"name": "Host", "next": "/"})
         ids = [create_bot_match(host, game, players) for game, players in MATCHES]
         seen: dict[str, dict] = {}

@@ -20,6 +20,7 @@ from app.matches.service import ServiceError
 from app.settings import Settings
 from tests.app.conftest import PG_ADMIN, create, named, new_client
 from tests.app.processes import services, toy_match_at_take_phase
+from tests.csrf import as_browser
 
 
 class Statements:
@@ -223,7 +224,7 @@ async def test_moves_go_on_after_postgresql_drops_every_connection(pg_url):
 def test_busy_reaches_that_socket_only_and_the_move_can_be_resent(pg_url):
     settings = Settings(database_url=pg_url, secret_key="test-secret", bot_delay=0,
                         db_pool_size=2, db_pool_timeout=0.2)
-    with TestClient(create_app(settings), base_url="http://testserver") as ann:
+    with as_browser(TestClient(create_app(settings), base_url="http://testserver")) as ann:
         named(ann, "Ann")
         bob = named(new_client(ann), "Bob")
         mid = create(ann)

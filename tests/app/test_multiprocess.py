@@ -14,7 +14,8 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.app.servers import free_port, start_server, view_at
+from tests.app.servers import SECRET, free_port, start_server, view_at
+from tests.csrf import as_browser
 
 
 def _msg(ws, kind: str) -> dict:
@@ -31,8 +32,8 @@ def test_two_processes_share_moves_live_and_apply_each_decision_once(database_ur
     proc_a, proc_b = start_server(database_url, port_a), start_server(database_url, port_b)
     try:
         a_url, b_url = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
-        ann = httpx.Client(base_url=a_url, follow_redirects=True)
-        bob = httpx.Client(base_url=b_url, follow_redirects=True)
+        ann = as_browser(httpx.Client(base_url=a_url, follow_redirects=True), SECRET)
+        bob = as_browser(httpx.Client(base_url=b_url, follow_redirects=True), SECRET)
         ann.post("/name", data={"name": "Ann", "next": "/"})
         bob.post("/name", data={"name": "Bob", "next": "/"})
         mid = str(ann.post("/matches", data={"game": "toy", "players_toy": "2",
@@ -125,8 +126,10 @@ def test_presence_crosses_processes(database_url):
     port_a, port_b = free_port(), free_port()
     proc_a, proc_b = start_server(database_url, port_a), start_server(database_url, port_b)
     try:
-        ann = httpx.Client(base_url=f"http://127.0.0.1:{port_a}", follow_redirects=True)
-        bob = httpx.Client(base_url=f"http://127.0.0.1:{port_b}", follow_redirects=True)
+        ann = as_browser(httpx.Client(base_url=f"http://127.0.0.1:{port_a}", follow_redirects=True),
+                         SECRET)
+        bob = as_browser(httpx.Client(base_url=f"http://127.0.0.1:{port_b}", follow_redirects=True),
+                         SECRET)
         ann.post("/name", data={"name": "Ann", "next": "/"})
         bob.post("/name", data={"name": "Bob", "next": "/"})
         mid = str(ann.post("/matches", data={"game": "toy", "players_toy": "2",

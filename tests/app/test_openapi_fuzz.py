@@ -12,8 +12,11 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
+from app import csrf
+from app.settings import Settings
 from tests.app.conftest import migrate
-from tests.app.servers import free_port, start_server
+from tests.app.servers import SECRET, free_port, start_server
+from tests.csrf import as_browser
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +28,7 @@ def api(tmp_path_factory):
     proc = start_server(url, port, bot_delay=0.5)
     base = f"http://127.0.0.1:{port}"
     try:
-        http = httpx.Client(base_url=base, follow_redirects=True)
+        http = as_browser(httpx.Client(base_url=base, follow_redirects=True), SECRET)
         http.post("/name", data={"name": "Fuzz", "next": "/"})
         r = http.post("/matches", data={"game": "toy", "players_toy": "2", "public": "on"})
         mid = str(r.url).rsplit("/", 1)[1]
@@ -48,9 +51,11 @@ def test_no_server_errors(api):
         @settings(max_examples=12, deadline=None, derandomize=True, database=None,
                   suppress_health_check=list(HealthCheck))
         def run(case):
-            for with_cookie in (False, True):  # a stranger, then a named guest
-                response = case.call(base_url=base, allow_redirects=False,
-                                     cookies={"lair_user": cookie} if with_cookie else {})
+            # a stranger, then a named guest, each sending its page's CSRF token (app/csrf.py)
+            for jar in ({"lair_pre": "fuzz-pre-session-value-0123"}, {"lair_user": cookie}):
+                token = csrf.token_for(jar, Settings(secret_key=SECRET))
+                response = case.call(base_url=base, allow_redirects=False, cookies=jar,
+                                     headers={"X-CSRF-Token": token})
                 assert response.status_code < 500, (case.method, case.formatted_path,
                                                      response.status_code, response.text[:500])
 

@@ -13,13 +13,14 @@ from app.settings import Settings
 from tests.app.conftest import named, new_client
 from tests.app.test_live import act, recv, started, view_at
 from tests.app.test_ops_support import ADMIN
+from tests.csrf import as_browser
 
 
 @pytest.fixture
 def ops_client(database_url):
     settings = Settings(database_url=database_url, secret_key="test-secret", bot_delay=0,
                         admin_token=ADMIN)
-    with TestClient(create_app(settings), base_url="http://testserver") as c:
+    with as_browser(TestClient(create_app(settings), base_url="http://testserver")) as c:
         yield c
         release_cancelled_connections(c)
 

@@ -18,6 +18,7 @@ from app.ops.verify import verify_all
 from app.settings import Settings
 from tests.app.conftest import _pg
 from tests.app.test_ops_cli import play_two_matches
+from tests.csrf import as_browser
 
 
 def verdicts(url: str) -> dict[str, tuple]:
@@ -67,7 +68,7 @@ def test_backup_restores_and_every_match_replays_to_the_same_state(client, datab
     try:
         assert verdicts(restored) == before  # same matches, statuses, versions, states
         settings = Settings(database_url=restored, secret_key="test-secret", bot_delay=0)
-        with TestClient(create_app(settings)) as c:
+        with as_browser(TestClient(create_app(settings))) as c:
             assert c.get("/readyz").status_code == 200
             assert c.get(f"/matches/{done}/record").status_code == 200
     finally:

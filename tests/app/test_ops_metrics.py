@@ -12,6 +12,7 @@ from app.main import create_app
 from app.settings import Settings
 from tests.app.test_live import act, recv, started, view_at
 from tests.app.test_ops_support import ADMIN
+from tests.csrf import as_browser
 
 NAMES = {"lair_open_sockets", "lair_matches_in_progress", "lair_actions_applied",
          "lair_actions_rejected", "lair_action_seconds", "lair_bot_moves",
@@ -23,7 +24,7 @@ NAMES = {"lair_open_sockets", "lair_matches_in_progress", "lair_actions_applied"
 def ops_client(database_url):
     settings = Settings(database_url=database_url, secret_key="test-secret", bot_delay=0,
                         admin_token=ADMIN)
-    with TestClient(create_app(settings), base_url="http://testserver") as c:
+    with as_browser(TestClient(create_app(settings), base_url="http://testserver")) as c:
         yield c
         release_cancelled_connections(c)
 
@@ -118,7 +119,7 @@ def test_workers_sharing_a_port_sum_their_metrics(database_url, tmp_path):
                 pass
             assert time.monotonic() < deadline, "the workers did not start"
             time.sleep(0.2)
-        ann = httpx.Client(base_url=base, follow_redirects=True)
+        ann = as_browser(httpx.Client(base_url=base, follow_redirects=True), "test-workers")
         ann.post("/name", data={"name": "Ann", "next": "/"})
         mid = str(ann.post("/matches", data={"game": "drops_of_evil",
                                              "players_drops_of_evil": "2",

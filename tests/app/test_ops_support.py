@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 
 from tests.app.servers import free_port  # noqa: F401 - re-exported for the ops tests
+from tests.csrf import as_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "ops-test-secret-key-0123456789"
@@ -56,7 +57,7 @@ def start_logged_server(url: str, port: int, log_path: Path, bot_delay: float = 
 
 def browser(base: str, name: str) -> httpx.Client:
     """An HTTP client with a guest identity."""
-    c = httpx.Client(base_url=base, follow_redirects=True, timeout=10)
+    c = as_browser(httpx.Client(base_url=base, follow_redirects=True, timeout=10), SECRET)
     c.post("/name", data={"name": name, "next": "/"})
     return c
 

@@ -14,6 +14,7 @@ from engines import registry
 from tests.app.conftest import create, named, new_client
 from tests.app.test_live import act, recv
 from tests.app.toy3 import TOY3
+from tests.csrf import as_browser
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -249,7 +250,7 @@ def test_turn_based_deadline_survives_a_restart(client, clock, settings):
     assert m.deadline is not None
     assert abs(m.deadline.timestamp() - (clock.t.timestamp() + 86400)) < 1
     # another process (a restart) reads the deadline from the database
-    with TestClient(create_app(settings), base_url="http://testserver") as again:
+    with as_browser(TestClient(create_app(settings), base_url="http://testserver")) as again:
         later = FakeClock()
         later.t = clock.t + timedelta(hours=23)
         again.app.state.service.now = later

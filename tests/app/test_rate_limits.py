@@ -16,6 +16,7 @@ from app.db import make_engine
 from app.main import create_app
 from app.ratelimit import Limiter, address_key
 from tests.app.conftest import create, named, new_client, release_cancelled_connections
+from tests.csrf import as_browser
 
 
 def _app(settings, **limits):
@@ -35,7 +36,7 @@ def test_chat_is_limited_per_user_across_all_their_sockets(settings):
     more lines than ``RATE_CHAT`` allows one user; the refused lines answer ``rate_limited`` to
     the sending socket only; another user's chat still goes through."""
     app = _app(settings, rate_chat="6/hour", ws_rate=1e6, ws_burst=1e6)
-    with TestClient(app, base_url="http://testserver") as client:
+    with as_browser(TestClient(app, base_url="http://testserver")) as client:
         named(client, "Ann")
         mid = create(client, game="toy")
         bob = named(new_client(client), "Bob")
@@ -71,7 +72,7 @@ def test_actions_are_limited_per_user_across_sockets(settings):
     """Actions count per user too: two sockets of one player share ``RATE_ACTIONS``; each
     refusal is ``rate_limited`` with the action's ref."""
     app = _app(settings, rate_actions="3/hour", ws_rate=1e6, ws_burst=1e6)
-    with TestClient(app, base_url="http://testserver") as client:
+    with as_browser(TestClient(app, base_url="http://testserver")) as client:
         named(client, "Ann")
         mid = create(client, game="toy")
         bob = named(new_client(client), "Bob")
@@ -100,7 +101,7 @@ def test_new_identities_matches_and_uploads_are_limited_per_address(settings, ca
 
     refused_before = RATE_LIMITED.labels("identities")._value.get()
     app = _app(settings, rate_identities="2/hour", rate_matches="2/hour", rate_records="1/hour")
-    with TestClient(app, base_url="http://testserver") as client:
+    with as_browser(TestClient(app, base_url="http://testserver")) as client:
         first = named(client, "Ann")
         named(first, "Ann again")  # renaming: not a new identity
         named(new_client(client), "Bob")

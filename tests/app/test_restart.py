@@ -11,7 +11,8 @@ import signal
 import httpx
 from websockets.sync.client import connect
 
-from tests.app.servers import free_port, start_server, view_at
+from tests.app.servers import SECRET, free_port, start_server, view_at
+from tests.csrf import as_browser
 
 
 def test_restart_mid_match_continues_from_identical_state(database_url):
@@ -19,8 +20,8 @@ def test_restart_mid_match_continues_from_identical_state(database_url):
     base = f"http://127.0.0.1:{port}"
     proc = start_server(database_url, port)
     try:
-        ann = httpx.Client(base_url=base, follow_redirects=True)
-        bob = httpx.Client(base_url=base, follow_redirects=True)
+        ann = as_browser(httpx.Client(base_url=base, follow_redirects=True), SECRET)
+        bob = as_browser(httpx.Client(base_url=base, follow_redirects=True), SECRET)
         ann.post("/name", data={"name": "Ann", "next": "/"})
         bob.post("/name", data={"name": "Bob", "next": "/"})
         r = ann.post("/matches", data={"game": "toy", "players_toy": "2", "public": "on"})

@@ -24,6 +24,7 @@ from engines import registry
 from engines.records import replay_states
 from tests.app.conftest import create, named, new_client
 from tests.app.test_live import act, recv, started, state_of, view_at
+from tests.csrf import as_browser
 
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -128,7 +129,7 @@ def test_spectators_never_act(client):
 def test_websocket_checks_the_origin(database_url, origin, ok):
     app = create_app(Settings(database_url=database_url, secret_key="s", bot_delay=0,
                               allowed_origins=["https://play.example"]))
-    with TestClient(app, base_url="http://testserver") as client:
+    with as_browser(TestClient(app, base_url="http://testserver")) as client:
         mid, _ = started(client)
         headers = {"origin": origin} if origin else {}
         if ok:
@@ -145,7 +146,7 @@ def test_websocket_checks_the_origin(database_url, origin, ok):
 @pytest.mark.parametrize("secure", [False, True])
 def test_identity_cookie_flags(database_url, secure):
     app = create_app(Settings(database_url=database_url, secret_key="s", cookie_secure=secure))
-    with TestClient(app, base_url="http://testserver") as client:
+    with as_browser(TestClient(app, base_url="http://testserver")) as client:
         r = client.post("/name", data={"name": "Ann", "next": "/"}, follow_redirects=False)
         header = r.headers["set-cookie"]
         attrs = {a.strip().split("=")[0].lower() for a in header.split(";")}

@@ -25,7 +25,8 @@ from websockets.sync.client import connect
 from app.serve import uvicorn_options
 from app.settings import Settings
 from tests.app.conftest import migrate
-from tests.app.servers import free_port, start_server, view_at
+from tests.app.servers import SECRET, free_port, start_server, view_at
+from tests.csrf import as_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,7 +40,7 @@ def rss(pid: int) -> int:
 
 
 def guest(base: str, name: str) -> httpx.Client:
-    c = httpx.Client(base_url=base, follow_redirects=True, timeout=10)
+    c = as_browser(httpx.Client(base_url=base, follow_redirects=True, timeout=10), SECRET)
     c.post("/name", data={"name": name, "next": "/"})
     return c
 

@@ -14,6 +14,7 @@ from app.main import create_app
 from app.realtime import Connection
 from app.settings import Settings
 from tests.app.conftest import named, new_client
+from tests.csrf import as_browser
 
 
 class StalledSocket:
@@ -33,7 +34,7 @@ class StalledSocket:
 def test_a_stalled_socket_is_closed_while_the_others_get_every_view(database_url):
     app = create_app(Settings(database_url=database_url, secret_key="s", bot_delay=0,
                               ws_send_queue=3))
-    with TestClient(app, base_url="http://testserver") as client:
+    with as_browser(TestClient(app, base_url="http://testserver")) as client:
         named(client, "Host")
         r = client.post("/matches", data={"game": "toy", "players_toy": "2",
                                           "public": "on", "host_plays": "no"},

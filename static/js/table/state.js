@@ -3,6 +3,7 @@
 // Every other table module reads the view from here; only table.js (onView) replaces it.
 
 import {el} from "../dom.js";
+import {csrfField} from "../csrf.js";
 import {canon, seatColor, seatNameIn, seatShape} from "./seat-style.js";
 
 export const FALLBACK_RENDERER = "/static/js/fallback-renderer.js";
@@ -90,10 +91,8 @@ export function paceSeat(seat) {
   return p || {left: null, running: false, resigned: false, away: null, votes: [], needed: null};
 }
 
-/** A plain form post to `action` (the server answers with a redirect), carrying the CSRF field
- *  the server put in the page's own forms, if it does, so a form built here is accepted too. */
+/** A plain form post to `action` (the server answers with a redirect), carrying the page's
+ *  CSRF token (app/csrf.py; from <meta name="csrf-token">) as the site's own forms do. */
 export function postForm(action, ...children) {
-  const token = document.querySelector("form input[type=hidden][name*=csrf i]");
-  return el("form", {method: "post", action, class: "inline"},
-    token ? el("input", {type: "hidden", name: token.name, value: token.value}) : null, ...children);
+  return el("form", {method: "post", action, class: "inline"}, csrfField(), ...children);
 }
