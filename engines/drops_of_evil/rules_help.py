@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules_help import never_raises, section_ids
+from engines.rules_help import never_raises, section_ids
 from .alchilab import leaves_spider_only, next_mushroom_vial, placeable, vial_types
 from .data import BOARDS, CELL_VIAL, NAMES, POOL_TYPES, _load
 from .setup import seat_assistant
