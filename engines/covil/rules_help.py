@@ -50,7 +50,9 @@ def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:
         if own["gold"] < price:
             return (f"Buy Power Relics: spend {price} gold from your Treasury to draw one Power "
                     f"Relic; you have {own['gold']} gold.")
-        return "There is no Power Relic left to draw."
+        if not core.relics_left(state):
+            return "There is no Power Relic left to draw."
+        return None
     prompts = engine.prompts(state)
     if seat not in prompts:
         return _not_prompted(state)
