@@ -166,3 +166,35 @@ def test_the_defender_is_not_asked_again_after_the_attacker_passes():
     s = act(s, 0, {"type": "done"})
     assert not any(f["kind"] == "combat" for f in s["stack"])
     assert any(e["text"].startswith("Combat in C") for e in s["log"][-4:])
+
+
+# ----- right but untested ------------------------------------------------------------------------
+def test_commands_are_refused_out_of_turn():
+    """Command: "In your turn, as a free action, you may exhaust it to perform its special
+    ability": not in another player's turn."""
+    from engines.base import IllegalAction
+
+    s = placed(2)
+    set_hall(s, 0, ["O1", "H2.0"])                          # Squire: move a troop
+    set_hall(s, 1, ["O5", "H2.1"])
+    assert {"type": "command", "slot": 1} in legal(s, 0)   # in turn
+    slot = 1
+    assert {"type": "command", "slot": slot} not in legal(s, 1)
+    try:
+        ENGINE.apply(s, 1, {"type": "command", "slot": slot})
+    except IllegalAction:
+        return
+    raise AssertionError("a Command out of turn was accepted")
+
+
+def test_the_relic_deck_reshuffles_its_discard_pile():
+    """Power Relics: "If the Power Relics run out during the game, shuffle back their discard
+    pile." Buying with an empty deck draws from the reshuffled discard pile."""
+    s = placed(2)
+    s["rdiscard"], s["rdeck"] = s["rdeck"] + s["rdiscard"], []
+    n = len(s["rdiscard"])
+    s["own"][1]["gold"] = 3
+    s = act(s, 1, {"type": "buy_relic"})
+    assert s["rdiscard"] == [] and len(s["rdeck"]) == n - 1
+    assert any("shuffled into a new deck" in e["text"] and e["irreversible"] for e in s["log"])
+
