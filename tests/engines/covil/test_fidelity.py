@@ -198,3 +198,14 @@ def test_the_relic_deck_reshuffles_its_discard_pile():
     assert s["rdiscard"] == [] and len(s["rdeck"]) == n - 1
     assert any("shuffled into a new deck" in e["text"] and e["irreversible"] for e in s["log"])
 
+
+
+def test_spectators_read_the_public_wording_of_a_relic_draw():
+    """Views: "Player 2 draws 1 Power Relic(s)" is read by the other seats and the spectators,
+    the relic's name only by its owner (issue 14 item 11)."""
+    s = placed(2)
+    s["own"][1]["gold"] = 3
+    s = act(s, 1, {"type": "buy_relic"})
+    public = [e for e in ENGINE.view(s, None)["log"] if "draws 1 Power Relic" in e["text"]]
+    assert public and public[-1]["to"] == [0]
+    assert not any(e["text"].startswith("You draw") for e in ENGINE.view(s, None)["log"])
