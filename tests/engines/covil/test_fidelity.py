@@ -209,3 +209,19 @@ def test_spectators_read_the_public_wording_of_a_relic_draw():
     public = [e for e in ENGINE.view(s, None)["log"] if "draws 1 Power Relic" in e["text"]]
     assert public and public[-1]["to"] == [0]
     assert not any(e["text"].startswith("You draw") for e in ENGINE.view(s, None)["log"])
+
+
+def test_rebels_retaliate_clockwise_on_living_fortresses_whoever_brought_the_fifth():
+    """3.4 Raid the town: "If there are 5 Rebel meeples at the town the Rebels will Retaliate!"
+    (also when the fifth came from elsewhere than the raid: a relic's Instant Ability);
+    Rebels Retaliate: "Proceeding clockwise ... All non destroyed fortresses will receive an
+    attack with strength 3": from the Evil Scepter holder, a destroyed fortress skipped."""
+    from engines.covil import core, phases
+
+    s = placed(3)
+    towns = core.town_zones(s)
+    assert not any(t["z"] in towns for p in s["own"] for t in p["troops"])
+    s["rebels"], s["first"] = 5, 1
+    s["own"][2]["dead"] = True
+    phases.raid(s)
+    assert s["riot"] and s["queue"] == [{"o": 1, "t": "fort"}, {"o": 0, "t": "fort"}]

@@ -219,3 +219,17 @@ def test_spectators_read_the_public_wording_of_a_draw():
     assert any(t.startswith("Player 1 drew 5 tile(s)") for t in seat1)
     seat0 = [e["text"] for e in ENGINE.view(s, 0)["log"]]
     assert not any(t.startswith("Player 1 drew") for t in seat0)
+
+
+def test_refusals_never_depend_on_where_a_hidden_tile_is():
+    """Hidden information (README 5; DESIGN.md "no hidden information in an error"): putting
+    into play a tile that is not behind your screen is refused with the same words whether
+    that tile is behind the opponent's screen, in a bag or out of the game."""
+    s = fresh()
+    theirs = give(s, 1, "R10")
+    in_bag = s["sides"][1]["bag"][0]
+    boxed = s["box"][0] if s["box"] else s["corp_bag"][0]
+    reasons = {ENGINE.illegal_reason(s, 0, {"type": "play", "tile": t, "board": 0,
+                                            "cell": "raid-1"})
+               for t in (theirs, in_bag, boxed)}
+    assert len(reasons) == 1, reasons
