@@ -123,9 +123,8 @@ def _turn(state: dict, f: dict, o: int, a: dict) -> str | None:
             if p["dead"]:
                 return "A destroyed fortress can never be repaired."
             return f"Your fortress is already at {RULES['max_hp']} hitpoints."
-        if t == "gold":
-            return (f"You may never have more than {core.treasury_cap(state, o)} gold in your "
-                    "Treasury.")
+        if t == "gold":  # offered also at the cap (version 2): only a malformed action is here
+            return None
         if t == "rest":
             slot = a["slot"]
             if not 0 <= slot < len(p["hall"]):

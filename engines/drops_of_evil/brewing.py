@@ -12,7 +12,7 @@ from .alchilab import (add_mushroom, back_to_pool, brew, can_take_back, check_co
                        gain_token, legal_cells, next_mushroom_vial, open_vials, rebrew_sources,
                        rebrew_targets, required, spend_from_pool, take_back_cell,
                        use_from_pool)
-from .fill import fits_all, max_placed, open_shape, shape, vial_map
+from .fill import fits_all, greedy_placed, max_placed, open_shape, shape, vial_map
 from .data import (ALTERNATIVES, ASSISTANTS, BONUS, CELL_POS, CELL_VIAL, INGREDIENTS, NAMES,
                    TOX_MAX, TOX_TYPES, VIAL_CELLS, distiller_level)
 from .labels import cell_label
@@ -156,8 +156,12 @@ def _fill(a: dict) -> tuple[int, int, Callable[[str, str], bool]]:
             if best == upper:
                 seen[res, vial] = placed + sum(rest.values()) == upper and \
                     fits_all(shape(after), rest)
-            else:
-                seen[res, vial] = placed + max_placed(shape(after), rest) >= best
+            elif placed + sum(rest.values()) < best:
+                seen[res, vial] = False
+            else:  # a greedy arrangement first (a lower bound), the exact count if it falls short
+                key = tuple(sorted((t, n) for t, n in rest.items() if n))
+                seen[res, vial] = placed + greedy_placed(shape(after), key) >= best or \
+                    placed + max_placed(shape(after), rest) >= best
         return seen[res, vial]
 
     return best, now, keeps

@@ -53,13 +53,20 @@ def _fits(vials: Vials, key: tuple[tuple[str, int], ...]) -> bool:
     total = sum(counts.values())
     if total > sum(f for _, f in vials):
         return False
-    return _greedy_fits(vials, counts) or max_placed(vials, counts) == total
+    for t, n in counts.items():  # a type with less room than Ingredients cannot fit
+        if t != "spider" and n > sum(f for k, f in vials if k is None or k == t):
+            return False
+    return greedy_placed(vials, key) == total or max_placed(vials, counts) == total
 
 
-def _greedy_fits(vials: Vials, counts: dict[str, int]) -> bool:
-    """A sufficient test: each type fills its own Vials, then the empty Vials by best fit
-    (largest demand first); Spiders go into what is left beside a non-Spider."""
-    spare, left = 0, {}
+@lru_cache(maxsize=8192)
+def greedy_placed(vials: Vials, key: tuple[tuple[str, int], ...]) -> int:
+    """How many of ``key`` (sorted ``(type, n)`` pairs) a quick greedy placement puts into
+    ``vials``: a lower bound of :func:`max_placed` (it builds a legal arrangement): each type
+    fills its own Vials, then the empty Vials by best fit (largest demand first); Spiders go
+    into what is left beside a non-Spider."""
+    counts = dict(key)
+    spare, left, placed = 0, {}, 0
     typed: dict[str, int] = {}
     empty = []
     for kind, free in vials:
@@ -70,6 +77,7 @@ def _greedy_fits(vials: Vials, counts: dict[str, int]) -> bool:
     for kind, room in typed.items():
         need = counts.get(kind, 0)
         spare += max(0, room - need)
+        placed += min(room, need)
         if need > room:
             left[kind] = need - room
     for t, n in counts.items():
@@ -78,14 +86,13 @@ def _greedy_fits(vials: Vials, counts: dict[str, int]) -> bool:
     empty.sort()
     for t in sorted(left, key=lambda t: -left[t]):
         need = left[t]
-        while need > 0:
-            if not empty:
-                return False
+        while need > 0 and empty:
             fit = next((i for i, f in enumerate(empty) if f >= need), None)
             free = empty.pop(fit if fit is not None else len(empty) - 1)
             spare += max(0, free - need)
+            placed += min(free, need)
             need -= free
-    return counts.get("spider", 0) <= spare
+    return placed + min(counts.get("spider", 0), spare)
 
 
 def max_placed(vials: Vials, counts: dict[str, int]) -> int:
