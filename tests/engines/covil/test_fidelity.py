@@ -225,3 +225,19 @@ def test_rebels_retaliate_clockwise_on_living_fortresses_whoever_brought_the_fif
     s["own"][2]["dead"] = True
     phases.raid(s)
     assert s["riot"] and s["queue"] == [{"o": 1, "t": "fort"}, {"o": 0, "t": "fort"}]
+
+
+def test_combat_gold_is_capped_at_5():
+    """The Outcome: the winning attacker gains 1 gold; 2.3: "You may never have more than 5 gold
+    in your Treasury": at 5 it stays 5."""
+    from .test_combat import pos
+
+    s = pos([("C", True)], [("C", True)], hall1=("O2", "S5"))
+    s["own"][1]["gold"] = 0
+    assert s["own"][0]["gold"] == 5
+    s = act(s, 0, {"type": "attack", "from": "C", "kind": "melee", "slot": 1})
+    s = act(s, 0, {"type": "target", "owner": 1, "zone": "C", "up": True})
+    while any(f["kind"] == "combat" for f in s["stack"]):  # 5 gold: may raise (buy a relic)
+        s = act(s, 0, {"type": "done"})
+    assert ENGINE.prompts(s)[1]["kind"] == "retreat"      # the attacker won
+    assert s["own"][0]["gold"] == 5
