@@ -233,3 +233,22 @@ def test_refusals_never_depend_on_where_a_hidden_tile_is():
                                             "cell": "raid-1"})
                for t in (theirs, in_bag, boxed)}
     assert len(reasons) == 1, reasons
+
+
+def test_unplayed_tiles_count_in_the_tie_break():
+    """Victory Conditions: "If several players/teams claim victory, gather all the monster tiles
+    of these players/teams ... Each claimant sums the hire cost of his monsters": a tile still
+    behind the screen when the game ends (during the night) is one of them."""
+    s = fresh()
+    before = ENGINE.tiebreak_key(s, 0)
+    t = give(s, 0, "R09")                                  # hire cost 5, behind the screen
+    cost, fear = ENGINE.tiebreak_key(s, 0)
+    assert (cost, fear) == (before[0] + data.TILES[t]["cost"], before[1] + data.TILES[t]["fear"])
+    for side in (0, 1):
+        s["sides"][side]["vp"] = 1
+        s["boards"][side]["conquest"][side] = 1            # each side takes its 2nd token
+    put(s, 0, "SR2", 0, "raid-1")                          # 2 cells: a conquest shield
+    put(s, 1, "SR2", 1, "raid-1")
+    s = end_day(s)
+    res = ENGINE.result(s)
+    assert s["winner"] == [0, 1] and res["ranks"] == [[0], [1]] and res["tiebreak"]
