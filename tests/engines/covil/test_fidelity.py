@@ -257,3 +257,17 @@ def test_a_standing_loser_in_its_fortress_zone_retreats_and_the_fortress_is_dama
         s = act(s, next(iter(ENGINE.prompts(s))), {"type": "done"})
     assert ENGINE.prompts(s)[1]["kind"] == "retreat"
     assert s["own"][1]["hp"] < hp
+
+
+def test_ten_gold_mercenaries_are_not_reshuffled_at_night():
+    """Game Setup F: "If there are cards costing 10 gold, shuffle them back into the deck and
+    reveal new ones in their place" is a setup step; 3.2 Renew the Mercenary Pool at night
+    reveals whatever comes, a 10-gold Mercenary included."""
+    from engines.covil import phases
+
+    s = placed(2)
+    take_card(s, "W8")
+    s["mdeck"].append("W8")                                 # on top of the deck
+    s["phase"], s["nstep"] = "night", phases.NIGHT_STEPS.index("renew")
+    phases._step_night(s)
+    assert "W8" in s["pool"]
