@@ -271,3 +271,15 @@ def test_ten_gold_mercenaries_are_not_reshuffled_at_night():
     s["phase"], s["nstep"] = "night", phases.NIGHT_STEPS.index("renew")
     phases._step_night(s)
     assert "W8" in s["pool"]
+
+
+def test_protection_fee_gold_is_capped_at_5():
+    """3.3 Collect protection fee: "+2 gold" per dominated terrain; 2.3: "You may never have
+    more than 5 gold in your Treasury". Player 1 dominates the Mountains here."""
+    from engines.covil import phases
+
+    s = placed(2)
+    assert phases.dominance(s)["Mountain"] == 0
+    s["own"][0]["gold"] = 4
+    phases.collect_fees(s)
+    assert s["own"][0]["gold"] == 5
