@@ -280,7 +280,8 @@ class Hub:
                             {i.seat for i in snap.seats if i.bot}, now)
         humans = {i.seat for i in snap.seats if i.user_id is not None}
         resigned = [i.seat for i in snap.seats if i.resigned_at is not None]
-        teams = registry.get(m.game).teams if m.game in registry.ENGINES else {}
+        teams = registry.get(m.game, m.engine_version).teams if m.game in registry.ENGINES \
+            else {}
         since = (m.clocks or {}).get("since") or {}
         for info, entry in zip(snap.seats, facts["seats"]):
             away = self.away_since(m.id, info.seat) if info.seat in humans else None
@@ -351,7 +352,7 @@ class Hub:
             for conn in targets:
                 conn.send(text)
             return
-        engine = registry.get(m.game)
+        engine = registry.get(m.game, m.engine_version)
         for conn in targets:  # a seat handed to a bot (or taken back) changes who sees what
             conn.seat = snap.seat_of(conn.user_id)
         if not targets:

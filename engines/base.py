@@ -9,7 +9,8 @@ State shape conventions (every game):
 
 - ``state["rng"]``: int, the RNG state (never shown in a view).
 - ``state["log"]``: list of events ``{"text", "to", "irreversible"}``; ``to`` is ``"all"`` or a
-  list of seats.
+  list of seats; ``"spectators": True`` lets spectators read an event addressed to seats (the
+  public wording of a private event, for every seat but its owner).
 - ``state["players"]``: int, the number of seats.
 - ``state["stack"]``: the decision stack (list of frames, top last). A frame is a dict with at
   least ``"kind"`` and ``"seats"`` (list of seats that must still decide). Games may use other
@@ -123,10 +124,14 @@ def event(text: str, to: str | list[int] = "all", irreversible: bool = False, **
 
 
 def visible_log(log: list[Event], viewer: int | None, reveal: bool = False) -> list[Event]:
-    """The events ``viewer`` may read (spectators, ``viewer=None``, read only ``"all"`` events)."""
+    """The events ``viewer`` may read. Spectators (``viewer=None``) read the ``"all"`` events
+    and those marked ``"spectators": True``: the public wording of a private event, addressed
+    to every seat but its owner ("Player 1 drew 5 tile(s)" beside the owner's "You drew ...")."""
     if reveal:
         return list(log)
-    return [e for e in log if e["to"] == "all" or (viewer is not None and viewer in e["to"])]
+    if viewer is None:
+        return [e for e in log if e["to"] == "all" or e.get("spectators")]
+    return [e for e in log if e["to"] == "all" or viewer in e["to"]]
 
 
 class NoOptions(BaseModel):

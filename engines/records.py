@@ -77,12 +77,15 @@ def step(engine: Engine, state: dict, trail: UndoTrail, seat: int, action: dict
 
 
 def replay_states(game: str, players: int, options: dict, seed: int,
-                  actions: Iterable[tuple[int, dict]]) -> Iterator[dict]:
-    """Yield the state before any action, then after each logged action (step 0, 1, ...).
+                  actions: Iterable[tuple[int, dict]], version: int | None = None
+                  ) -> Iterator[dict]:
+    """Yield the state before any action, then after each logged action (step 0, 1, ...),
+    on the rules ``version`` the log was made with (``None``: the live rules).
 
-    Raises ``engines.base.IllegalAction`` if the log does not fit the rules (a changed engine).
+    Raises ``engines.base.IllegalAction`` if the log does not fit the rules (a changed engine),
+    ``KeyError`` for an unknown game or version (``registry.get``).
     """
-    engine = registry.get(game)
+    engine = registry.get(game, version)
     state = engine.setup(players, options, seed)
     trail = UndoTrail()
     yield state
@@ -96,11 +99,13 @@ class Replayer:
     and undo trail at every ``every``-th step it has passed, so a step is replayed from the
     nearest of them instead of from the setup. ``extend`` adds actions committed since (logs
     only grow). States are never changed in place (``Engine.apply`` copies), so keeping them
-    is safe. Raises ``IllegalAction`` like :func:`replay_states`."""
+    is safe. ``version``: the rules version the log was made with (``None``: the live one).
+    Raises ``IllegalAction`` and ``KeyError`` like :func:`replay_states`."""
 
     def __init__(self, game: str, players: int, options: dict, seed: int,
-                 actions: Iterable[tuple[int, dict]], every: int = 25) -> None:
-        self.engine = registry.get(game)
+                 actions: Iterable[tuple[int, dict]], every: int = 25,
+                 version: int | None = None) -> None:
+        self.engine = registry.get(game, version)
         self.actions = list(actions)
         self.every = every
         self._marks: dict[int, tuple[dict, int | None, list[dict]]] = {
@@ -126,9 +131,12 @@ class Replayer:
 
 
 def replay_log(game: str, players: int, options: dict, seed: int,
-               actions: Iterable[tuple[int, dict]]) -> tuple[dict, UndoTrail]:
-    """The state after the whole log, and the undo trail at that point."""
-    engine = registry.get(game)
+               actions: Iterable[tuple[int, dict]], version: int | None = None
+               ) -> tuple[dict, UndoTrail]:
+    """The state after the whole log, and the undo trail at that point, on the rules
+    ``version`` the log was made with (``None``: the live rules). Raises like
+    :func:`replay_states`."""
+    engine = registry.get(game, version)
     state = engine.setup(players, options, seed)
     trail = UndoTrail()
     for seat, action in actions:
@@ -137,7 +145,7 @@ def replay_log(game: str, players: int, options: dict, seed: int,
 
 
 def replay_record(record: dict) -> dict:
-    """The final state of a record."""
+    """The final state of a record, replayed on the rules version it names."""
     state, _ = replay_log(record["game"], record["players"], record["options"], record["seed"],
-                          record["actions"])
+                          record["actions"], record.get("version"))
     return state

@@ -1,29 +1,101 @@
-"""The games Lair hosts, by id (DESIGN.md, "The engine contract").
+"""The games Lair hosts, by id and rules version (DESIGN.md, "The engine contract").
 
-``ENGINES[game_id]`` is the game's :class:`engines.base.Engine` instance; ``bots(game_id)`` the
-bot functions a host may seat (``{"random": fn, ...}``; every game has at least ``random``).
+``get(game_id)`` is the game's live :class:`engines.base.Engine` (the rules new matches are
+played with); ``get(game_id, version)`` the engine of an earlier ``version`` of its rules, so a
+match, a replay or a record file made before a version bump still runs on the rules it was made
+with (issue 15 §0). ``ENGINES[game_id]`` holds the live engines only. ``bots(game_id, version)``
+gives the bot functions a host may seat (``{"random": fn, ...}``; every game has ``random``).
+
+Earlier versions are frozen copies of a game's package, ``engines/<game>/legacy/v<N>/`` (see
+``docs/versioning.md``), imported on first use: a server that never meets an old match never
+loads its rules.
 """
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import threading
+
 from engines.base import BotFn, Engine, random_bot
 
+#: The live engine of every game (the newest registered version).
 ENGINES: dict[str, Engine] = {}
+#: Every version loaded so far (the live ones included): ``{(game_id, version): engine}``.
+_VERSIONS: dict[tuple[str, int], Engine] = {}
+_lock = threading.Lock()
+
+
+class UnknownVersion(KeyError):
+    """``get(game, version)`` for a version of a hosted game that this code does not have
+    (neither live nor frozen under ``engines/<game>/legacy/``)."""
+
+    def __init__(self, game_id: str, version: object):
+        super().__init__(f"{game_id} has no rules version {version!r}")
+        self.game_id, self.version = game_id, version
 
 
 def register(engine: Engine) -> Engine:
-    """Add an engine to the registry (called once per game below). Returns it."""
-    ENGINES[engine.id] = engine
+    """Add an engine to the registry; it becomes its game's live engine unless a newer version
+    of that game is registered already. Returns it."""
+    with _lock:
+        _VERSIONS[(engine.id, engine.version)] = engine
+        live = ENGINES.get(engine.id)
+        if live is None or engine.version >= live.version:
+            ENGINES[engine.id] = engine
     return engine
 
 
-def get(game_id: str) -> Engine:
-    """The engine for ``game_id``. Raises ``KeyError`` for an unknown game."""
-    return ENGINES[game_id]
+def get(game_id: str, version: int | None = None) -> Engine:
+    """The engine for ``game_id`` at rules ``version`` (``None``: the live one).
+
+    Raises ``KeyError`` for an unknown game, :class:`UnknownVersion` (a ``KeyError``) for a
+    version this code does not have.
+    """
+    live = ENGINES[game_id]
+    if version is None:
+        return live
+    if type(version) is not int:  # not 1.0 or True, which would equal 1 as a dict key
+        raise UnknownVersion(game_id, version)
+    if version == live.version:
+        return live
+    found = _VERSIONS.get((game_id, version))
+    if found is not None:
+        return found
+    if not 0 < version < live.version or game_id not in GAME_PACKAGES:
+        raise UnknownVersion(game_id, version)
+    module = f"engines.{game_id}.legacy.v{version}"
+    try:
+        engine = importlib.import_module(module).ENGINE
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module.startswith(exc.name):
+            raise UnknownVersion(game_id, version) from None
+        raise
+    if (engine.id, engine.version) != (game_id, version):
+        raise RuntimeError(f"{module} holds {engine.id} version {engine.version}")
+    with _lock:
+        return _VERSIONS.setdefault((game_id, version), engine)
 
 
-def bots(game_id: str) -> dict[str, BotFn]:
-    """Bots available for a game: ``random`` always, plus what the game's ``bots`` attribute adds."""
-    engine = get(game_id)
+def versions(game_id: str) -> list[int]:
+    """Every rules version of ``game_id`` this code can run, oldest first (the live one last).
+    Raises ``KeyError`` for an unknown game."""
+    live = ENGINES[game_id]
+    found = {v for (g, v) in _VERSIONS if g == game_id}
+    if game_id in GAME_PACKAGES:
+        try:
+            legacy = importlib.import_module(f"engines.{game_id}.legacy")
+        except ModuleNotFoundError:
+            legacy = None
+        if legacy is not None:
+            found |= {int(m.name[1:]) for m in pkgutil.iter_modules(legacy.__path__)
+                      if m.name[:1] == "v" and m.name[1:].isdigit()}
+    return sorted(v for v in found if v <= live.version)
+
+
+def bots(game_id: str, version: int | None = None) -> dict[str, BotFn]:
+    """Bots available for a game at a rules version (``None``: the live one): ``random``
+    always, plus what that engine's ``bots`` attribute adds. Raises like :func:`get`."""
+    engine = get(game_id, version)
     return {"random": random_bot, **getattr(engine, "bots", {})}
 
 
@@ -32,8 +104,6 @@ GAME_PACKAGES: tuple[str, ...] = ("drops_of_evil", "evil_corp", "covil")
 
 
 def _load() -> None:
-    import importlib
-
     for name in GAME_PACKAGES:
         register(importlib.import_module(f"engines.{name}").ENGINE)
 

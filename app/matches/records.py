@@ -5,9 +5,10 @@ A record file (``GET /matches/{id}/record``) is ``{"game", "version", "players",
 "away_name", "host"}]}``: everything public once the match is over (DESIGN.md, "The wire").
 
 Re-import never trusts the file: :func:`parse` checks its size, JSON and shape (pydantic);
-:func:`verify` checks the game is hosted, the engine version is the one running, the options are
+:func:`verify` checks the game is hosted, the site still has the rules version the record names
+(the live one or one frozen under ``engines/<game>/legacy/``), the options are
 valid, every action is exactly one of the legal actions when the log is replayed with the one
-canonical replay (``engines.records``, undo included), the match is over at the end, and the final
+canonical replay (``engines.records``, undo included) on that version, the match is over at the end, and the final
 state's hash is the recorded one. A record that passes replays to the very same states as the
 original match at every step. Imported records are stored (table ``records``) so that their replay
 has a URL to share; the same record uploaded twice gets the same URL.
@@ -148,19 +149,22 @@ def verify(rec: RecordFile) -> Verified:
     """Replay a parsed record and check it is a complete, legal match of a hosted game.
 
     CPU-bound (run it in a thread). Raises ``RecordError`` (422) naming the first problem:
-    unknown game, other engine version, bad player count or options, the first illegal action
-    (by its 1-based number), a match not over at the end, a final state that differs from the
+    unknown game, a rules version this site does not have, bad player count or options, the
+    first illegal action (by its 1-based number; the log is replayed on the rules version the
+    record names), a match not over at the end, a final state that differs from the
     recorded hash.
     """
     try:
-        engine = registry.get(rec.game)
+        engine = registry.get(rec.game, rec.version)
+    except registry.UnknownVersion:
+        live = registry.get(rec.game)
+        known = ", ".join(str(v) for v in registry.versions(rec.game))
+        raise RecordError(f"This record was made with version {rec.version} of {live.title}'s "
+                          f"rules; this site has versions {known} and cannot replay it "
+                          "faithfully.") from None
     except KeyError:
         raise RecordError(f"This record is of a game this site does not host "
                           f"({rec.game[:40]!r}).") from None
-    if rec.version != engine.version:
-        raise RecordError(f"This record was made with version {rec.version} of {engine.title}'s "
-                          f"rules; this site plays version {engine.version} and cannot replay it "
-                          "faithfully.")
     if not engine.min_players <= rec.players <= engine.max_players:
         raise RecordError(f"{engine.title} is for {engine.min_players}–{engine.max_players} "
                           "players.")

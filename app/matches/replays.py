@@ -22,7 +22,8 @@ _replayers: OrderedDict[tuple, Replayer] = OrderedDict()
 
 
 def _replayer(key: tuple, game: str, players: int, options: dict, seed: int,
-              actions: Sequence[tuple[int, dict]]) -> Replayer:
+              actions: Sequence[tuple[int, dict]], version: int | None) -> Replayer:
+    key = (*key, version)
     with _lock:
         rep = _replayers.get(key)
         if rep is not None:  # a shorter ``actions`` is a prefix of what it holds
@@ -30,26 +31,29 @@ def _replayer(key: tuple, game: str, players: int, options: dict, seed: int,
             if len(rep.actions) < len(actions):  # the match went on: its log only grew
                 rep.extend(actions[len(rep.actions):])
             return rep
-        rep = _replayers[key] = Replayer(game, players, options, seed, actions)
+        rep = _replayers[key] = Replayer(game, players, options, seed, actions, version=version)
         while len(_replayers) > KEEP:
             _replayers.popitem(last=False)
         return rep
 
 
 def _state(key: tuple, game: str, players: int, options: dict, seed: int,
-           actions: Sequence[tuple[int, dict]], step: int) -> dict:
-    rep = _replayer(key, game, players, options, seed, actions)
+           actions: Sequence[tuple[int, dict]], step: int, version: int | None) -> dict:
+    rep = _replayer(key, game, players, options, seed, actions, version)
     with _lock:  # one replay at a time per process: steps are quick once marks exist
         return rep.state_at(step)
 
 
 async def state_at(key: tuple, game: str, players: int, options: dict, seed: int,
-                   actions: Sequence[tuple[int, dict]], step: int) -> dict:
+                   actions: Sequence[tuple[int, dict]], step: int,
+                   version: int | None = None) -> dict:
     """The state after ``actions[:step]`` of the log identified by ``key`` (e.g. ``("match",
-    id)``; the log must only ever grow under one key), computed in a worker thread.
-    Raises ``IllegalAction`` when the log does not fit today's rules."""
+    id)``; the log must only ever grow under one key), computed in a worker thread on the
+    rules ``version`` the log was made with (``None``: the live rules). Raises
+    ``IllegalAction`` when the log does not fit those rules, ``KeyError`` for a version this
+    code does not have."""
     return await asyncio.to_thread(_state, key, game, players, options, seed, list(actions),
-                                   step)
+                                   step, version)
 
 
 def step_answer(view: dict, step: int, steps: int, final_result: dict | None) -> dict:

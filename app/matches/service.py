@@ -429,7 +429,8 @@ class MatchService:
                     .order_by(Match.updated_at.desc()).limit(50))).scalars().all())
                 for m in mine:
                     if m.status == "active" and m.id in seats and m.game in registry.ENGINES \
-                            and seats[m.id] in registry.get(m.game).prompts(m.state):
+                            and seats[m.id] in self._engine(m.game, m.engine_version
+                                                            ).prompts(m.state):
                         your_turn.add(m.id)
                 mine.sort(key=lambda m: m.id not in your_turn)  # stable: recency kept
             opponents = await self._opponents(s, [m.id for m in mine], user_id)
@@ -638,11 +639,19 @@ class MatchService:
                     raise ServiceError("bad_request", "Every seat must be taken (or given to a "
                                                       "bot) before the start.")
                 m = snap.match
+                # A match starts on the live rules, even if it was opened before a version
+                # bump; from then on it finishes under the rules it started with.
                 engine = self._engine(m.game)
-                state = engine.setup(m.players, m.options, m.seed)
+                try:
+                    options = engine.parse_options(m.players, m.options).model_dump(mode="json")
+                    state = engine.setup(m.players, options, m.seed)
+                except Exception:  # noqa: BLE001 - options the new rules refuse: keep the old
+                    engine, options = self._engine(m.game, m.engine_version), m.options
+                    state = engine.setup(m.players, options, m.seed)
                 self._remember_prompts(match_id, 0, engine.prompts(state))
                 await s.execute(update(Match).where(Match.id == match_id)
                                 .values(status="active", state=state, version=0,
+                                        engine_version=engine.version, options=options,
                                         updated_at=utcnow(),
                                         **self._pace_start(snap, engine, state)))
                 await s.commit()
@@ -730,7 +739,7 @@ class MatchService:
             return None
         try:
             self._require_actor(snap, seat, actor)
-            engine = self._engine(m.game)
+            engine = self._engine(m.game, m.engine_version)
             state = m.state
             # a late action of a simultaneous frame (others moved meanwhile) is common in
             # simultaneous phases: judged here from memory when this process knows enough
@@ -855,7 +864,7 @@ class MatchService:
                 snap = await self._load(match_id, s)
             m = snap.match
             self._require_actor(snap, seat, actor)
-            engine = self._engine(m.game)
+            engine = self._engine(m.game, m.engine_version)
             state = m.state
             if version != m.version and not await self._still_valid(
                     s, engine, m, seat, version, action):
@@ -944,7 +953,7 @@ class MatchService:
                 info = self._seat(snap, seat)
                 if info.user_id is None:
                     raise ServiceError("bad_request", "A bot already plays that seat.")
-                if bot not in registry.bots(snap.match.game):
+                if bot not in registry.bots(snap.match.game, snap.match.engine_version):
                     raise ServiceError("bad_request", "Unknown bot.")
                 await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
                                 .values(user_id=None, bot=bot, away_user_id=info.user_id))
@@ -1043,7 +1052,7 @@ class MatchService:
                                 .where(ActionRow.match_id == m.id).order_by(ActionRow.seq))).all()
         state, _trail = await asyncio.to_thread(
             replay_log, m.game, m.players, m.options, m.seed,
-            [(r.seat, r.action) for r in rows] + [(seat, UNDO)])
+            [(r.seat, r.action) for r in rows] + [(seat, UNDO)], m.engine_version)
         return state, state["log"][-1:]
 
     async def _is_duplicate(self, s: AsyncSession, match_id: str, seat: int, action_id: str
@@ -1113,7 +1122,7 @@ class MatchService:
         m = snap.match
         if m.status != "active":
             return
-        engine = self._engine(m.game)
+        engine = self._engine(m.game, m.engine_version)
         prompts = engine.prompts(m.state)
         for info in snap.seats:
             key = (match_id, info.seat)
@@ -1133,10 +1142,11 @@ class MatchService:
                 return
             snap = await self.current(match_id)
             m = snap.match
-            engine = self._engine(m.game)
+            engine = self._engine(m.game, m.engine_version)
             if m.status != "active" or info.seat not in engine.prompts(m.state):
                 return
-            bot = registry.bots(m.game).get(info.bot or "random", registry.bots(m.game)["random"])
+            bots = registry.bots(m.game, m.engine_version)
+            bot = bots.get(info.bot or "random", bots["random"])
             rng = Rng((m.seed * 1_000_003 + m.version * 101 + info.seat) & ((1 << 64) - 1))
             action = await asyncio.to_thread(bot, engine, m.state, info.seat, rng)
             self._bot_pending.discard(key)
@@ -1209,8 +1219,8 @@ class MatchService:
     def _display_name(info: SeatInfo) -> str:
         return info.name or info.away_name or f"Seat {info.seat + 1}"
 
-    def _stand_in(self, game: str) -> str:
-        bots = registry.bots(game)
+    def _stand_in(self, game: str, version: int | None = None) -> str:
+        bots = registry.bots(game, version)
         return "greedy" if "greedy" in bots else sorted(bots)[0]
 
     def _pace_start(self, snap: Snapshot, engine: Engine, state: dict) -> dict:
@@ -1271,7 +1281,9 @@ class MatchService:
                            resigned: bool = False) -> bool:
         """A bot plays ``info``'s seat from now on (the player may take it back unless they
         resigned). Returns False if the seat changed hands meanwhile."""
-        values: dict[str, Any] = {"user_id": None, "bot": self._stand_in(snap.match.game),
+        m = snap.match
+        values: dict[str, Any] = {"user_id": None,
+                                  "bot": self._stand_in(m.game, m.engine_version),
                                   "away_user_id": info.user_id, "replace_votes": None}
         if resigned:
             values["resigned_at"] = self.now()
@@ -1324,7 +1336,7 @@ class MatchService:
                 if seat is None:
                     raise ServiceError("not_your_seat", "You have no seat to resign in this match.")
                 info = snap.seats[seat]
-                engine = self._engine(m.game)
+                engine = self._engine(m.game, m.engine_version)
                 order = self._resigned_order(snap) + [seat]
                 now = self.now()
                 ended = pace.last_side(m.players, engine.teams, order) is not None
@@ -1392,7 +1404,8 @@ class MatchService:
                     raise ServiceError("bad_request", "This match has no replacement limit.")
                 name = self._display_name(info)
                 since = (m.clocks or {}).get("since", {}).get(str(seat))
-                if since is None or seat not in self._engine(m.game).prompts(m.state):
+                engine = self._engine(m.game, m.engine_version)
+                if since is None or seat not in engine.prompts(m.state):
                     raise ServiceError("bad_request", f"Nobody waits for {name} now.")
                 if away_since is None or self._ts() - away_since < limit:
                     raise ServiceError("bad_request", f"{name} has not been away for "
@@ -1474,9 +1487,15 @@ class MatchService:
 
     # ----- helpers ---------------------------------------------------------------------------
     @staticmethod
-    def _engine(game: str) -> Engine:
+    def _engine(game: str, version: int | None = None) -> Engine:
+        """The engine of ``game`` at rules ``version`` (a match's ``engine_version``: a match
+        finishes under the rules it started with; ``None``: the live rules). Raises
+        ``ServiceError('bad_request')`` for an unknown game or version."""
         try:
-            return registry.get(game)
+            return registry.get(game, version)
+        except registry.UnknownVersion:
+            raise ServiceError("bad_request", f"This site no longer has version {version} of "
+                                              f"the rules of {game!r}.") from None
         except KeyError:
             raise ServiceError("bad_request", f"Unknown game {game!r}.") from None
 

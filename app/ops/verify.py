@@ -1,9 +1,11 @@
-"""Re-check stored matches against the current engines (``lair verify``; backup restore tests).
+"""Re-check stored matches against the engines (``lair verify``; backup restore tests).
 
-For every started match: replay its action log from its seed with today's engine
-(``engines.records.replay_log``, undo included) and compare with the stored state snapshot.
-A difference means a rules change that was not marked by bumping the game's ``version`` (or a
-damaged database): the golden-record tests should have caught it before the deploy.
+For every started match: replay its action log from its seed on the rules version the match
+was played with (``Match.engine_version``: the live engine, or one frozen under
+``engines/<game>/legacy/``; ``engines.records.replay_log``, undo included) and compare with the
+stored state snapshot. A difference means a rules change that was not marked by bumping the
+game's ``version`` (or a damaged database): the golden-record tests should have caught it
+before the deploy.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from engines.records import replay_log, state_hash
 @dataclass
 class Verdict:
     """One match's check: ``ok`` unless ``problem`` says why; ``note`` is informational
-    (e.g. it started under another engine version but still replays identically)."""
+    (e.g. it was played on an earlier rules version than the live one, and replays on it)."""
 
     match_id: str
     game: str
@@ -33,20 +35,27 @@ class Verdict:
 
 
 def verify_match(match: Match, actions: list[tuple[int, dict]]) -> Verdict:
-    """Replay ``actions`` from ``match``'s seed; compare with ``match.state``."""
+    """Replay ``actions`` from ``match``'s seed on its own rules version; compare with
+    ``match.state``."""
     verdict = Verdict(match.id, match.game, match.status, match.version, ok=False)
     try:
-        engine = registry.get(match.game)
+        live = registry.get(match.game)
+        registry.get(match.game, match.engine_version)
+    except registry.UnknownVersion:
+        verdict.problem = f"no rules version {match.engine_version} of {match.game!r} here"
+        return verdict
     except KeyError:
         verdict.problem = f"unknown game {match.game!r}"
         return verdict
-    if match.engine_version != engine.version:
-        verdict.note = f"started on engine version {match.engine_version}, now {engine.version}"
+    if match.engine_version != live.version:
+        verdict.note = (f"played on rules version {match.engine_version} "
+                        f"(live: {live.version})")
     if len(actions) != match.version:
         verdict.problem = f"{len(actions)} logged actions for version {match.version}"
         return verdict
     try:
-        state, _ = replay_log(match.game, match.players, match.options, match.seed, actions)
+        state, _ = replay_log(match.game, match.players, match.options, match.seed, actions,
+                              match.engine_version)
     except Exception as exc:  # noqa: BLE001 - any engine refusal is a failed verification
         verdict.problem = f"replay failed at some action: {type(exc).__name__}"
         return verdict

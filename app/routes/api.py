@@ -68,8 +68,9 @@ async def replay(request: Request, match_id: str, step: int = 0, watch: str | No
     rows = await service.actions(match_id, upto=m.version)
     step = max(0, min(step, len(rows)))
     state = await replays.state_at(("match", match_id, m.seed), m.game, m.players, m.options,
-                                   m.seed, [(r.seat, r.action) for r in rows], step)
-    engine = registry.get(m.game)
+                                   m.seed, [(r.seat, r.action) for r in rows], step,
+                                   m.engine_version)
+    engine = registry.get(m.game, m.engine_version)
     viewer = None if finished else seat
     view = build_view(engine, snap, state, step, viewer, reveal=finished)
     return replays.step_answer(view, step, len(rows), m.result if finished else None)

@@ -234,7 +234,8 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
     service = _service(request)
     user = await _user(request)
     m = snap.match
-    engine = registry.get(m.game)
+    # An open match lists the live rules (it starts on them); a started one its own version.
+    engine = registry.get(m.game, None if m.status == "open" else m.engine_version)
     you = snap.seat_of(user.id if user else None)
     is_host = user is not None and m.host_id == user.id
     base = str(request.base_url).rstrip("/")
@@ -285,7 +286,7 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
                      [i.seat for i in snap.seats if i.resigned_at is not None] + [you]
                  ) is not None,
                  replaceable=replaceable if is_host and m.status == "active" else [],
-                 bots=sorted(registry.bots(m.game)), **ctx)
+                 bots=sorted(registry.bots(m.game, m.engine_version)), **ctx)
 
 
 @router.get("/m/{match_id}", response_class=HTMLResponse)

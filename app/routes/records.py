@@ -141,9 +141,11 @@ async def record_replay(request: Request, record_id: str, step: int = 0) -> dict
     row = await _record(request, record_id)
     step = max(0, min(step, len(row.actions)))
     state = await replays.state_at(("record", row.id, row.seed), row.game, row.players, row.options,
-                                   row.seed, [(s, a) for s, a in row.actions], step)
+                                   row.seed, [(s, a) for s, a in row.actions], step,
+                                   row.engine_version)
     snap = records.snapshot(row)
-    view = build_view(registry.get(row.game), snap, state, step, None, reveal=True)
+    view = build_view(registry.get(row.game, row.engine_version), snap, state, step, None,
+                      reveal=True)
     return replays.step_answer(view, step, len(row.actions), row.result)
 
 

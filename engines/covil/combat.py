@@ -7,7 +7,8 @@ A combat is one frame on ``state["stack"]``::
      "acard": Minion exhausted to attack | None, "def": owner, "dz": zone,
      "dup": bool | None (defending troop standing), "target": "troop"|"fortress",
      "guarded": bool (fortress attacks only), "dcard": Minion exhausted to defend | None,
-     "side": "def"|"atk" (whose response it is), "acted": bool, "prev_pass": bool}
+     "side": "def"|"atk" (whose response it is), "acted": bool,
+     "prev_pass": bool (a pass now resolves: every response after the defender's first)}
 
 Strengths are computed live (relics activated as responses count at once).
 """
@@ -130,7 +131,11 @@ def defend(state: dict, f: dict, slot: int) -> None:
 
 
 def done(state: dict, f: dict) -> None:
-    """End one side's response; two passes in a row (or the Rebels' turn) resolve the combat."""
+    """End one side's response. The defender answers the declaration first and the attacker
+    may always answer that; after it, a side that passes leaves the other nothing new to
+    answer, so the combat resolves (version 2: the defender was asked again, with the same
+    prompt, after the attacker passed; issue 14 item 8). The Rebels' turn resolves at once.
+    ``prev_pass`` means "a pass now resolves"."""
     passed = not f["acted"]
     if passed and f["prev_pass"]:
         resolve_top(state)
@@ -138,7 +143,7 @@ def done(state: dict, f: dict) -> None:
     if f["side"] == "def" and f["att"] is None:
         resolve_top(state)
         return
-    f["prev_pass"] = passed
+    f["prev_pass"] = True
     f["acted"] = False
     f["side"] = "atk" if f["side"] == "def" else "def"
     refresh_seats(state, f)
@@ -156,7 +161,10 @@ def resolve(state: dict, f: dict) -> None:
     att, dfd, z = f["att"], f["def"], f["dz"]
     effect = aftershock(state, f)
     p = state["own"][dfd]
-    state["log"].append(event(f"Combat in {z}: attack {a} against defence {d}."))
+    # Everyone sees the outcome (a dummy's defence included): the move that let the combat
+    # resolve cannot be taken back and played again (issue 13 item 11).
+    state["log"].append(event(f"Combat in {z}: attack {a} against defence {d}.",
+                              irreversible=True))
     if f["target"] == "fortress":
         dmg = a - d if f["guarded"] else a
         if dmg > 0:

@@ -119,7 +119,8 @@ def draw_relics(state: dict, o: int, n: int, why: str) -> int:
     state["log"].append(event(f"{who} draws {len(got)} Power Relic(s) ({why}).",
                               to="all" if seat is None else [s for s in range(state["players"])
                                                               if s != seat],
-                              irreversible=True))
+                              irreversible=True, **({"spectators": True} if seat is not None
+                                                    else {})))
     if seat is not None:
         state["log"].append(event(f"You draw {', '.join(got)} ({why}).", to=[seat],
                                   irreversible=True))

@@ -123,6 +123,12 @@ def activate(state: dict, o: int, rid: str) -> None:
     state["log"].append(event(f"{core.name(state, o)} activates Power Relic {rid} "
                               f"({_describe_relic(rid)})."))
     do = inst["do"]
+    if state["phase"] == "night" and do in ("free_attack", "move_own"):
+        # Defending against the Rebels at night: the Troop Bonus counts, but an attack or a
+        # move is an afternoon troop action (2.3), not part of a defence (README 15).
+        state["log"].append(event(f"At night its Instant Ability ({do.replace('_', ' ')}) "
+                                  "cannot be used."))
+        return
     if do == "gain_gold":
         core.gain_gold(state, o, inst["amount"])
     elif do == "repair":

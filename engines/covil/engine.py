@@ -52,7 +52,7 @@ class CovilEngine(Engine):
     rules_help = rules_help
     min_players = 1
     max_players = 4
-    version = 1
+    version = 2
     options = CovilOptions
 
     def parse_options(self, players: int, raw) -> BaseModel:

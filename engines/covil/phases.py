@@ -6,7 +6,7 @@ from collections import Counter
 
 from engines.base import event
 
-from . import combat, core, dummy
+from . import combat, core, dummy, turn
 from .data import FEE_TERRAINS, RULES
 
 NIGHT_STEPS = ["discard", "renew", "fees", "raid", "retaliate", "rest", "scepter"]
@@ -77,11 +77,16 @@ def _step_afternoon(state: dict) -> None:
     n = len(state["own"])
     start = state["first"] if state["cur"] is None else (state["cur"] + 1) % n
     for o in core.clockwise(state, start):
-        if core.any_standing(state, o):
+        seats = [] if core.is_dummy(state, o) else [state["own"][o]["seat"]]
+        frame = {"kind": "turn", "seats": seats, "owner": o, "acq": False, "lay": False}
+        # 2.3: a player whose troops all lie down keeps taking turns (acquire, free actions)
+        # until the afternoon ends; a turn with nothing possible passes by itself (Example B:
+        # "Yellow has no more available actions"). Dummies only act with standing troops.
+        if core.any_standing(state, o) or (
+                not core.is_dummy(state, o)
+                and any(a["type"] != "end_turn" for a in turn.turn_actions(state, frame))):
             state["cur"] = o
-            seats = [] if core.is_dummy(state, o) else [state["own"][o]["seat"]]
-            state["stack"].append({"kind": "turn", "seats": seats, "owner": o, "acq": False,
-                                   "lay": False})
+            state["stack"].append(frame)
             return
     raise AssertionError("a troop stands but nobody can take a turn")
 
@@ -207,6 +212,11 @@ def _step_night(state: dict) -> None:
             state["rebels"] = 0
             state["log"].append(event("All Rebels leave the town."))
     elif step == "rest":
+        # 3.1 "No Power Relic stays in play to the next day": relics activated against the
+        # Rebels gave their bonus for the rest of the retaliation, and go now.
+        for p in state["own"]:
+            state["rdiscard"].extend(p["active"])
+            p["active"] = []
         for p in state["own"]:
             for m in p["hall"]:
                 core.rest_minion(m)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules_help import never_raises, section_ids
+from engines.rules_help import never_raises, section_ids
 from . import core
 from .data import RULES, _load, card
 
@@ -50,7 +50,9 @@ def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:
         if own["gold"] < price:
             return (f"Buy Power Relics: spend {price} gold from your Treasury to draw one Power "
                     f"Relic; you have {own['gold']} gold.")
-        return "There is no Power Relic left to draw."
+        if not core.relics_left(state):
+            return "There is no Power Relic left to draw."
+        return None
     prompts = engine.prompts(state)
     if seat not in prompts:
         return _not_prompted(state)
@@ -121,9 +123,8 @@ def _turn(state: dict, f: dict, o: int, a: dict) -> str | None:
             if p["dead"]:
                 return "A destroyed fortress can never be repaired."
             return f"Your fortress is already at {RULES['max_hp']} hitpoints."
-        if t == "gold":
-            return (f"You may never have more than {core.treasury_cap(state, o)} gold in your "
-                    "Treasury.")
+        if t == "gold":  # offered also at the cap (version 2): only a malformed action is here
+            return None
         if t == "rest":
             slot = a["slot"]
             if not 0 <= slot < len(p["hall"]):

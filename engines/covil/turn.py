@@ -103,7 +103,12 @@ def confirm(state: dict) -> None:
     state["pool"].extend(returned)
     p["hall"].append({"id": f["card"], "ex": core.TIRED})
     core.clamp_gold(state, o)
-    change = max(0, value - f["price"])
+    # 2.1: "If the Minion that you replaced at the pool ... is worth more gold than the one that
+    # you are acquiring, you may get the difference as gold back": change comes from returned
+    # Minions only (printed costs, against the price after Influence; a relic or gold paid
+    # beyond the price gives nothing back; above the Treasury cap it is lost). README 2.
+    minions = sum(card(c)["cost"] for c in returned)
+    change = max(0, minions - f["price"])
     if change:
         core.gain_gold(state, o, change)
     parts = [f"{need} gold"] if need else []
@@ -129,8 +134,8 @@ def troop_actions(state: dict, o: int) -> list[dict]:
         out += [{"type": "rest", "from": z, "slot": i} for i in rest]
         if core.can_repair(state, o):
             out.append({"type": "repair", "from": z})
-        if p["gold"] < core.treasury_cap(state, o):
-            out.append({"type": "gold", "from": z})
+        # Gain 1 gold also at the cap (the gold is lost): lying down never forces a move.
+        out.append({"type": "gold", "from": z})
     out += effects.attack_declarations(state, o, free=False)
     return out
 
@@ -177,8 +182,11 @@ def apply_troop_action(state: dict, o: int, a: dict) -> None:
         n = core.repair(state, o, core.repair_amount(state, o))
         state["log"].append(event(f"{who} lies down a troop in {z} to repair {n} hit point(s)."))
     elif t == "gold":
-        core.gain_gold(state, o, 1)
-        state["log"].append(event(f"{who} lies down a troop in {z} to gain 1 gold."))
+        if core.gain_gold(state, o, 1):
+            state["log"].append(event(f"{who} lies down a troop in {z} to gain 1 gold."))
+        else:
+            state["log"].append(event(f"{who} lies down a troop in {z} to gain 1 gold; the "
+                                      f"Treasury is full, so the gold is lost."))
 
 
 def apply_target(state: dict, a: dict) -> None:

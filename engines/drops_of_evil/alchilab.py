@@ -93,18 +93,51 @@ def gain_token(state: dict, seat: int, slot: str) -> str:
         a["wtok"][token] += 1
     elif "cheese" in eff:
         a["cheese"] += eff["cheese"]
-    else:
+    else:  # an Ingredient or Mushroom: in the pool, but optional (issue 15 item 12)
         res = eff["resource"]
         a["pool"][res] += 1
+        a["xpool"][res] = a["xpool"].get(res, 0) + 1
         state["extra"][res] += 1
     return BONUS["extra_labels"][token]
+
+
+def required(a: dict, res: str) -> int:
+    """How many of the pool's ``res`` must be placed if possible: all but this phase's Extra
+    Resources ("You may place the Extra Resource token itself ..."; issue 15 item 12)."""
+    return a["pool"][res] - min(a["xpool"].get(res, 0), a["pool"][res])
+
+
+def use_from_pool(a: dict, res: str) -> bool:
+    """Take one ``res`` from the pool to place it: a required one while there is one, else an
+    Extra Resource. Returns True if it was an Extra Resource."""
+    extra = required(a, res) == 0
+    a["pool"][res] -= 1
+    if extra:
+        a["xpool"][res] -= 1
+    return extra
+
+
+def back_to_pool(a: dict, res: str, extra: bool) -> None:
+    """Put one placed ``res`` back in the pool (``extra``: it was an Extra Resource)."""
+    a["pool"][res] += 1
+    if extra:
+        a["xpool"][res] = a["xpool"].get(res, 0) + 1
+
+
+def spend_from_pool(a: dict, res: str, n: int = 1) -> None:
+    """Remove ``n`` ``res`` from the pool for another use (an Assistant): required ones first,
+    so what stays optional stays optional."""
+    a["pool"][res] -= n
+    if a["xpool"].get(res, 0) > a["pool"][res]:
+        a["xpool"][res] = a["pool"][res]
 
 
 def brew(state: dict, seat: int, res: str, cell: str) -> list[str]:
     """Place one Ingredient from the pool in a Brewer cell; completing a column gains every
     Bonus token below it and locks its cells (rulebook "Completing Columns"). Returns gains."""
     a = state["alch"][seat]
-    a["pool"][res] -= 1
+    if use_from_pool(a, res):
+        a["xcells"].append(cell)
     a["brewer"][cell] = res
     a["fresh"].append(cell)
     a["new"].append(cell)
@@ -121,11 +154,22 @@ def check_column(state: dict, seat: int, col: int) -> list[str]:
 
 
 def take_back_cell(state: dict, seat: int, cell: str) -> None:
+    """Take back a Resource placed this phase. If an Extra Resource of the same type stays
+    placed, the one taken back counts as the Extra Resource (identical tokens are fungible:
+    what must still be placed is as little as the rules allow)."""
     a = state["alch"][seat]
     res = a["brewer"].pop(cell)
     a["fresh"].remove(cell)
     a["new"].remove(cell)
-    a["pool"][res] += 1
+    extra = cell in a["xcells"]
+    if extra:
+        a["xcells"].remove(cell)
+    else:
+        other = next((c for c in a["xcells"] if c in a["fresh"] and a["brewer"][c] == res), None)
+        if other is not None:
+            a["xcells"].remove(other)
+            extra = True
+    back_to_pool(a, res, extra)
 
 
 def can_take_back(a: dict, cell: str) -> bool:

@@ -37,7 +37,7 @@ class DropsOfEvil(Engine):
     static_view_keys = ("geometry", "bonus_layout")
     min_players = 2
     max_players = 4
-    version = 1
+    version = 2
     options = Options
     bots = BOTS
 

@@ -176,11 +176,17 @@ def end_placement(state: dict) -> None:
 
 
 def gather(state: dict) -> None:
-    """Gathering Phase: Crows, Cats, Toads, Snakes; 1 Worm per empty space reached."""
+    """Gathering Phase: Crows, Cats, Toads, Snakes; 1 Worm per empty space reached.
+
+    Within a step the Familiars of one kind reach disjoint spaces, so only the Worm supply can
+    make the order matter: when it runs out, the players get the last Worms in turn order (the
+    order just updated from the Snakes; README "Rule interpretations", issue 15 item 13)."""
     board = BOARDS[state["board"]]
     forest = state["forest"]
+    position = {seat: i for i, seat in enumerate(state["order"])}
     for pawn in FAMILIARS:
-        for space, (seat, p) in sorted(state["pawns"].items()):
+        for space, (seat, p) in sorted(state["pawns"].items(),
+                                       key=lambda kv: (position[kv[1][0]], kv[0])):
             if p != pawn:
                 continue
             a = state["alch"][seat]

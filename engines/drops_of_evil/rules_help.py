@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules_help import never_raises, section_ids
-from .alchilab import leaves_spider_only, next_mushroom_vial, placeable, vial_types
+from engines.rules_help import never_raises, section_ids
+from .alchilab import leaves_spider_only, next_mushroom_vial, required, vial_types
 from .data import BOARDS, CELL_VIAL, NAMES, POOL_TYPES, _load
 from .setup import seat_assistant
 
@@ -53,6 +53,11 @@ MUSHROOMS = ("Mushrooms must be placed in the Vials of your Distiller, always st
 FIXED = ("You cannot move Ingredients you placed in previous rounds, nor Resources that unlocked "
          "a Bonus token.")
 PLACE_ALL = "You must place all of your Resources before the end of this phase (if possible)."
+#: "Placing Ingredients" (issue 15 item 11): a placement or an arrangement that places fewer.
+BLOCKS = ("You must place all of your Ingredients if possible: that space would leave another "
+          "of your Ingredients without a space.")
+REARRANGE = ("You must place all of your Ingredients if possible: another arrangement of this "
+             "phase's Ingredients places more of them. Take one back and place them again.")
 
 
 def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:
@@ -126,8 +131,13 @@ def _wrong_step(state: dict, seat: int, phase: str, t: Any, kind: str) -> str | 
     if t == "done" and phase == "brewing":
         if kind == "distiller_bonus":
             return "First choose the Distiller Bonus token you gain."
-        if placeable(state["alch"][seat]):
+        from .brewing import legal as brewing_legal
+        a = state["alch"][seat]
+        if required(a, "mushroom") or any(
+                o["type"] == "brew" and required(a, o["res"])
+                for o in brewing_legal(state, seat)):
             return PLACE_ALL
+        return REARRANGE
     if t in ("bonus",) and phase == "brewing":
         return "You gain a Distiller Bonus token only when you fill a Distiller Vial."
     if t in _BREWING_TYPES and phase != "brewing":
@@ -188,7 +198,7 @@ def _brew(a: dict, action: dict) -> str | None:
         return SPIDER_ONLY
     if any(r != res for r in others) and res != "spider":
         return ONE_TYPE
-    return None
+    return BLOCKS
 
 
 #: Why an action is refused, in the rulebook's words; never raises (see ``engines.rules_help``).

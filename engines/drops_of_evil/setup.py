@@ -23,6 +23,10 @@ Alchilab::
      "fresh": [cell, ...],              # placed this Brewing Phase, not locked by a Bonus token
      "new": [cell, ...],                # placed this Brewing Phase (for the Re-Brewer)
      "dist": n, "dlock": n,             # Mushrooms in the Distiller; how many are locked
+     "xpool": {type: n},                # of the pool: Extra Resources gained this Brewing
+                                        # Phase (optional: "You may place ..."; issue 15 #12)
+     "xcells": [cell, ...],             # this phase's Brewer cells filled from "xpool"
+     "xmush": [n, ...],                 # this phase's Mushrooms (the n-th) from "xpool"
      "taken": [slot, ...], "pending": [frame, ...], "home": [pawn, ...],
      "asst": null | "a-2", "asst_used": bool, "rat_tamer": bool}
 """
@@ -39,7 +43,8 @@ def new_alchilab() -> dict:
     return {"score": 0, "pool": {t: 0 for t in POOL_TYPES}, "cheese": 0,
             "wtok": {"worm1": 0, "worm2": 0}, "free": 0, "captured": 0,
             "tox": dict(TOXICITY["start"]), "scrolls": [], "brewer": {}, "fresh": [], "new": [],
-            "dist": 0, "dlock": 0, "taken": [], "pending": [], "home": list(PAWNS),
+            "dist": 0, "dlock": 0, "xpool": {}, "xcells": [], "xmush": [],
+            "taken": [], "pending": [], "home": list(PAWNS),
             "asst": None, "asst_used": False, "rat_tamer": False}
 
 

@@ -113,7 +113,9 @@ def apply(state: dict, seat: int, action: dict) -> None:
         remove_from_supply(state, seat, tile)
         state["boards"][b]["cells"][h][c] = {"t": tile, "up": True}
         t = data.TILES[tile]
-        log(state, f"{SEAT_NAMES[seat]} puts {data.label(tile)} into play: {c} of board {b + 1}.")
+        # The tile comes from behind the screen: it was hidden, so the move cannot be taken back.
+        log(state, f"{SEAT_NAMES[seat]} puts {data.label(tile)} into play: {c} of board {b + 1}.",
+            irreversible=True)
         ops = list(t["spawn"])
         if kind(c) == "raid":
             ops.append({"op": "raid", "board": b})

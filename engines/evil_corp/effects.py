@@ -194,8 +194,8 @@ def run_op(state: dict, fx: dict, op: dict) -> None:
     elif name == "move_self":
         if src is not None and locate(state, src):
             push_choice(state, {"kind": "move_dest", "tile": src, **base})
-    elif name == "move_own":
-        push_choice(state, {"kind": "move_pick", **base})
+    elif name == "move_own":  # "move 2 of your monster tiles": two different tiles
+        push_choice(state, {"kind": "move_pick", "moved": list(fx.get("moved", [])), **base})
     elif name == "send_to_discard":
         push_choice(state, {"kind": "send", "max_fear": op["max_fear"],
                             "optional": bool(op.get("optional")), **base})
@@ -309,15 +309,17 @@ def options(state: dict, fr: dict) -> list[dict]:
         st = state["seats"][seat]
         out = [{"type": "remove", "tile": t} for t in _dedupe(st["supply"], st["shown"])]
         out += [{"type": "remove", "tile": t} for t in _dedupe(state["sides"][side]["discard"])]
+        boards = available_boards(state, seat)  # "only the 2 settlement boards available"
         out += [{"type": "remove", "tile": slot["t"]} for b, h, c, slot in board_tiles(state)
-                if state["boards"][b]["halves"][h] == side]
+                if state["boards"][b]["halves"][h] == side and b in boards]
         if fr.get("optional") and out:
             out.append({"type": "skip"})
     elif k == "move_pick":
         for b in available_boards(state, seat):
             h = half_of(state, b, side)
             for c, slot in state["boards"][b]["cells"][h].items():
-                if slot and _dests(state, seat, slot["t"]):
+                if slot and slot["t"] not in fr.get("moved", ()) \
+                        and _dests(state, seat, slot["t"]):
                     out.append({"type": "pick", "board": b, "half": h, "cell": c})
     elif k == "move_dest":
         out = [{"type": "move", "board": b, "half": h, "cell": c}
@@ -424,6 +426,9 @@ def resolve(state: dict, seat: int, action: dict) -> None:
                                "tile": slot["t"]})
     elif k == "move_dest":
         move_tile(state, actor, fr["tile"], action["board"], action["half"], action["cell"])
+        fx = state["stack"][-1] if state["stack"] else None
+        if fx is not None and fx["kind"] == "fx":  # the ability's next move picks another tile
+            fx.setdefault("moved", []).append(fr["tile"])
     elif k == "send":
         b, h, c = action["board"], action["half"], action["cell"]
         tile = _remove_slot(state, b, h, c)

@@ -54,7 +54,7 @@ class EvilCorpEngine(Engine):
     static_view_keys = ("catalog",)
     min_players = 2
     max_players = 4
-    version = 1
+    version = 2
     options = EvilCorpOptions
     teams: ClassVar[dict[int, list[list[int]]]] = {4: [[0, 2], [1, 3]]}
 

@@ -48,9 +48,7 @@ def check_board(state: dict, b: int) -> bool:
         bd["conquest"][h] = max(0, bd["conquest"][h] - shields)
         log(state, f"{side_name(state, winner)} moves its conquest token {shields} step(s).")
     if magic:
-        got = min(magic, magic_left(state))
-        state["sides"][winner]["magic"] += got
-        log(state, f"{side_name(state, winner)} receives {got} magic coins.")
+        state["night_magic"].append([winner, magic])
     if "victory" in cells or bd["conquest"][h] == 0:
         why = "fear track" if "victory" in cells else "conquest token in the centre"
         _award_vp(state, winner, b, why)  # one token per board and night (README, ambiguity 5)
@@ -83,11 +81,27 @@ def refresh_board(state: dict, b: int) -> None:
 
 
 def boards_step(state: dict) -> None:
+    """1. Check the Settlement Boards ("In any order, check each settlement board"; the night
+    is simultaneous): nothing depends on the order of the boards. Free keeps are counted from
+    the position before any board is checked; magic coins owed are paid once every board is
+    checked, and when fewer are left than owed the sides take theirs in turn order from the
+    first player (README "Rule interpretations" 23-24)."""
+    free = [free_keeps(state, s) for s in range(state["nsides"])]
+    state["night_magic"] = []
     for b in range(len(state["boards"])):
         if check_board(state, b):
             flip_board(state, b)
         else:
             refresh_board(state, b)
+    owed: dict[int, int] = {}
+    for side, n in state.pop("night_magic"):
+        owed[side] = owed.get(side, 0) + n
+    for side in [(state["first"] + i) % state["nsides"] for i in range(state["nsides"])]:
+        if side in owed:
+            got = min(owed[side], magic_left(state))
+            state["sides"][side]["magic"] += got
+            log(state, f"{side_name(state, side)} receives {got} magic coins"
+                       + (f" (of {owed[side]}: no more are left)." if got < owed[side] else "."))
     winners = [s for s in range(state["nsides"]) if state["sides"][s]["vp"] >= data.VICTORY_TO_WIN]
     if winners:
         state["phase"] = "over"
@@ -96,7 +110,7 @@ def boards_step(state: dict) -> None:
         log(state, "The game ends: " + ", ".join(side_name(state, s) for s in winners)
             + " own(s) 2 victory tokens.")
         return
-    frame = keep_frame(state)
+    frame = keep_frame(state, free)
     if frame:
         state["stack"].append(frame)
     state["night"] = "cleanup"
@@ -118,14 +132,17 @@ def free_keeps(state: dict, side: int) -> int:
     return n
 
 
-def keep_frame(state: dict) -> dict | None:
-    """Discarding Monster Tokens: the simultaneous decision about fortress monsters."""
+def keep_frame(state: dict, free: list[int]) -> dict | None:
+    """Discarding Monster Tokens: the simultaneous decision about fortress monsters. "If during
+    the round you placed a monster in the fortress cell, you can pay ... to leave this monster
+    on the settlement board for the next round": a monster kept last night (``held``) is not
+    offered again and is discarded with the others (README "Rule interpretations" 23)."""
     pending = [[] for _ in range(state["nsides"])]
     for b, bd in enumerate(state["boards"]):
         for h in (0, 1):
-            if bd["cells"][h]["fortress"]:
+            slot = bd["cells"][h]["fortress"]
+            if slot and not slot.get("held"):
                 pending[bd["halves"][h]].append([b, h])
-    free = [free_keeps(state, s) for s in range(state["nsides"])]
     frame = {"kind": "keep", "seats": [], "pending": pending, "free": free}
     _settle(state, frame)
     return frame if frame["seats"] else None
@@ -184,7 +201,7 @@ def keep_resolve(state: dict, seat: int, action: dict) -> None:
             frame["free"][side] -= 1
         slot = bd["cells"][h]["fortress"]
         slot["up"] = False
-        slot["kept"] = True
+        slot["kept"] = slot["held"] = True
         log(state, f"{SEAT_NAMES[seat]} keeps {data.label(slot['t'])} in the fortress of board "
                    f"{b + 1}" + (f" for {_keep_cost(state, b)} gold." if action["pay"] else " for free."))
     _settle(state, frame)

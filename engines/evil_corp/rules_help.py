@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules_help import never_raises, section_ids
+from engines.rules_help import never_raises, section_ids
 from . import data
 from .data import _load
 from .effects import hire_price

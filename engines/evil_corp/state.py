@@ -163,7 +163,7 @@ def draw(state: dict, seat: int, n: int, why: str = "") -> list[int]:
         state["log"].append(event(f"You drew {names}{why}.", to=[seat], irreversible=True))
         if others:
             state["log"].append(event(f"{SEAT_NAMES[seat]} drew {len(got)} tile(s){why}.",
-                                      to=others, irreversible=True))
+                                      to=others, irreversible=True, spectators=True))
     return got
 
 

@@ -37,7 +37,11 @@ def test_the_other_seats_wording_of_a_private_event_is_marked_others():
         assert sorted(e["text"].startswith("You drew") for e in mine) == [False, True]
         for e in mine:  # the drawer's own line is private, the other's draw is not
             assert bool(e.get("others")) == (not e["text"].startswith("You drew"))
-    assert not any(e.get("others") for e in views[None]["log"])  # spectators: public only
+    # Spectators read the public wording too (issue 14 item 11; rules version 2), never the
+    # private line.
+    seen = views[None]["log"]
+    assert not any(e["text"].startswith("You drew") for e in seen)
+    assert sum(1 for e in seen if e.get("others")) == 2
 
 
 def test_others_wordings_follow_the_engines_conventions():

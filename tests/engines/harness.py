@@ -166,7 +166,11 @@ def engine_suite(engine: Engine, configs: list[Config], *, games: int = 6, leak_
                     if viewer is None:
                         assert v["legal_actions"] == [] and v["prompt"] is None
                     for ev in v["log"]:
-                        assert ev["to"] == "all" or viewer in ev["to"]
+                        if viewer is None and ev.get("spectators"):
+                            # the public wording of a private event: every seat but its owner
+                            assert len(ev["to"]) == players - 1
+                        else:
+                            assert ev["to"] == "all" or viewer in ev["to"]
 
             final, _ = playout(engine, players, options, 3000, on_state=check,
                                max_actions=max_actions)

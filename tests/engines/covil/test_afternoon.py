@@ -164,7 +164,6 @@ def test_repair_your_fortress_not_when_destroyed_and_iron_warden_repairs_two():
 def test_gain_1_gold_treasury_capped_at_5_spymaster_7():
     """2.3 Gain 1 gold: never more than 5 gold in the Treasury (Spymaster Influence: 7)."""
     s = placed(2)
-    assert "gold" not in types(s, 0)
     s["own"][0]["gold"] = 4
     assert act(s, 0, {"type": "gold", "from": "H"})["own"][0]["gold"] == 5
     s["own"][0]["gold"] = 5
@@ -173,10 +172,14 @@ def test_gain_1_gold_treasury_capped_at_5_spymaster_7():
 
 
 def test_afternoon_ends_when_all_troops_lie_down_players_without_standing_troops_skipped():
-    """Phase 2: rounds go on until every troop lies down; a player with none standing is
-    skipped; then the Night runs."""
+    """Phase 2: rounds go on until every troop lies down; a player with none standing and
+    nothing else possible is skipped (Example B, "Yellow has no more available actions"; one
+    who can still act takes turns: test_fidelity.py); then the Night runs."""
     s = placed(2)
     set_troops(s, 1, [("K", False)])
+    s["own"][1]["gold"], s["own"][1]["hand"] = 0, []
+    for m in s["own"][1]["hall"]:
+        m["ex"] = 2  # exhausted: no command, no payment
     s = act(s, 0, {"type": "gold", "from": "H"}) if "gold" in types(s, 0) else act(s, 0, {"type": "move", "from": "H", "to": "A"})
     s = act(s, 0, {"type": "end_turn"})
     assert ENGINE.prompts(s).keys() == {0}  # player 2 has nothing standing

@@ -171,8 +171,10 @@ def test_loot_the_fortress_and_destroyed_fortress():
 
 
 def test_raise_the_stakes_until_both_players_pass():
-    """Raise the stakes: the attacker may answer the defender's response with relics, and so
-    on, until both pass in a row."""
+    """Raise the stakes: "the attacking player may respond to a defender's response by
+    activating one or more Power Relics. Continue raising the stakes until both players pass."
+    Each side's *done* ends its response; once both have answered, a side that passes leaves
+    the other nothing new, so the combat resolves (version 2; README 7)."""
     s = pos([("C", True)], [("C", True)])
     set_hand(s, 0, ["P03"])
     set_hand(s, 1, ["P01"])
@@ -187,8 +189,7 @@ def test_raise_the_stakes_until_both_players_pass():
     assert combat.attack_strength(s, top(s)) == 3 and combat.defense_strength(s, top(s)) == 2
     s = act(s, 1, {"type": "activate", "relic": "P01"})  # +1 defence
     s = act(s, 1, {"type": "done"})
-    s = act(s, 0, {"type": "done"})  # pass
-    s = act(s, 1, {"type": "done"})  # pass: both passed, 3 vs 3, defender wins
+    s = act(s, 0, {"type": "done"})  # pass: nothing new for the defender: 3 vs 3, defender wins
     assert s["own"][1]["troops"] == [{"z": "C", "up": True}]
     # the free attack granted by P03 during the combat comes after it
     assert ENGINE.prompts(s)[0]["kind"] == "free_attack"

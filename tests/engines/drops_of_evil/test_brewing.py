@@ -275,7 +275,7 @@ def test_mushroom_extra_resource_goes_into_the_distiller():
     s["layout"]["bc-1-e"] = "mushroom"
     s = act(s, 0, {"type": "brew", "res": "owl", "cell": "b-1-1"})
     assert s["alch"][0]["pool"]["mushroom"] == 1
-    assert "done" not in legal_types(s, 0)                 # it must be placed
+    assert "done" in legal_types(s, 0)              # optional (issue 15 item 12, below)
     s = act(s, 0, {"type": "brew", "res": "mushroom", "cell": "d-1"})
     assert s["alch"][0]["dist"] == 1 and "ds-1-e" in s["alch"][0]["taken"]
 

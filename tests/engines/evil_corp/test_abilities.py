@@ -510,8 +510,8 @@ def summon(s, type_id, demon, gold=0):
 
 def test_demon_1_levels():
     """Demon Abilities #1: send 1 monster of fear strength 1 or 2 to its owner's discard; pay 2
-    gold if the summoning strength is 1 (provisional levels: L1 fear 1, L2 fear 2, L3 two of fear
-    2)."""
+    gold if the summoning strength is 1 (the same tile at every level: rules version 2,
+    test_fidelity.py)."""
     s = fresh()
     put(s, 1, "SR2", 0, "raid-1")
     put(s, 1, "SR1", 0, "raid-2")
@@ -528,9 +528,8 @@ def test_demon_1_levels():
     s = act(s, 0, {"type": "flip_demon", "demon": 1})
     s = act(s, 0, {"type": "summon", "demon": 0})      # strength 4: level 3
     s = act(s, 0, {"type": "send", "board": 0, "half": 1, "cell": "raid-1"})
-    assert {"type": "skip"} in ENGINE.legal_actions(s, 0)
-    s = act(s, 0, {"type": "send", "board": 0, "half": 1, "cell": "raid-2"})
-    assert marker(s, 0) == 0 and len(s["sides"][1]["discard"]) == 2
+    assert not s["stack"]                                # one tile, as at every level
+    assert marker(s, 0) == -1 and len(s["sides"][1]["discard"]) == 1
 
 
 @pytest.mark.parametrize("type_id,n", [("SB", 1), ("B03", 2), ("B10", 3)])

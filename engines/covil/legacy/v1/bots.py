@@ -1,0 +1,179 @@
+"""Bots for Covil seats: ``greedy`` (one-ply evaluation) and ``overlord`` (the solo dummy
+player's priorities: melee, then ranged, then move; always defends with its best defensive
+Minion; never acquires, commands or activates relics).
+
+Both receive the true state but only read public information about other owners (hand
+counts, not hands).
+"""
+from __future__ import annotations
+
+from engines.base import Rng, clone
+
+from . import combat, core, scoring
+from .data import card, relic
+
+#: Average gold value of a Power Relic (provisional relic list: 10x1, 10x2, 4x3).
+RELIC_MEAN = 1.75
+
+
+def _vp(state: dict, o: int, me: int) -> float:
+    p = state["own"][o]
+    b = scoring.breakdown(state, o)
+    v = b["total"] - b["relics"] - (b["influence"] if o != me else 0)
+    v += b["relics"] if o == me else RELIC_MEAN * len(p["hand"])
+    v += 0.6 * (0 if p["dead"] else p["hp"]) + 0.8 * len(p["troops"])
+    v += 0.3 * sum(1 for t in p["troops"] if t["up"])
+    for m in p["hall"]:
+        c = card(m["id"])
+        v += 0.4 * c["base"] + (0.2 if m["ex"] == core.READY else 0)
+    return v
+
+
+def evaluate(state: dict, seat: int) -> float:
+    """Own estimated VP minus the best other owner's (public information only)."""
+    if state["result"] is not None:
+        sc = {int(k): v["total"] for k, v in state["result"]["breakdown"].items()}
+        return sc[seat] - max(v for k, v in sc.items() if k != seat)
+    others = [o for o in core.owners(state) if o != seat]
+    return _vp(state, seat, seat) - max(_vp(state, o, seat) for o in others)
+
+
+def settle(engine, state: dict) -> dict:
+    """Resolve a pending combat/retreat with simple choices (defenders exhaust their best
+    Minion, everyone then passes; retreats go to the first zone) to evaluate its outcome."""
+    s = clone(state)
+    for _ in range(40):
+        if not s["stack"]:
+            break
+        f = s["stack"][-1]
+        if f["kind"] == "combat" and f["seats"]:
+            opts = combat.defend_options(s, f)
+            if opts:
+                hall = s["own"][f["def"]]["hall"]
+                combat.defend(s, f, max(opts, key=lambda i: card(hall[i]["id"])["base"]))
+            combat.done(s, f)
+        elif f["kind"] == "retreat" and f["seats"]:
+            combat.retreat(s, combat.retreat_options(s, f)[0])
+        else:
+            break
+        engine._run_automatic(s)
+    return s
+
+
+def _pay_next(engine, state: dict, seat: int) -> dict:
+    """Next payment step: confirm when possible, else the cheapest Minion when the hall is
+    full, else the cheapest relic, else the cheapest Minion, else cancel."""
+    acts = engine.legal_actions(state, seat)
+    if {"type": "confirm"} in acts:
+        return {"type": "confirm"}
+    hall = state["own"][seat]["hall"]
+    rel = [a for a in acts if a["type"] == "pay_relic"]
+    mins = sorted((a for a in acts if a["type"] == "pay_minion"),
+                  key=lambda a: card(hall[a["slot"]]["id"])["cost"])
+    if mins and not rel:
+        return mins[0]
+    if rel:
+        return min(rel, key=lambda a: relic(a["relic"])["gold"])
+    return {"type": "cancel"}
+
+
+def _pay_plan(engine, state: dict, seat: int) -> dict:
+    """The state after completing a payment with :func:`_pay_next` (unchanged if it fails)."""
+    s = state
+    for _ in range(12):
+        a = _pay_next(engine, s, seat)
+        if a["type"] == "cancel":
+            return state
+        s = engine.apply(s, seat, a)[0]
+        if not s["stack"] or s["stack"][-1]["kind"] != "pay":
+            return s
+    return state
+
+
+def _value(engine, state: dict, seat: int, depth: int) -> float:
+    top = state["stack"][-1] if state["stack"] else None
+    if top is not None and seat in top["seats"] and depth > 0:
+        if top["kind"] == "pay":
+            return evaluate(settle(engine, _pay_plan(engine, state, seat)), seat)
+        if top["kind"] in ("aim", "free_attack", "effect"):
+            acts = [a for a in engine.legal_actions(state, seat)
+                    if a["type"] not in ("cancel", "skip", "buy_relic")]
+            if acts:
+                return max(_value(engine, engine.apply(state, seat, a)[0], seat, depth - 1)
+                           for a in acts)
+    return evaluate(settle(engine, state), seat)
+
+
+def greedy(engine, state: dict, seat: int, rng: Rng) -> dict:
+    """One-ply greedy bot: apply each legal action (following multi-step choices one more
+    step) and keep the best evaluation; never cancels while another action exists."""
+    acts = engine.legal_actions(state, seat)
+    top = state["stack"][-1] if state["stack"] else None
+    if top is not None and top["kind"] == "pay" and seat in top["seats"]:
+        return _pay_next(engine, state, seat)
+    choices = [a for a in acts if a["type"] != "cancel"] or acts
+    best, best_v = [], None
+    for a in choices:
+        v = _value(engine, engine.apply(state, seat, a)[0], seat, 2)
+        if a["type"] == "buy_relic":
+            v -= 0.5  # only when it clearly pays
+        if best_v is None or v > best_v + 1e-9:
+            best, best_v = [a], v
+        elif abs(v - best_v) <= 1e-9:
+            best.append(a)
+    return rng.choice(best)
+
+
+# ----- the dummy player's priorities as a seat bot ----------------------------------------
+def _nearest_enemy_fort(state: dict, o: int, zones: list[str]) -> str:
+    forts = [state["own"][e]["fort"] for e in core.enemies(state, o) if state["own"][e]["fort"]]
+    return min(zones, key=lambda z: (min((core.dist(state, z, f) for f in forts), default=0), z))
+
+
+def overlord(engine, state: dict, seat: int, rng: Rng) -> dict:
+    """The Dummy Player A.I. priorities played by a seat (random choice instead of relic flips)."""
+    acts = engine.legal_actions(state, seat)
+    f = state["stack"][-1] if state["stack"] else None
+    if f is None or seat not in f["seats"]:
+        return rng.choice(acts)
+    k = f["kind"]
+    o = f.get("owner", seat)
+    hall = state["own"][seat]["hall"]
+
+    def base(a):
+        return card(hall[a["slot"]]["id"])["base"]
+
+    if k == "turn":
+        if f["lay"] or not core.any_standing(state, o):
+            return {"type": "end_turn"}
+        for kind, cls in (("melee", "Melee"), ("ranged", "Ranged")):
+            atk = [a for a in acts if a["type"] == "attack" and a["kind"] == kind
+                   and card(hall[a["slot"]]["id"])["class"] == cls]
+            if atk:
+                top = max(base(a) for a in atk)
+                return min((a for a in atk if base(a) == top), key=lambda a: (a["slot"], a["from"]))
+        moves = [a for a in acts if a["type"] == "move"]
+        dest = _nearest_enemy_fort(state, o, [a["to"] for a in moves])
+        return rng.choice([a for a in moves if a["to"] == dest])
+    if k == "aim":
+        tg = [a for a in acts if a["type"] == "target"]
+        for pred in (lambda a: a.get("fortress") or core.fortress_at(state, a["zone"], exclude=o),
+                     lambda a: a.get("up") is False, lambda a: True):
+            hit = [a for a in tg if pred(a)]
+            if hit:
+                return hit[0]
+    if k == "combat":
+        d = [a for a in acts if a["type"] == "defend"]
+        if d:
+            return max(d, key=base)
+        return {"type": "done"}
+    if k == "retreat":
+        return {"type": "retreat", "to": _nearest_enemy_fort(state, o, [a["to"] for a in acts if a["type"] == "retreat"])}
+    if k in ("effect", "free_attack") and {"type": "skip"} in acts:
+        return {"type": "skip"}
+    if k == "pay":
+        return {"type": "cancel"}
+    return rng.choice([a for a in acts if a["type"] != "buy_relic"] or acts)
+
+
+BOTS = {"greedy": greedy, "overlord": overlord}

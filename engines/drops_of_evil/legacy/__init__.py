@@ -1,0 +1,4 @@
+"""Earlier rules versions of drops_of_evil, frozen: ``v<N>/`` is version N (docs/versioning.md).
+
+Never edit them: stored matches, replays and record files of that version run on them.
+"""

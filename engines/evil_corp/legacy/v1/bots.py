@@ -1,0 +1,74 @@
+"""Bots for Evil Corp. (``random`` comes from the registry).
+
+``greedy``: one ply. It determinizes the state for its seat (it never peeks behind screens or
+into bags), applies each legal action and keeps the one with the best evaluation: victory
+tokens, projected night outcome of each board (fear track cells it would win now), conquest
+progress, magic and gold, the hire value of its monsters. Ties are broken at random.
+"""
+from __future__ import annotations
+
+from engines.base import Rng, clone
+
+from . import data
+from .state import marker, side_of
+
+
+def _board_value(state: dict, b: int, side: int) -> float:
+    bd = state["boards"][b]
+    if side not in bd["halves"]:
+        return 0.0
+    h = bd["halves"].index(side)
+    m = marker(state, b) * (1 if h == 0 else -1)  # >0: toward the opponent
+    track = data.SIDES[bd["face"]]["track"]
+    cells = track[:abs(m)]
+    gain = (40 * ("victory" in cells) + 12 * cells.count("shield")
+            + 2 * cells.count("magic") + 1.5 * abs(m))
+    v = gain if m > 0 else -gain
+    if m == 0 and bd["stone"] is not None:
+        v += 6 if bd["stone"] == side else -6
+    v += 9 * (data.CONQUEST_STEPS - bd["conquest"][h])
+    v -= 9 * (data.CONQUEST_STEPS - bd["conquest"][1 - h])
+    return v
+
+
+def evaluate(state: dict, side: int) -> float:
+    """Score of a position for a side (higher is better)."""
+    sd = state["sides"][side]
+    v = 0.0
+    for s, other in enumerate(state["sides"]):
+        sign = 1 if s == side else -1.0 / max(1, state["nsides"] - 1)
+        v += sign * (120 * other["vp"] + 1.2 * other["magic"])
+    v += 0.5 * sd["gold"]
+    for b in range(len(state["boards"])):
+        v += _board_value(state, b, side)
+    owned = sd["bag"] + sd["discard"]
+    v += 0.8 * sum(data.TILES[t]["cost"] for t in owned)
+    if state["phase"] == "over":
+        v += 1000 if side in (state["winner"] or []) else -1000
+    return v
+
+
+def greedy(engine, state: dict, seat: int, rng: Rng) -> dict:
+    """Pick the legal action whose result evaluates best for the seat's side."""
+    actions = engine.legal_actions(state, seat)
+    if len(actions) == 1:
+        return actions[0]
+    base = dict(state, log=[])
+    det = engine.determinize(base, seat, rng)
+    side = side_of(state, seat)
+    best, best_v = [], None
+    for a in actions:
+        s = clone(det)
+        engine._apply(s, seat, a)
+        engine._run_automatic(s)
+        v = evaluate(s, side)
+        if a["type"] == "pass":
+            v -= 0.5  # act while something useful remains
+        if best_v is None or v > best_v + 1e-9:
+            best, best_v = [a], v
+        elif abs(v - best_v) <= 1e-9:
+            best.append(a)
+    return rng.choice(best)
+
+
+BOTS = {"greedy": greedy}
