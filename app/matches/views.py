@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from app.matches.service import Snapshot
+from engines import registry
 from engines.base import Engine
 from engines.records import UNDO
 
@@ -118,8 +119,12 @@ def _others_wordings(log: list[dict], start: int, players: int) -> set[int]:
 def game_namer(engine: Engine):
     """``text -> text`` with every whole-word code of ``engine.display_names()`` (a catalogue
     id "B07", a cell id "raid-1") replaced by its display name; the identity for a game
-    without names. The stored texts keep their codes: only what viewers read changes."""
+    without names. The stored texts keep their codes: only what viewers read changes.
+    Names are presentation, not rules: an earlier rules version frozen before its game had
+    names (``engines/<game>/legacy/``) reads the live version's names for the same codes."""
     names = engine.display_names()
+    if not names and engine.id in registry.ENGINES:
+        names = registry.ENGINES[engine.id].display_names()
     if not names:
         return lambda text: text
     # longest first, so that "SR1" is not read as "SR" + "1"; a code never touches a letter,

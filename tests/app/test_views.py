@@ -128,3 +128,15 @@ def test_a_game_without_display_names_reads_its_texts_unchanged():
         id = "plain"
 
     assert game_namer(Plain())("Player 1 plays B07 on raid-1.") == "Player 1 plays B07 on raid-1."
+
+
+def test_a_frozen_rules_version_reads_the_live_versions_names():
+    """Names are presentation: a match on Evil Corp.'s frozen version 1 (made before monsters
+    had names) reads the same names as the live version, not its catalogue codes."""
+    from app.matches.views import game_namer
+    from engines import registry
+
+    old, live = registry.get("evil_corp", 1), registry.get("evil_corp")
+    assert old.version < live.version and not old.display_names()
+    text = "Player 1 puts B07 into play: raid-1."
+    assert game_namer(old)(text) == game_namer(live)(text) != text
