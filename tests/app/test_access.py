@@ -1,0 +1,303 @@
+"""One access policy, and links that grant only what they say (issue 12, parts 1 and 3).
+
+app/matches/access.py decides who may see a match, play a seat, host it or watch it; every page,
+form, JSON route and the socket asks it. A rejoin link grants the browser's own identity one seat
+of one match (a seat grant); invite and spectator links can be replaced; a private match that
+a visitor may not see answers exactly like a missing one.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+from sqlalchemy import select
+from starlette.websockets import WebSocketDisconnect
+
+from app.matches import access
+from app.models import Seat, SeatGrant
+from engines import registry
+from tests.app.conftest import create, named, new_client
+from tests.app.test_live import act, recv, view_at
+from tests.app.toy3 import TOY3
+
+
+@pytest.fixture(autouse=True, scope="module")
+def toy3():
+    registry.register(TOY3)
+    yield
+    registry.ENGINES.pop(TOY3.id, None)
+
+
+def _call(client, fn, *args, **kw):
+    return client.portal.call(lambda: fn(*args, **kw))
+
+
+def _snap(client, mid):
+    return _call(client, client.app.state.service.snapshot, mid)
+
+
+def _link(html: str, kind: str) -> str:
+    """The token of the ``/invite``, ``/watch`` or ``/rejoin`` link shown on a page."""
+    found = re.search(rf'id="{kind}-link" readonly value="[^"]*/{kind}/([^"]+)"', html)
+    assert found, f"no {kind} link on the page"
+    return found.group(1)
+
+
+def rejoin_link(client, mid: str) -> str:
+    """The seat owner makes a link for another device (shown once) and returns its token."""
+    page = client.post(f"/m/{mid}/rejoin-link")
+    assert page.status_code == 200, page.text
+    assert page.headers["cache-control"] == "no-store"
+    return _link(page.text, "rejoin")
+
+
+def private_table(client, game="toy", names=("Ann", "Bob")):
+    """A private match of ``game``: ``client`` hosts in seat 0, one browser per other name
+    joins by the invite link; started. Returns ``(match id, [other browsers])``."""
+    named(client, names[0])
+    mid = create(client, game=game, players=len(names), public=False)
+    invite = _link(client.get(f"/m/{mid}").text, "invite")
+    others = []
+    for n, name in enumerate(names[1:], start=1):
+        other = named(new_client(client), name)
+        assert other.post(f"/m/{mid}/seat", data={"seat": str(n), "invite": invite},
+                          follow_redirects=False).status_code == 303
+        others.append(other)
+    assert client.post(f"/m/{mid}/start", follow_redirects=False).status_code == 303
+    return mid, others
+
+
+def _ws_close(client, path: str) -> tuple[int, str]:
+    with pytest.raises(WebSocketDisconnect) as refused:
+        with client.websocket_connect(path) as ws:
+            ws.receive_json()
+    return refused.value.code, refused.value.reason
+
+
+# ----- 1. one access policy ----------------------------------------------------------------
+def test_a_private_players_seat_handed_to_a_bot_still_opens_the_table_socket(client):
+    """The bug of issue 12 part 1: the page offered "Take my seat back" but the socket refused
+    the player with 4403 "Ask a player for the spectator link"."""
+    mid, (bob,) = private_table(client)
+    client.post(f"/m/{mid}/replace", data={"seat": "1", "bot": "random"})
+    _call(client, client.app.state.service.drain)
+    assert "Take my seat back" in bob.get(f"/m/{mid}").text
+    with bob.websocket_connect(f"/ws/matches/{mid}") as b:
+        view = recv(b, "view")["view"]
+        assert view["you"] is None and view["legal_actions"] == []
+    bob.post(f"/m/{mid}/reclaim")
+    with bob.websocket_connect(f"/ws/matches/{mid}") as b:
+        assert recv(b, "view")["view"]["you"] == 1
+
+
+def test_a_private_player_who_resigned_still_watches_the_table(client):
+    mid, (bob, cid) = private_table(client, "toy3", ("Ann", "Bob", "Cid"))
+    assert bob.post(f"/m/{mid}/resign", follow_redirects=False).status_code == 303
+    page = bob.get(f"/m/{mid}")
+    assert page.status_code == 200 and 'id="table"' in page.text
+    with bob.websocket_connect(f"/ws/matches/{mid}") as b:
+        assert recv(b, "view")["view"]["you"] is None
+    # and the replay and (once over) the record, like every participant
+    assert bob.get(f"/matches/{mid}/replay?step=0").status_code == 200
+
+
+def test_every_route_asks_the_one_policy(client, monkeypatch):
+    """Pages, forms, the JSON routes and the socket all decide with ``access.may_see``: with it
+    saying no, even the host gets the answer of a missing match everywhere."""
+    mid, _ = private_table(client)
+    monkeypatch.setattr(access, "may_see", lambda *a, **k: False)
+    for url in (f"/m/{mid}", f"/m/{mid}/replay", f"/matches/{mid}/replay?step=0",
+                f"/matches/{mid}/record"):
+        assert client.get(url).status_code == 404, url
+    assert client.post(f"/m/{mid}/cancel").status_code == 404
+    assert _ws_close(client, f"/ws/matches/{mid}") == access.WS_NOT_FOUND
+
+
+# ----- 3. match ids and the existence oracle -------------------------------------------------
+def test_new_match_ids_have_at_least_64_bits_and_old_ids_keep_working(client, monkeypatch):
+    named(client, "Ann")
+    ids = {create(client) for _ in range(3)}
+    for mid in ids:  # 16 of 62 symbols: about 95 bits
+        assert re.fullmatch(r"[A-Za-z0-9]{16}", mid), mid
+    assert len(ids) == 3
+    from app.matches import service as service_module
+    monkeypatch.setattr(service_module, "new_match_id", lambda: "ab1xy9Zq")  # an 8-char id
+    old = create(client)
+    assert old == "ab1xy9Zq" and client.get(f"/m/{old}").status_code == 200
+
+
+def test_a_private_match_answers_exactly_like_a_missing_one(client):
+    mid, _ = private_table(client)
+    client.post(f"/m/{mid}/resign")  # over: its record exists too
+    _call(client, client.app.state.service.drain)
+    missing = "Zz" + mid[2:] if not mid.startswith("Zz") else "Yy" + mid[2:]
+    eve = named(new_client(client), "Eve")
+    gets = ["/m/{}", "/m/{}/replay", "/matches/{}/replay?step=0", "/matches/{}/record",
+            "/m/{}/replay?watch=WRONG", "/matches/{}/record?watch=WRONG"]
+    posts = [("/m/{}/seat", {"seat": "1", "invite": "WRONG"}), ("/m/{}/cancel", {}),
+             ("/m/{}/start", {}), ("/m/{}/resign", {}), ("/m/{}/rematch", {}),
+             ("/m/{}/host", {"seat": "1"}), ("/m/{}/links", {"link": "watch"}),
+             ("/m/{}/rejoin-link", {}), ("/m/{}/play-here", {}), ("/m/{}/reclaim", {}),
+             ("/m/{}/pace", {"pace": "live"}), ("/m/{}/spectator-chat", {"open": "1"})]
+    for url in gets:
+        hidden, gone = eve.get(url.format(mid)), eve.get(url.format(missing))
+        assert (hidden.status_code, hidden.text) == (gone.status_code, gone.text), url
+        assert hidden.status_code == 404, url
+    for url, data in posts:
+        hidden, gone = eve.post(url.format(mid), data=data), eve.post(url.format(missing),
+                                                                      data=data)
+        assert (hidden.status_code, hidden.text) == (gone.status_code, gone.text), url
+    for who in (eve, new_client(client)):  # with a name, and a browser without any
+        assert (_ws_close(who, f"/ws/matches/{mid}?watch=WRONG")
+                == _ws_close(who, f"/ws/matches/{missing}?watch=WRONG") == (4404,
+                                                                           "No such match."))
+    # the match is still there for those who may see it
+    assert client.get(f"/matches/{mid}/record").status_code == 200
+
+
+# ----- 3. rejoin links grant one seat -------------------------------------------------------
+def test_a_rejoin_link_grants_its_seat_only_and_never_the_identity(client):
+    """A stolen rejoin link used to sign the thief in as the player: every match of theirs,
+    private ones too, and the host role (cancel). Now it grants one seat of one match."""
+    mid, (bob,) = private_table(client)
+    other = create(client, public=False)  # Ann's other private match
+    token = rejoin_link(client, mid)
+    eve = named(new_client(client), "Eve")
+    ask = eve.get(f"/rejoin/{token}")
+    assert ask.status_code == 200 and 'id="rejoin-confirm"' in ask.text
+    assert eve.get(f"/m/{mid}").status_code == 404  # opening the link changed nothing
+    assert eve.post(f"/rejoin/{token}", follow_redirects=False).headers["location"] \
+        == f"/m/{mid}"
+    assert "Playing as <strong>Eve</strong>" in eve.get("/").text  # still herself
+    assert eve.get(f"/m/{other}").status_code == 404  # not Ann's other match
+    assert eve.post(f"/m/{other}/cancel").status_code == 404
+    assert "Only the host" in eve.post(f"/m/{mid}/cancel").text  # host powers stay with Ann
+    assert _snap(client, mid).match.status == "active"
+    with eve.websocket_connect(f"/ws/matches/{mid}") as e:
+        v = recv(e, "view")["view"]
+        assert v["you"] == 0 and v["seats"][0]["name"] == "Ann"
+        act(e, v["version"], {"type": "bid", "n": 2}, "e1")
+        assert recv(e, "ack")["ref"] == "e1"
+
+
+def test_the_last_device_to_take_the_seat_plays_it(client):
+    mid, (bob,) = private_table(client)
+    token = rejoin_link(client, mid)
+    phone = named(new_client(client), "Ann's phone")
+    with client.websocket_connect(f"/ws/matches/{mid}") as ann:
+        assert recv(ann, "view")["view"]["you"] == 0
+        phone.post(f"/rejoin/{token}")
+        while (v := recv(ann, "view")["view"])["you"] is not None:
+            pass  # the earlier device's table is told (it reloads its page)
+        act(ann, v["version"], {"type": "bid", "n": 1}, "late")
+        assert recv(ann, "error")["code"] == "spectator"
+    page = client.get(f"/m/{mid}").text
+    assert "Continued on another device" in page and 'id="play-here"' in page
+    assert "Continued on another device" not in phone.get(f"/m/{mid}").text
+    # "Play here" is a confirmed post, never a link
+    assert client.post(f"/m/{mid}/play-here", follow_redirects=False).status_code == 303
+    assert "Continued on another device" in phone.get(f"/m/{mid}").text
+    with client.websocket_connect(f"/ws/matches/{mid}") as ann:
+        assert recv(ann, "view")["view"]["you"] == 0
+    with phone.websocket_connect(f"/ws/matches/{mid}") as p:
+        assert recv(p, "view")["view"]["you"] is None
+    assert phone.post(f"/m/{mid}/play-here", follow_redirects=False).status_code == 303
+    with phone.websocket_connect(f"/ws/matches/{mid}") as p:
+        assert recv(p, "view")["view"]["you"] == 0
+    # a device that was granted a seat makes no links of its own
+    assert phone.post(f"/m/{mid}/rejoin-link").status_code == 403
+
+
+def test_a_new_rejoin_link_stops_the_old_one_and_its_devices(client):
+    mid, _ = private_table(client)
+    old = rejoin_link(client, mid)
+    thief = named(new_client(client), "Eve")
+    thief.post(f"/rejoin/{old}")
+    assert thief.get(f"/m/{mid}").status_code == 200
+    new = rejoin_link(client, mid)
+    assert new != old
+    assert thief.get(f"/rejoin/{old}").status_code == 404
+    assert thief.post(f"/rejoin/{old}").status_code == 404
+    assert thief.get(f"/m/{mid}").status_code == 404  # the grant went with the old link
+    with client.websocket_connect(f"/ws/matches/{mid}") as ann:
+        assert recv(ann, "view")["view"]["you"] == 0  # the owner plays again
+    assert new_client(client).get(f"/rejoin/{new}").status_code == 200
+
+
+def test_rejoin_tokens_are_stored_hashed_and_compared_in_constant_time(client, monkeypatch):
+    mid, _ = private_table(client)
+    token = rejoin_link(client, mid)
+
+    async def seats():
+        async with client.app.state.service.sm() as s:
+            return (await s.execute(select(Seat).where(Seat.match_id == mid))).scalars().all()
+
+    rows = client.portal.call(seats)
+    assert rows[0].rejoin_hash == hashlib.sha256(token.encode()).hexdigest()
+    assert token not in repr([vars(r) for r in rows])
+    compared = []
+    real = access.hmac.compare_digest
+    monkeypatch.setattr(access.hmac, "compare_digest",
+                        lambda a, b: compared.append(1) or real(a, b))
+    assert new_client(client).get(f"/rejoin/{token}").status_code == 200
+    assert compared
+    assert new_client(client).get(f"/rejoin/{token[:-1]}x").status_code == 404
+
+
+def test_a_browser_without_identity_gets_its_own_for_the_seat(client):
+    mid, _ = private_table(client)
+    token = rejoin_link(client, mid)
+    fresh = new_client(client)
+    assert "Play Ann's seat here?" in fresh.get(f"/rejoin/{token}").text
+    assert fresh.post(f"/rejoin/{token}", follow_redirects=False).status_code == 303
+
+    async def grants():
+        async with client.app.state.service.sm() as s:
+            return (await s.execute(select(SeatGrant))).scalars().all()
+
+    (grant,) = client.portal.call(grants)
+    host = _snap(client, mid).match.host_id
+    assert (grant.match_id, grant.seat) == (mid, 0) and grant.user_id != host
+    with fresh.websocket_connect(f"/ws/matches/{mid}") as f:
+        assert recv(f, "view")["view"]["you"] == 0
+
+
+def test_a_granted_device_takes_a_seat_handed_to_a_bot_back(client):
+    mid, (bob,) = private_table(client)
+    token = rejoin_link(bob, mid)
+    phone = named(new_client(client), "Bob's phone")
+    phone.post(f"/rejoin/{token}")
+    client.post(f"/m/{mid}/replace", data={"seat": "1", "bot": "random"})
+    _call(client, client.app.state.service.drain)
+    assert "Take my seat back" in phone.get(f"/m/{mid}").text
+    assert phone.post(f"/m/{mid}/reclaim", follow_redirects=False).status_code == 303
+    info = _snap(client, mid).seats[1]
+    assert info.user_id != info.player_id and info.name == "Bob"  # still Bob's seat
+    with phone.websocket_connect(f"/ws/matches/{mid}") as p:
+        assert recv(p, "view")["view"]["you"] == 1
+
+
+# ----- 3. invite and spectator links can be replaced ----------------------------------------
+def test_the_host_replaces_the_invite_and_spectator_links(client):
+    named(client, "Ann")
+    mid = create(client, public=False)
+    page = client.get(f"/m/{mid}").text
+    invite, watch = _link(page, "invite"), _link(page, "watch")
+    friend = named(new_client(client), "Bob")
+    friend.post(f"/m/{mid}/seat", data={"seat": "1", "invite": invite})
+    assert "Only the host" in friend.post(f"/m/{mid}/links", data={"link": "watch"}).text
+    for kind in ("invite", "watch"):
+        r = client.post(f"/m/{mid}/links", data={"link": kind}, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == f"/m/{mid}#links"
+    page = client.get(f"/m/{mid}").text
+    new_invite, new_watch = _link(page, "invite"), _link(page, "watch")
+    assert {new_invite, new_watch}.isdisjoint({invite, watch})
+    eve = named(new_client(client), "Eve")
+    assert eve.get(f"/invite/{invite}").status_code == 404
+    assert eve.get(f"/watch/{watch}").status_code == 404
+    assert eve.post(f"/m/{mid}/seat", data={"seat": "1", "invite": invite}).status_code == 404
+    assert _ws_close(eve, f"/ws/matches/{mid}?watch={watch}") == access.WS_NOT_FOUND
+    assert 'id="take-1"' not in eve.get(f"/invite/{new_invite}").text  # Bob sits there
+    assert eve.get(f"/watch/{new_watch}").status_code == 200
+    assert 'id="replace-watch"' not in friend.get(f"/m/{mid}").text  # the host's buttons only
