@@ -188,9 +188,13 @@ def test_the_last_device_to_take_the_seat_plays_it(client):
     with client.websocket_connect(f"/ws/matches/{mid}") as ann:
         assert recv(ann, "view")["view"]["you"] == 0
         phone.post(f"/rejoin/{token}")
-        while (v := recv(ann, "view")["view"])["you"] is not None:
-            pass  # the earlier device's table is told (it reloads its page)
-        act(ann, v["version"], {"type": "bid", "n": 1}, "late")
+        ann.send_text('{"type": "ping"}')  # what reached the earlier device before its pong
+        seen = []
+        while (msg := ann.receive_json())["type"] != "pong":
+            if msg["type"] == "view":
+                seen.append(msg["view"])
+        assert seen and seen[-1]["you"] is None  # its table is told (and reloads its page)
+        act(ann, seen[-1]["version"], {"type": "bid", "n": 1}, "late")
         assert recv(ann, "error")["code"] == "spectator"
     page = client.get(f"/m/{mid}").text
     assert "Continued on another device" in page and 'id="play-here"' in page
@@ -301,3 +305,61 @@ def test_the_host_replaces_the_invite_and_spectator_links(client):
     assert 'id="take-1"' not in eve.get(f"/invite/{new_invite}").text  # Bob sits there
     assert eve.get(f"/watch/{new_watch}").status_code == 200
     assert 'id="replace-watch"' not in friend.get(f"/m/{mid}").text  # the host's buttons only
+
+
+def test_a_granted_match_is_listed_for_its_device(client):
+    """The lobby's "your matches" and the finished list know the seat grants too."""
+    mid, (bob,) = private_table(client)
+    eve = named(new_client(client), "Eve")
+    eve.post(f"/rejoin/{rejoin_link(client, mid)}")
+    other = create(client, public=False)  # Ann's, not Eve's
+    lobby = eve.get("/").text
+    assert mid in lobby and other not in lobby
+    assert "Only a running match" not in bob.post(f"/m/{mid}/resign").text  # it ends
+    assert mid in eve.get("/matches/finished?mine=1").text
+    assert mid not in named(new_client(client), "Zed").get("/matches/finished").text
+
+
+# ----- the migration ------------------------------------------------------------------------
+def test_the_migration_hashes_existing_rejoin_links_and_refuses_a_lossy_downgrade(
+        database_url):
+    import asyncio
+
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from tests.app.conftest import ROOT
+
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.attributes["url"] = database_url
+    cfg.attributes["configure_logger"] = False
+
+    async def sql(*statements):
+        engine = create_async_engine(database_url)
+        try:
+            async with engine.begin() as conn:
+                return [(await conn.execute(text(q))).all() if q.startswith("SELECT")
+                        else await conn.execute(text(q)) for q in statements][-1]
+        finally:
+            await engine.dispose()
+
+    command.downgrade(cfg, "0006_records_chat_channels")
+    asyncio.run(sql(
+        "INSERT INTO users (id, name, created_at) VALUES ('u1', 'Ann', CURRENT_TIMESTAMP)",
+        "INSERT INTO matches (id, game, engine_version, options, seed, players, status, version,"
+        " host_id, public, invite_token, watch_token, created_at, updated_at,"
+        " spectator_chat_open) VALUES ('old8char', 'toy', 1, '{}', 1, 2, 'open', 0, 'u1',"
+        " false, 'inv', 'wat', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, false)",
+        "INSERT INTO seats (match_id, seat, user_id, rejoin_token) VALUES"
+        " ('old8char', 0, 'u1', 'the-old-token')"))
+    command.upgrade(cfg, "head")
+    rows = asyncio.run(sql("SELECT rejoin_hash FROM seats WHERE match_id = 'old8char'"))
+    assert rows == [(hashlib.sha256(b"the-old-token").hexdigest(),)]
+    with pytest.raises(RuntimeError, match="cannot be downgraded"):
+        command.downgrade(cfg, "0006_records_chat_channels")
+    assert asyncio.run(sql("SELECT rejoin_hash FROM seats"))[0][0]  # nothing was removed
+    asyncio.run(sql("UPDATE seats SET rejoin_hash = NULL"))
+    command.downgrade(cfg, "0006_records_chat_channels")  # nothing to lose: it goes
+    command.upgrade(cfg, "head")
