@@ -683,15 +683,14 @@ class MatchService:
         await self._changed(match_id, "seats")
 
     async def leave_seat(self, match_id: str, user_id: str) -> None:
-        """The user (the seat's owner, or the device playing it) leaves the seat before the
-        start; its link and other devices go with it."""
+        """The seat's owner leaves it before the start; its link and other devices go with
+        it (a device it was granted to plays the seat, but cannot give it away)."""
         async with self._locks[match_id]:
             async with self.sm() as s:
                 snap = await self.snapshot(match_id, s)
                 self._require_open(snap)
                 for info in snap.seats:
-                    if info.user_id is not None and user_id in (info.user_id,
-                                                                access.player(info)):
+                    if info.user_id == user_id:
                         await self._empty_seat(s, match_id, info.seat)
                 await self._touch(s, match_id)
                 await s.commit()

@@ -257,13 +257,14 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
     base = str(request.base_url).rstrip("/")
     links = {"invite": f"{base}/invite/{m.invite_token}", "watch": f"{base}/watch/{m.watch_token}"}
     # the seat's owner (not a device it was granted to) makes its links for other devices
-    owns_seat = m.status != "cancelled" and any(access.owner(i) == uid for i in snap.seats
-                                                if uid)
+    own_seat = next((i.seat for i in snap.seats if uid and access.owner(i) == uid), None)
+    owns_seat = own_seat is not None and m.status != "cancelled"
     # The invite page listens as a spectator of the waiting room (the invite leads to watching
     # once the match starts anyway): without the spectator token a private match refuses it.
     ws_path = f"/ws/matches/{m.id}" + (f"?watch={m.watch_token}" if watch or invite else "")
     ctx = dict(user=user, match=m, title=engine.title, you=you, is_host=is_host,
                links=links if access.participant(snap, uid) else None, owns_seat=owns_seat,
+               own_seat=own_seat,
                elsewhere=access.elsewhere(snap, uid), ws_path=ws_path, invite=invite,
                engine=engine)
     if m.status == "open":

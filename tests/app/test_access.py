@@ -282,6 +282,19 @@ def test_a_granted_device_takes_a_seat_handed_to_a_bot_back(client):
         assert recv(p, "view")["view"]["you"] == 1
 
 
+def test_a_granted_device_plays_the_seat_but_cannot_give_it_away(client):
+    named(client, "Ann")
+    mid = create(client, public=False)
+    phone = named(new_client(client), "Phone")
+    phone.post(f"/rejoin/{rejoin_link(client, mid)}")
+    page = phone.get(f"/m/{mid}").text
+    assert '<span class="badge">you</span>' in page and 'id="leave"' not in page
+    phone.post(f"/m/{mid}/leave")
+    host = _snap(client, mid).match.host_id
+    assert _snap(client, mid).seats[0].user_id == host  # still Ann's seat
+    assert 'id="leave"' in client.get(f"/m/{mid}").text  # Ann may leave it herself
+
+
 # ----- 3. invite and spectator links can be replaced ----------------------------------------
 def test_the_host_replaces_the_invite_and_spectator_links(client):
     named(client, "Ann")
