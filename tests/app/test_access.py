@@ -295,6 +295,18 @@ def test_a_granted_device_plays_the_seat_but_cannot_give_it_away(client):
     assert 'id="leave"' in client.get(f"/m/{mid}").text  # Ann may leave it herself
 
 
+def test_a_players_other_device_follows_them_to_the_rematch(client):
+    mid, (bob,) = private_table(client)
+    phone = named(new_client(client), "Phone")
+    phone.post(f"/rejoin/{rejoin_link(client, mid)}")
+    bob.post(f"/m/{mid}/resign")
+    assert "Only the host" in phone.post(f"/m/{mid}/rematch").text  # the host is Ann
+    new = client.post(f"/m/{mid}/rematch", follow_redirects=False).headers["location"]
+    page = phone.get(new)
+    assert page.status_code == 200 and '<span class="badge">you</span>' in page.text
+    assert "Continued on another device" in client.get(new).text
+
+
 # ----- 3. invite and spectator links can be replaced ----------------------------------------
 def test_the_host_replaces_the_invite_and_spectator_links(client):
     named(client, "Ann")
