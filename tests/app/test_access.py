@@ -346,8 +346,11 @@ def test_a_granted_match_is_listed_for_its_device(client):
 
 
 # ----- the migration ------------------------------------------------------------------------
-def test_the_migration_hashes_existing_rejoin_links_and_refuses_a_lossy_downgrade(
+def test_the_migration_hashes_old_links_and_a_rollback_keeps_grants_for_the_same_owner_only(
         database_url):
+    """0007 hashes the rejoin tokens stored before (old links keep working); a downgrade and
+    the next upgrade give the links, players and grants back, but never a grant of a seat whose
+    owner changed meanwhile (the older code moved the seat to someone else)."""
     import asyncio
 
     from alembic import command
@@ -371,20 +374,36 @@ def test_the_migration_hashes_existing_rejoin_links_and_refuses_a_lossy_downgrad
             await engine.dispose()
 
     command.downgrade(cfg, "0006_records_chat_channels")
-    asyncio.run(sql(
-        "INSERT INTO users (id, name, created_at) VALUES ('u1', 'Ann', CURRENT_TIMESTAMP)",
-        "INSERT INTO matches (id, game, engine_version, options, seed, players, status, version,"
-        " host_id, public, invite_token, watch_token, created_at, updated_at,"
-        " spectator_chat_open) VALUES ('old8char', 'toy', 1, '{}', 1, 2, 'open', 0, 'u1',"
-        " false, 'inv', 'wat', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, false)",
+    asyncio.run(sql(*(
+        f"INSERT INTO users (id, name, created_at) VALUES ('{u}', '{u}', CURRENT_TIMESTAMP)"
+        for u in ("ann", "bob", "phone", "dan")), *(
+        f"INSERT INTO matches (id, game, engine_version, options, seed, players, status,"
+        f" version, host_id, public, invite_token, watch_token, created_at, updated_at,"
+        f" spectator_chat_open) VALUES ('{m}', 'toy', 1, '{{}}', 1, 2, 'open', 0, 'ann',"
+        f" false, 'inv{m}', 'wat{m}', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, false)"
+        for m in ("old8char", "m2")),
         "INSERT INTO seats (match_id, seat, user_id, rejoin_token) VALUES"
-        " ('old8char', 0, 'u1', 'the-old-token')"))
+        " ('old8char', 0, 'ann', 'the-old-token'), ('old8char', 1, 'bob', NULL),"
+        " ('m2', 0, 'ann', NULL), ('m2', 1, NULL, NULL)"))
     command.upgrade(cfg, "head")
-    rows = asyncio.run(sql("SELECT rejoin_hash FROM seats WHERE match_id = 'old8char'"))
-    assert rows == [(hashlib.sha256(b"the-old-token").hexdigest(),)]
-    with pytest.raises(RuntimeError, match="cannot be downgraded"):
-        command.downgrade(cfg, "0006_records_chat_channels")
-    assert asyncio.run(sql("SELECT rejoin_hash FROM seats"))[0][0]  # nothing was removed
-    asyncio.run(sql("UPDATE seats SET rejoin_hash = NULL"))
-    command.downgrade(cfg, "0006_records_chat_channels")  # nothing to lose: it goes
+    rows = asyncio.run(sql("SELECT rejoin_hash FROM seats WHERE match_id = 'old8char' "
+                           "ORDER BY seat"))
+    assert rows == [(hashlib.sha256(b"the-old-token").hexdigest(),), (None,)]
+    asyncio.run(sql(
+        "UPDATE seats SET player_id = 'phone' WHERE match_id = 'old8char' AND seat = 0",
+        "INSERT INTO seat_grants (match_id, seat, user_id, created_at) VALUES"
+        " ('old8char', 0, 'phone', CURRENT_TIMESTAMP), ('m2', 0, 'phone', CURRENT_TIMESTAMP)",
+        "UPDATE seats SET rejoin_hash = 'c' WHERE match_id = 'm2' AND seat = 0"))
+    before = asyncio.run(sql("SELECT match_id, seat, user_id, rejoin_hash, player_id FROM seats "
+                             "ORDER BY match_id, seat"))
+    command.downgrade(cfg, "0006_records_chat_channels")
+    asyncio.run(sql(  # the older code meanwhile: Ann leaves m2, Dan takes her seat
+        "UPDATE seats SET user_id = 'dan' WHERE match_id = 'm2' AND seat = 0"))
     command.upgrade(cfg, "head")
+    after = asyncio.run(sql("SELECT match_id, seat, user_id, rejoin_hash, player_id FROM seats "
+                            "ORDER BY match_id, seat"))
+    assert after[2:] == before[2:]  # old8char: the link and the phone playing seat 0
+    assert after[0] == ("m2", 0, "dan", None, None)  # Dan's seat: not Ann's link or phone
+    grants = asyncio.run(sql("SELECT match_id, seat, user_id FROM seat_grants"))
+    assert grants == [("old8char", 0, "phone")]
+    command.check(cfg)  # nothing kept aside is left over
