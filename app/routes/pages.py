@@ -247,7 +247,6 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
                         pace_error: str | None = None, status_code: int = 200) -> Response:
     """The match page: the waiting room while open, else the table. ``pace_entered`` and
     ``pace_error``: the host's refused pace form, shown again as typed with the reason."""
-    service = _service(request)
     user = await _user(request)
     m = snap.match
     engine = registry.get(m.game)

@@ -18,7 +18,7 @@ from app.matches import access
 from app.models import Seat, SeatGrant
 from engines import registry
 from tests.app.conftest import create, named, new_client
-from tests.app.test_live import act, recv, view_at
+from tests.app.test_live import act, recv
 from tests.app.toy3 import TOY3
 
 
