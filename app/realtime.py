@@ -347,8 +347,14 @@ class Hub:
             text = _encode({"type": "lobby", "status": m.status,
                             "seats": seats_summary(snap, self.connected_seats(m.id)),
                             "pace": pace.describe(pace.settings_of(m.settings))})
+            reload = _encode({"type": "reload"})
             for conn in targets:
-                conn.send(text)
+                seat = access.seat_of(snap, conn.user_id)
+                # this viewer's own seat changed (taken on or from another of the player's
+                # devices): the parts of the room drawn for it change, so draw it again
+                changed = seat != conn.seat and conn.user_id is not None
+                conn.seat = seat
+                conn.send(reload if changed else text)
             return
         engine = registry.get(m.game)
         for conn in targets:  # a seat handed to a bot (or taken back, or played on another

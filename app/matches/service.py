@@ -467,13 +467,14 @@ class MatchService:
             return {}
         away = aliased(User)
         rows = (await s.execute(
-            select(Seat.match_id, Seat.user_id, Seat.away_user_id, Seat.bot, User.name, away.name)
+            select(Seat.match_id, Seat.user_id, Seat.away_user_id, Seat.bot, User.name, away.name,
+                   Seat.player_id)
             .outerjoin(User, Seat.user_id == User.id)
             .outerjoin(away, Seat.away_user_id == away.id)
             .where(Seat.match_id.in_(match_ids)).order_by(Seat.match_id, Seat.seat))).all()
         out: dict[str, list[str]] = {}
-        for match_id, uid, away_id, bot, name, away_name in rows:
-            if user_id is not None and user_id in (uid, away_id):
+        for match_id, uid, away_id, bot, name, away_name, player_id in rows:
+            if user_id is not None and user_id in (uid, away_id, player_id):  # own seat
                 continue
             label = name if uid else away_name if away_id else f"{bot} bot" if bot else None
             if label:
