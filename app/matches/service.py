@@ -532,7 +532,8 @@ class MatchService:
         seat of that match from now on, and plays it now (the last device to take a seat plays
         it; the others show "Continued on another device"). Its owner redeeming their own
         link just takes the seat here. Returns the match id. Raises ``not_found`` for a link
-        that is not (any more) valid."""
+        that is not (any more) valid, ``bad_request`` when the identity has another seat in
+        the match (one identity plays one seat)."""
         seat = await self.seat_by_rejoin(token)
         match_id = seat.match_id
         async with self._locks[match_id]:
@@ -543,6 +544,10 @@ class MatchService:
                                        404)
                 snap = await self.snapshot(match_id, s)
                 info = snap.seats[seat.seat]
+                if any(access.holds(i, user_id) for i in snap.seats if i.seat != seat.seat):
+                    # one identity, one seat: otherwise which one would it play?
+                    raise ServiceError("bad_request", "You have another seat in this match: "
+                                                      "open this link on another device.")
                 if access.owner(info) != user_id and user_id not in info.grants:
                     s.add(SeatGrant(match_id=match_id, seat=seat.seat, user_id=user_id))
                     await s.flush()
@@ -674,6 +679,9 @@ class MatchService:
                     return
                 if target.user_id is not None or target.bot is not None:
                     raise ServiceError("bad_request", "That seat is taken.")
+                if any(user_id in i.grants for i in snap.seats):
+                    raise ServiceError("bad_request", "You play another player's seat in this "
+                                                      "match on this device.")
                 for old in snap.seats:
                     if old.user_id == user_id:
                         await self._empty_seat(s, match_id, old.seat)

@@ -386,7 +386,8 @@ async def rejoin_confirmed(request: Request, token: str) -> Response:
                 info.name or info.away_name or f"Player {seat.seat + 1}"))
         match_id = await service.grant_seat(token, user.id if user else new_identity)
     except ServiceError as exc:
-        return _message(request, "Invalid link", exc.message, 404)
+        return _message(request, "Invalid link" if exc.code == "not_found" else "Not possible",
+                        exc.message, exc.status)
     response = _redirect(f"/m/{match_id}")
     if new_identity is not None:
         set_user_cookie(response, new_identity, request.app.state.settings)

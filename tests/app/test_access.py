@@ -307,6 +307,15 @@ def test_a_players_other_device_follows_them_to_the_rematch(client):
     assert "Continued on another device" in client.get(new).text
 
 
+def test_a_player_cannot_take_a_second_seat_with_a_link(client):
+    mid, (bob,) = private_table(client)
+    r = bob.post(f"/rejoin/{rejoin_link(client, mid)}")
+    assert r.status_code == 400 and "another seat in this match" in r.text
+    with bob.websocket_connect(f"/ws/matches/{mid}") as b:
+        assert recv(b, "view")["view"]["you"] == 1  # still his own seat only
+    assert _snap(client, mid).seats[0].grants == frozenset()
+
+
 # ----- 3. invite and spectator links can be replaced ----------------------------------------
 def test_the_host_replaces_the_invite_and_spectator_links(client):
     named(client, "Ann")
