@@ -2,7 +2,7 @@
 longer stored), seats.player_id (the device playing the seat now) and seat_grants
 
 Revision ID: 0007_seat_grants
-Revises: 0006_records_chat_channels
+Revises: 0008_rate_windows_heartbeats (main's head when this was written; re-chain at merge)
 Create Date: 2026-12-01
 
 Existing rejoin links keep working: their tokens are hashed in place (they now grant their seat
@@ -23,7 +23,7 @@ from alembic import context, op
 from app.ops.downgrade import exists, keep
 
 revision: str = "0007_seat_grants"
-down_revision: Union[str, Sequence[str], None] = "0006_records_chat_channels"
+down_revision: Union[str, Sequence[str], None] = "0008_rate_windows_heartbeats"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

@@ -369,9 +369,12 @@ def test_the_migration_hashes_old_links_and_a_rollback_keeps_grants_for_the_same
 
     from tests.app.conftest import ROOT
 
+    from alembic.script import ScriptDirectory
+
     cfg = Config(str(ROOT / "alembic.ini"))
     cfg.attributes["url"] = database_url
     cfg.attributes["configure_logger"] = False
+    before_0007 = ScriptDirectory.from_config(cfg).get_revision("0007_seat_grants").down_revision
 
     async def sql(*statements):
         engine = create_async_engine(database_url)
@@ -382,7 +385,7 @@ def test_the_migration_hashes_old_links_and_a_rollback_keeps_grants_for_the_same
         finally:
             await engine.dispose()
 
-    command.downgrade(cfg, "0006_records_chat_channels")
+    command.downgrade(cfg, before_0007)
     asyncio.run(sql(*(
         f"INSERT INTO users (id, name, created_at) VALUES ('{u}', '{u}', CURRENT_TIMESTAMP)"
         for u in ("ann", "bob", "phone", "dan")), *(
@@ -405,7 +408,7 @@ def test_the_migration_hashes_old_links_and_a_rollback_keeps_grants_for_the_same
         "UPDATE seats SET rejoin_hash = 'c' WHERE match_id = 'm2' AND seat = 0"))
     before = asyncio.run(sql("SELECT match_id, seat, user_id, rejoin_hash, player_id FROM seats "
                              "ORDER BY match_id, seat"))
-    command.downgrade(cfg, "0006_records_chat_channels")
+    command.downgrade(cfg, before_0007)
     asyncio.run(sql(  # the older code meanwhile: Ann leaves m2, Dan takes her seat
         "UPDATE seats SET user_id = 'dan' WHERE match_id = 'm2' AND seat = 0"))
     command.upgrade(cfg, "head")
