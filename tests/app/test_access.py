@@ -316,6 +316,24 @@ def test_a_player_cannot_take_a_second_seat_with_a_link(client):
     assert _snap(client, mid).seats[0].grants == frozenset()
 
 
+def test_a_device_granted_a_seat_is_no_unused_guest(client):
+    """The expiry of unused guests (app/matches/expiry.py) keeps an identity that only plays
+    a seat granted by a link (deleting it would break the grant, or fail on its row)."""
+    from tests.app.test_pace import FakeClock
+
+    expiry = client.app.state.expiry
+    _call(client, expiry.stop)
+    expiry.match_ttl, expiry.guest_ttl = 0.0, 60.0
+    mid, _ = private_table(client)
+    phone = new_client(client)  # no identity yet: the link gives it one
+    phone.post(f"/rejoin/{rejoin_link(client, mid)}")
+    clock = client.app.state.service.now = FakeClock()
+    clock.advance(days=2)
+    assert _call(client, expiry.sweep) == (0, 0)
+    with phone.websocket_connect(f"/ws/matches/{mid}") as p:
+        assert recv(p, "view")["view"]["you"] == 0
+
+
 # ----- 3. invite and spectator links can be replaced ----------------------------------------
 def test_the_host_replaces_the_invite_and_spectator_links(client):
     named(client, "Ann")
