@@ -334,6 +334,24 @@ def test_a_device_granted_a_seat_is_no_unused_guest(client):
         assert recv(p, "view")["view"]["you"] == 0
 
 
+def test_identities_made_by_rejoin_links_count_against_the_address_limit(settings):
+    """A confirmed link gives a browser without an identity a new one: that is a new guest
+    like ``POST /name`` (``RATE_IDENTITIES``); a browser that has one is not counted."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from tests.app.conftest import release_cancelled_connections
+
+    app = create_app(settings.model_copy(update={"rate_identities": "2/hour"}))
+    with TestClient(app, base_url="http://testserver") as client:
+        mid, _ = private_table(client)  # Ann and Bob: the address's two new identities
+        token = rejoin_link(client, mid)
+        assert new_client(client).post(f"/rejoin/{token}").status_code == 429
+        assert _snap(client, mid).seats[0].grants == frozenset()
+        assert client.post(f"/rejoin/{token}").status_code == 200  # Ann has one: not counted
+        release_cancelled_connections(client)
+
+
 # ----- 3. invite and spectator links can be replaced ----------------------------------------
 def test_the_host_replaces_the_invite_and_spectator_links(client):
     named(client, "Ann")
