@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String,
-                        Text, UniqueConstraint, false)
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey,
+                        ForeignKeyConstraint, Integer, String, Text, UniqueConstraint, false)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: JSON columns store the text as written (PostgreSQL ``json``, not ``jsonb``): ``jsonb``
@@ -23,7 +23,8 @@ class Base(DeclarativeBase):
 
 
 class User(Base):
-    """A guest identity: one per browser (or per rejoin link use)."""
+    """A guest identity: one per browser. A rejoin link never hands it to another browser: it
+    grants that browser's own identity one seat (``SeatGrant``)."""
 
     __tablename__ = "users"
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
@@ -76,6 +77,7 @@ class Seat(Base):
     """A place at a match's table: empty, a user, or a bot (``bot`` = bot kind)."""
 
     __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("rejoin_hash", name="uq_seats_rejoin_hash"),)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
                                           primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -83,12 +85,32 @@ class Seat(Base):
     bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
     #: While a bot stands in for a player who left mid-match: that player, who may come back.
     away_user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True)
-    rejoin_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    #: SHA-256 (hex) of the seat's current rejoin link token (the token itself is shown once,
+    #: to the seat's owner, and never stored); None: no link. A new link replaces it.
+    rejoin_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: The identity that plays the seat now when it is not its owner (``user_id``): a device
+    #: that redeemed the rejoin link (it holds a ``SeatGrant``). None: the owner plays it.
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     #: The player resigned (a bot plays on; ranked last); they cannot take the seat back.
     resigned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     #: Votes of the other players to hand this absent seat to a bot:
     #: ``{"since": <the seat's prompt start, epoch s>, "voters": [seat, ...]}``.
     replace_votes: Mapped[dict | None] = mapped_column(JSONType, nullable=True)
+
+
+class SeatGrant(Base):
+    """A seat granted to another identity (another device of the seat's player) by the seat's
+    rejoin link: that identity may play this seat of this match, nothing else. The seat still
+    belongs to its owner (``Seat.user_id``), who keeps the host role and makes new links (a new
+    link removes the grants of the old one). app/matches/access.py reads these rows."""
+
+    __tablename__ = "seat_grants"
+    __table_args__ = (ForeignKeyConstraint(["match_id", "seat"], ["seats.match_id", "seats.seat"],
+                                           ondelete="CASCADE"),)
+    match_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class ActionRow(Base):

@@ -21,7 +21,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.background import spawn
 from app.identity import read_user_id
-from app.matches import pace
+from app.matches import access, pace
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import build_views, seat_names, seats_summary
 from app.ops import events as ops_events
@@ -349,12 +349,18 @@ class Hub:
             text = _encode({"type": "lobby", "status": m.status,
                             "seats": seats_summary(snap, self.connected_seats(m.id)),
                             "pace": pace.describe(pace.settings_of(m.settings))})
+            reload = _encode({"type": "reload"})
             for conn in targets:
-                conn.send(text)
+                seat = access.seat_of(snap, conn.user_id)
+                # this viewer's own seat changed (taken on or from another of the player's
+                # devices): the parts of the room drawn for it change, so draw it again
+                changed = seat != conn.seat and conn.user_id is not None
+                conn.seat = seat
+                conn.send(reload if changed else text)
             return
         engine = registry.get(m.game, m.engine_version)
-        for conn in targets:  # a seat handed to a bot (or taken back) changes who sees what
-            conn.seat = snap.seat_of(conn.user_id)
+        for conn in targets:  # a seat handed to a bot (or taken back, or played on another
+            conn.seat = access.seat_of(snap, conn.user_id)  # device) changes who sees what
         if not targets:
             return
         # Each socket gets the events after those it holds (``_delta``): the views of one
@@ -443,13 +449,11 @@ def _finished_by_service(view: dict, result: dict) -> None:
 
 
 def at_table(snap: Snapshot, user_id: str | None) -> bool:
-    """Whether ``user_id`` belongs to the table's chat: a player (also one a bot stands in for)
-    or the host. Everyone else is a spectator: spectators chat in their own channel, which
-    players never receive, unless the host opens the table to them (README "Playing")."""
-    if user_id is None:
-        return False
-    return (snap.match.host_id == user_id or snap.seat_of(user_id) is not None
-            or any(i.away_user_id == user_id for i in snap.seats))
+    """Whether ``user_id`` belongs to the table's chat: a participant (``access.participant``:
+    the host, a player, also one a bot stands in for or who plays on another device).
+    Everyone else is a spectator: spectators chat in their own channel, which players never
+    receive, unless the host opens the table to them (README "Playing")."""
+    return access.participant(snap, user_id)
 
 
 def _chat_frame(line) -> str:
@@ -491,24 +495,28 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
                               origin=ws.headers.get("origin"), host=ws.headers.get("host"))
         await ws.close(code=4403, reason="Cross-site websocket refused (Origin).")
         return
+    code, reason = access.WS_NOT_FOUND
     try:
         snap = await service.snapshot(match_id)
-        seat = snap.seat_of(user_id)
-        may_watch = snap.match.public or (watch is not None and watch == snap.match.watch_token)
-        if seat is None and not may_watch and snap.match.host_id != user_id:
-            ops_events.ws_refused(match_id, 4403, "no spectator link")
-            await ws.close(code=4403, reason="Ask a player for the spectator link.")
+        if not access.may_see(snap, user_id, watch):
+            # exactly what a missing match answers (app/matches/access.py: no existence
+            # oracle); only the server's own log tells the two apart
+            ops_events.ws_refused(match_id, code, "private match, no link")
+            await ws.close(code=code, reason=reason)
             return
+        seat = access.seat_of(snap, user_id)
         user = await service.get_user(user_id)
     except ServiceError:
-        ops_events.ws_refused(match_id, 4404, "no such match")
-        await ws.close(code=4404, reason="No such match.")
+        ops_events.ws_refused(match_id, code, "no such match")
+        await ws.close(code=code, reason=reason)
         return
     except PoolTimeout:
         await _busy_close(ws, match_id)
         return
-    conn = Connection(ws, match_id, user_id, seat, user.name if user else "Spectator",
-                      settings.ws_send_queue)
+    # a device playing a granted seat speaks with the seat's name, not its own browser's
+    seat_name = snap.seats[seat].name if seat is not None else None
+    conn = Connection(ws, match_id, user_id, seat,
+                      seat_name or (user.name if user else "Spectator"), settings.ws_send_queue)
     sender = conn.task = asyncio.create_task(conn.sender())
     hub.conns[match_id].add(conn)
     hub.announce(match_id)

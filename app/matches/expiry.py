@@ -6,7 +6,8 @@ Every ``every`` seconds (and once at start-up) the sweeper deletes, by the servi
   untouched for ``match_ttl`` seconds — no seat taken or left, no setting changed, no chat line
   in that time — with their seats and chat;
 - **unused guests**: identities older than ``guest_ttl`` seconds that never did anything: no
-  seat (nor a seat a bot keeps for them), no match hosted, no chat line, no record uploaded.
+  seat (nor a seat a bot keeps for them, nor one granted by a rejoin link), no match hosted,
+  no chat line, no record uploaded.
   Their browser, if it comes back, is simply asked for a name again.
 
 A ttl of 0 switches that expiry off. Several processes may sweep at once: each delete is one
@@ -24,7 +25,7 @@ from datetime import timedelta
 from sqlalchemy import and_, delete, exists, or_, select
 
 from app.background import Background
-from app.models import ChatMessage, Match, Record, Seat, User
+from app.models import ChatMessage, Match, Record, Seat, SeatGrant, User
 
 log = logging.getLogger("lair.expiry")
 
@@ -78,7 +79,9 @@ class Expiry(Background):
     async def _guests(self, cutoff) -> int:
         unused = and_(
             User.created_at < cutoff,
-            ~exists().where(or_(Seat.user_id == User.id, Seat.away_user_id == User.id)),
+            ~exists().where(or_(Seat.user_id == User.id, Seat.away_user_id == User.id,
+                                Seat.player_id == User.id)),
+            ~exists().where(SeatGrant.user_id == User.id),  # another device of a player
             ~exists().where(Match.host_id == User.id),
             ~exists().where(ChatMessage.user_id == User.id),
             ~exists().where(Record.uploader_id == User.id))

@@ -14,7 +14,7 @@ from sqlalchemy.orm import aliased
 
 from app.matches.service import SeatInfo
 from app.matches.views import seat_label
-from app.models import Match, Seat, User
+from app.models import Match, Seat, SeatGrant, User
 
 
 @dataclass
@@ -63,8 +63,10 @@ async def finished_matches(sm: async_sessionmaker, user_id: str | None, *, mine:
     page = max(1, page)
     own = None
     if user_id:
+        # the participants of app/matches/access.py: owners, and devices granted a seat
         played = select(Seat.match_id).where(or_(Seat.user_id == user_id,
-                                                 Seat.away_user_id == user_id))
+                                                 Seat.away_user_id == user_id)).union(
+            select(SeatGrant.match_id).where(SeatGrant.user_id == user_id))
         own = or_(Match.host_id == user_id, Match.id.in_(played))
     q = select(Match).where(Match.status == "finished")
     if mine:
@@ -86,6 +88,9 @@ async def finished_matches(sm: async_sessionmaker, user_id: str | None, *, mine:
             .outerjoin(away, Seat.away_user_id == away.id)
             .where(Seat.match_id.in_(ids)).order_by(Seat.match_id, Seat.seat))).all() \
             if ids else []
+        granted = set((await s.execute(select(SeatGrant.match_id).where(
+            SeatGrant.user_id == user_id, SeatGrant.match_id.in_(ids)))).scalars()) \
+            if ids and user_id else set()
     seats: dict[str, list[Seat]] = {}
     names: dict[str, list[str]] = {}
     for seat, name, away_name in rows:
@@ -96,7 +101,7 @@ async def finished_matches(sm: async_sessionmaker, user_id: str | None, *, mine:
     for m in matches:
         listed = names.get(m.id, [])
         places, solo = _places(m.result, listed)
-        is_mine = bool(user_id) and (m.host_id == user_id or any(
+        is_mine = bool(user_id) and (m.host_id == user_id or m.id in granted or any(
             user_id in (i.user_id, i.away_user_id) for i in seats.get(m.id, [])))
         out.append(FinishedMatch(id=m.id, game=m.game, players=m.players, public=m.public,
                                  finished_at=m.finished_at, seats=listed, places=places,

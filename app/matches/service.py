@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 import asyncpg
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -25,9 +25,10 @@ from sqlalchemy.orm import aliased
 
 from app.background import spawn
 from app.db import json_text
-from app.matches import pace
+from app.matches import access, pace
 from app.matches.exact import require_exact
-from app.models import CHAT_CHANNELS, ActionRow, ChatMessage, Match, Seat, User, utcnow
+from app.models import (CHAT_CHANNELS, ActionRow, ChatMessage, Match, Seat, SeatGrant, User,
+                        utcnow)
 from app.ops import events as ops_events
 from engines import registry
 from engines.base import Engine, IllegalAction
@@ -62,6 +63,10 @@ class SeatInfo:
     resigned_at: Any = None
     #: The other players' votes to hand this seat to a bot (see ``MatchService.vote_replace``).
     votes: dict | None = None
+    #: The device (identity) playing the seat now when not its owner (app/matches/access.py).
+    player_id: str | None = None
+    #: Identities the seat was granted to by its rejoin link (other devices of its player).
+    grants: frozenset[str] = frozenset()
 
 
 def _cannot_take_back(events: list[dict], actor: str | None) -> bool:
@@ -108,13 +113,8 @@ class Snapshot:
                 and self.match.status == "active")
 
     def seat_of(self, user_id: str | None) -> int | None:
-        """The seat held by ``user_id`` in this match, or None."""
-        if user_id is None:
-            return None
-        for s in self.seats:
-            if s.user_id == user_id:
-                return s.seat
-        return None
+        """The seat ``user_id`` plays now, or None (``app.matches.access.seat_of``)."""
+        return access.seat_of(self, user_id)
 
 
 @dataclass
@@ -171,6 +171,16 @@ def _busy() -> ServiceError:
 
 def _token() -> str:
     return secrets.token_urlsafe(24)
+
+
+#: Match id characters: letters and digits (ids appear in URLs and file names).
+_ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def new_match_id() -> str:
+    """A new match id: 16 random letters/digits, about 95 bits (issue 12: at least 64, so ids
+    cannot be guessed). Older matches keep their 8-character ids."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(16))
 
 
 class MatchService:
@@ -327,15 +337,21 @@ class MatchService:
             select(Match).where(Match.id == match_id).execution_options(populate_existing=True)
         )).scalar_one_or_none()
         if match is None:
-            raise ServiceError("not_found", "No such match.", 404)
+            raise access.not_found()
         away = aliased(User)
         rows = (await session.execute(
             select(Seat, User.name, away.name).outerjoin(User, Seat.user_id == User.id)
             .outerjoin(away, Seat.away_user_id == away.id)
             .where(Seat.match_id == match_id).order_by(Seat.seat)
         )).all()
+        granted: dict[int, set[str]] = defaultdict(set)
+        for n, grantee in (await session.execute(
+                select(SeatGrant.seat, SeatGrant.user_id).where(SeatGrant.match_id == match_id)
+        )).all():
+            granted[n].add(grantee)
         seats = [SeatInfo(seat.seat, seat.user_id, name, seat.bot, seat.away_user_id, away_name,
-                          seat.resigned_at, seat.replace_votes)
+                          seat.resigned_at, seat.replace_votes, seat.player_id,
+                          frozenset(granted.get(seat.seat, ())))
                  for seat, name, away_name in rows]
         snap = Snapshot(match, seats)
         if match.status == "active":
@@ -421,10 +437,15 @@ class MatchService:
             mine: list[Match] = []
             your_turn: set[str] = set()
             if user_id:
-                seats = dict((await s.execute(select(Seat.match_id, Seat.seat)
-                                              .where(Seat.user_id == user_id))).all())
+                seats = dict((await s.execute(select(Seat.match_id, Seat.seat).where(
+                    (Seat.user_id == user_id) & Seat.player_id.is_(None)
+                    | (Seat.player_id == user_id)))).all())
+                # seats a bot plays for them, or played on another device, are theirs too
+                held = select(SeatGrant.match_id).where(SeatGrant.user_id == user_id).union(
+                    select(Seat.match_id).where((Seat.user_id == user_id)
+                                                | (Seat.away_user_id == user_id)))
                 mine = list((await s.execute(
-                    select(Match).where((Match.host_id == user_id) | Match.id.in_(list(seats)))
+                    select(Match).where((Match.host_id == user_id) | Match.id.in_(held))
                     .where(Match.status != "cancelled")
                     .order_by(Match.updated_at.desc()).limit(50))).scalars().all())
                 for m in mine:
@@ -447,13 +468,14 @@ class MatchService:
             return {}
         away = aliased(User)
         rows = (await s.execute(
-            select(Seat.match_id, Seat.user_id, Seat.away_user_id, Seat.bot, User.name, away.name)
+            select(Seat.match_id, Seat.user_id, Seat.away_user_id, Seat.bot, User.name, away.name,
+                   Seat.player_id)
             .outerjoin(User, Seat.user_id == User.id)
             .outerjoin(away, Seat.away_user_id == away.id)
             .where(Seat.match_id.in_(match_ids)).order_by(Seat.match_id, Seat.seat))).all()
         out: dict[str, list[str]] = {}
-        for match_id, uid, away_id, bot, name, away_name in rows:
-            if user_id is not None and user_id in (uid, away_id):
+        for match_id, uid, away_id, bot, name, away_name, player_id in rows:
+            if user_id is not None and user_id in (uid, away_id, player_id):  # own seat
                 continue
             label = name if uid else away_name if away_id else f"{bot} bot" if bot else None
             if label:
@@ -461,28 +483,135 @@ class MatchService:
         return out
 
     async def by_token(self, kind: str, token: str) -> Match:
-        """The match whose ``invite``/``watch`` token is ``token``. Raises ``not_found``."""
+        """The match whose ``invite``/``watch`` token is ``token`` (checked again in constant
+        time). Raises ``not_found`` ("This link is not valid (any more).")."""
         column = {"invite": Match.invite_token, "watch": Match.watch_token}[kind]
         async with self.sm() as s:
             match = (await s.execute(select(Match).where(column == token))).scalar_one_or_none()
-        if match is None:
+        if match is None or not access.same_token(token, getattr(match, f"{kind}_token")):
             raise ServiceError("not_found", "This link is not valid (any more).", 404)
         return match
 
     async def seat_by_rejoin(self, token: str) -> Seat:
-        """The seat a personal rejoin link points to. Raises ``not_found``."""
+        """The seat whose current rejoin link has ``token`` (looked up by its SHA-256, checked
+        again in constant time), in a match not cancelled, with an owner. Raises
+        ``not_found`` ("This rejoin link is not valid (any more).")."""
+        digest = access.token_hash(token)
         async with self.sm() as s:
-            seat = (await s.execute(select(Seat).where(Seat.rejoin_token == token))
-                    ).scalar_one_or_none()
-        if seat is None or seat.user_id is None:
+            row = (await s.execute(select(Seat, Match.status).join(Match, Match.id == Seat.match_id)
+                                   .where(Seat.rejoin_hash == digest))).first()
+        if (row is None or not access.same_token(digest, row[0].rejoin_hash)
+                or (row[0].user_id or row[0].away_user_id) is None or row[1] == "cancelled"):
             raise ServiceError("not_found", "This rejoin link is not valid (any more).", 404)
+        return row[0]
+
+    async def make_rejoin_link(self, match_id: str, user_id: str) -> str:
+        """A new rejoin link token for the seat ``user_id`` owns in the match (shown to them
+        once; only its hash is stored). It replaces the seat's previous link, and the devices
+        that took the seat with an earlier link lose it (this device plays the seat). Raises
+        ``ServiceError('not_your_seat')`` when the user owns no seat (a device that was granted
+        a seat cannot make links)."""
+        token = _token()
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                mine = next((i for i in snap.seats if access.owner(i) == user_id), None)
+                if mine is None or snap.match.status == "cancelled":
+                    raise ServiceError("not_your_seat", "Only a seat's own player can make its "
+                                                        "link for another device.", 403)
+                await self._drop_grants(s, match_id, mine.seat)
+                await s.execute(update(Seat).where(Seat.match_id == match_id,
+                                                   Seat.seat == mine.seat)
+                                .values(rejoin_hash=access.token_hash(token)))
+                await s.commit()
+        if mine.grants or mine.player_id:
+            await self._changed(match_id, "seats")  # the other devices' tables reload
+        return token
+
+    async def grant_seat(self, token: str, user_id: str) -> str:
+        """Redeem a rejoin link for the identity ``user_id`` (this browser): it may play that
+        seat of that match from now on, and plays it now (the last device to take a seat plays
+        it; the others show "Continued on another device"). Its owner redeeming their own
+        link just takes the seat here. Returns the match id. Raises ``not_found`` for a link
+        that is not (any more) valid, ``bad_request`` when the identity has another seat in
+        the match (one identity plays one seat)."""
+        seat = await self.seat_by_rejoin(token)
+        match_id = seat.match_id
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                again = await self.seat_by_rejoin(token)  # not replaced meanwhile
+                if (again.match_id, again.seat) != (match_id, seat.seat):
+                    raise ServiceError("not_found", "This rejoin link is not valid (any more).",
+                                       404)
+                snap = await self.snapshot(match_id, s)
+                info = snap.seats[seat.seat]
+                if any(access.holds(i, user_id) for i in snap.seats if i.seat != seat.seat):
+                    # one identity, one seat: otherwise which one would it play?
+                    raise ServiceError("bad_request", "You have another seat in this match: "
+                                                      "open this link on another device.")
+                if access.owner(info) != user_id and user_id not in info.grants:
+                    s.add(SeatGrant(match_id=match_id, seat=seat.seat, user_id=user_id))
+                    await s.flush()
+                await s.execute(update(Seat).where(Seat.match_id == match_id,
+                                                   Seat.seat == seat.seat)
+                                .values(player_id=None if access.owner(info) == user_id
+                                        else user_id))
+                await s.commit()
+        await self._changed(match_id, "seats")
+        return match_id
+
+    async def take_seat_here(self, match_id: str, user_id: str) -> int:
+        """"Play here": a holder of a seat that another of the player's devices plays takes
+        it (app/matches/access.py). Returns the seat. Raises ``ServiceError('bad_request')``
+        when no such seat waits for this identity."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                seat = access.elsewhere(snap, user_id)
+                if seat is None or snap.match.status in ("finished", "cancelled"):
+                    raise ServiceError("bad_request", "No seat of yours is played on another "
+                                                      "device.")
+                info = snap.seats[seat]
+                await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
+                                .values(player_id=None if info.user_id == user_id
+                                        else user_id))
+                await s.commit()
+        await self._changed(match_id, "seats")
         return seat
 
-    async def rejoin_token(self, match_id: str, user_id: str) -> str | None:
-        """The personal rejoin token of the user's seat in a match (only ever shown to them)."""
-        async with self.sm() as s:
-            return await s.scalar(select(Seat.rejoin_token).where(
-                Seat.match_id == match_id, Seat.user_id == user_id))
+    async def replace_link(self, match_id: str, host_id: str, kind: str) -> str:
+        """Host only: a new ``invite`` or ``watch`` (spectator) link; the old one stops
+        working. Returns the new token. Raises ``ServiceError`` (``forbidden``,
+        ``bad_request``)."""
+        if kind not in ("invite", "watch"):
+            raise ServiceError("bad_request", "Unknown link.")
+        token = _token()
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                snap = await self.snapshot(match_id, s)
+                self._require_host(snap, host_id)
+                await s.execute(update(Match).where(Match.id == match_id)
+                                .values(**{f"{kind}_token": token}, updated_at=utcnow()))
+                await s.commit()
+        self.forget(match_id)
+        await self._changed(match_id, "seats")
+        return token
+
+    @classmethod
+    async def _empty_seat(cls, s: AsyncSession, match_id: str, seat: int) -> None:
+        """No one sits in ``seat`` any more: its owner, link and other devices are gone."""
+        await cls._drop_grants(s, match_id, seat)
+        await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
+                        .values(user_id=None, rejoin_hash=None))
+
+    @staticmethod
+    async def _drop_grants(s: AsyncSession, match_id: str, seat: int) -> None:
+        """Forget every other device of a seat (its grants and who plays it); the caller sets
+        the seat's link."""
+        await s.execute(delete(SeatGrant).where(SeatGrant.match_id == match_id,
+                                                SeatGrant.seat == seat))
+        await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
+                        .values(player_id=None))
 
     async def actions(self, match_id: str, upto: int | None = None) -> list[ActionRow]:
         """The action log (ordered by seq), optionally only rows with ``seq <= upto``."""
@@ -522,7 +651,7 @@ class MatchService:
         except Exception as exc:  # noqa: BLE001 - any refusal of the engine is the host's input
             message = exc.errors()[0]["msg"] if hasattr(exc, "errors") else str(exc)
             raise ServiceError("bad_request", f"Invalid options: {message}") from exc
-        match = Match(id=secrets.token_urlsafe(6).replace("-", "x").replace("_", "y"),
+        match = Match(id=new_match_id(),
                       game=game, engine_version=engine.version, options=opts,
                       seed=seed if seed is not None else secrets.randbits(62), players=players,
                       status="open", version=0, state=None, host_id=host_id, public=public,
@@ -536,7 +665,7 @@ class MatchService:
             if host_seat is not None:
                 await s.execute(update(Seat).where(Seat.match_id == match.id,
                                                    Seat.seat == host_seat)
-                                .values(user_id=host_id, rejoin_token=_token()))
+                                .values(user_id=host_id))
             await s.commit()
         return match
 
@@ -551,24 +680,28 @@ class MatchService:
                     return
                 if target.user_id is not None or target.bot is not None:
                     raise ServiceError("bad_request", "That seat is taken.")
-                await s.execute(update(Seat).where(Seat.match_id == match_id,
-                                                   Seat.user_id == user_id)
-                                .values(user_id=None, rejoin_token=None))
+                if any(user_id in i.grants for i in snap.seats):
+                    raise ServiceError("bad_request", "You play another player's seat in this "
+                                                      "match on this device.")
+                for old in snap.seats:
+                    if old.user_id == user_id:
+                        await self._empty_seat(s, match_id, old.seat)
                 await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
-                                .values(user_id=user_id, bot=None, rejoin_token=_token()))
+                                .values(user_id=user_id, bot=None))
                 await self._touch(s, match_id)
                 await s.commit()
         await self._changed(match_id, "seats")
 
     async def leave_seat(self, match_id: str, user_id: str) -> None:
-        """The user leaves their seat before the start."""
+        """The seat's owner leaves it before the start; its link and other devices go with
+        it (a device it was granted to plays the seat, but cannot give it away)."""
         async with self._locks[match_id]:
             async with self.sm() as s:
                 snap = await self.snapshot(match_id, s)
                 self._require_open(snap)
-                await s.execute(update(Seat).where(Seat.match_id == match_id,
-                                                   Seat.user_id == user_id)
-                                .values(user_id=None, rejoin_token=None))
+                for info in snap.seats:
+                    if info.user_id == user_id:
+                        await self._empty_seat(s, match_id, info.seat)
                 await self._touch(s, match_id)
                 await s.commit()
         await self._changed(match_id, "seats")
@@ -584,8 +717,9 @@ class MatchService:
                 self._seat(snap, seat)
                 if bot is not None and bot not in registry.bots(snap.match.game):
                     raise ServiceError("bad_request", "Unknown bot.")
+                await self._empty_seat(s, match_id, seat)
                 await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
-                                .values(user_id=None, bot=bot, rejoin_token=None))
+                                .values(bot=bot))
                 await self._touch(s, match_id)
                 await s.commit()
         await self._changed(match_id, "seats")
@@ -936,7 +1070,7 @@ class MatchService:
         if actor == BOT:
             if info.bot is None:
                 raise ServiceError("not_your_seat", "This seat is played by a person again.")
-        elif info.user_id != actor:
+        elif not access.may_act(snap, seat, actor):
             raise ServiceError("not_your_seat", "This seat is not yours (any more): a bot may "
                                                 "play it; take it back from the table page.")
 
@@ -972,14 +1106,16 @@ class MatchService:
         async with self._locks[match_id]:
             async with self.sm() as s:
                 snap = await self.snapshot(match_id, s)
-                mine = [i for i in snap.seats
-                        if i.away_user_id == user_id and i.resigned_at is None]
-                if not mine or snap.match.status != "active":
+                seat = access.away_seat(snap, user_id)
+                if seat is None:
                     raise ServiceError("bad_request", "No seat of yours is played by a bot.")
+                mine = [snap.seats[seat]]
+                owner = mine[0].away_user_id
+                # the owner's seat again; a device it was granted to plays it now
                 await s.execute(update(Seat).where(Seat.match_id == match_id,
                                                    Seat.seat == mine[0].seat)
-                                .values(user_id=user_id, bot=None, away_user_id=None,
-                                        rejoin_token=_token()))
+                                .values(user_id=owner, bot=None, away_user_id=None,
+                                        player_id=None if user_id == owner else user_id))
                 await self._refresh_clock(s, snap, self._humans(snap) | {mine[0].seat},
                                           reseat=mine[0].seat)
                 await self._touch(s, match_id)
@@ -1003,11 +1139,14 @@ class MatchService:
             await s.execute(update(Match).where(Match.id == new.id)
                             .values(settings=m.settings))  # the same pace and webhook
             for info in snap.seats:
-                user = info.user_id or info.away_user_id
+                user = access.owner(info)
                 await s.execute(update(Seat).where(Seat.match_id == new.id,
                                                    Seat.seat == info.seat)
                                 .values(user_id=user, bot=None if user else info.bot,
-                                        rejoin_token=_token() if user else None))
+                                        player_id=info.player_id if user else None))
+                # the player's other devices follow them to the rematch
+                for grantee in sorted(info.grants) if user else ():
+                    s.add(SeatGrant(match_id=new.id, seat=info.seat, user_id=grantee))
             await s.commit()
         await self._changed(match_id, f"rematch:{new.id}")
         return new

@@ -37,9 +37,10 @@ def ws_closed(match_id: str, seat: int | None, code: int | None, reason: str | N
 
 def ws_refused(match_id: str, code: int, reason: str, **fields: str | None) -> None:
     """A socket was refused before joining its match: ``code`` 4403 (``reason`` "cross-site
-    origin" with the ``origin`` and ``host`` headers, or "no spectator link") or 4404 ("no such
-    match"). Never the query string: a wrong spectator link is not logged. Header values and the
-    match id come from the client, so they are cut to 100 characters."""
+    origin" with the ``origin`` and ``host`` headers) or 4404 ("no such match", or "private
+    match, no link": the client gets the same close for both, app/matches/access.py). Never
+    the query string: a wrong spectator link is not logged. Header values and the match id
+    come from the client, so they are cut to 100 characters."""
     metrics.WS_CLOSES.labels(str(code)).inc()
     _emit("ws_refused", "websocket refused", match_id=match_id[:100], code=code, reason=reason,
           **{k: (v or "")[:100] for k, v in fields.items()})

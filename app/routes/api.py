@@ -5,7 +5,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse
 
 from app.identity import request_user_id
-from app.matches import replays
+from app.matches import access, replays
 from app.matches.records import record_file, seat_entries
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import build_view
@@ -15,13 +15,13 @@ from engines.records import state_hash
 router = APIRouter()
 
 
-def may_see(snap: Snapshot, user_id: str | None, token: str | None) -> bool:
-    """Whether a visitor may see a match at all: public, or a player/host of it, or holding
-    its invite or spectator token (private matches stay private after the end too)."""
-    m = snap.match
-    return (m.public or snap.seat_of(user_id) is not None or m.host_id == user_id
-            or any(i.away_user_id == user_id for i in snap.seats if user_id)
-            or (token is not None and token in (m.invite_token, m.watch_token)))
+async def _visible(request: Request, match_id: str, token: str | None) -> Snapshot:
+    """The match for this visitor, or the 404 of a missing match (also for a private match
+    the visitor may not see: app/matches/access.py)."""
+    try:
+        return await access.visible(_service(request), match_id, request_user_id(request), token)
+    except ServiceError as exc:
+        raise HTTPException(exc.status, exc.message) from None
 
 
 def _service(request: Request) -> MatchService:
@@ -50,21 +50,16 @@ async def replay(request: Request, match_id: str, step: int = 0, watch: str | No
 
     While the match runs the view is filtered for the asking seat (a spectator's view for
     anyone else who may watch); once it is finished, everything is revealed. Response:
-    ``{"step", "steps", "view"}``. 404 for unknown/unstarted matches, 403 if not allowed.
+    ``{"step", "steps", "view"}``. 404 for unknown/unstarted matches and for a private one
+    the visitor may not see (exactly as for an unknown one).
     """
     service = _service(request)
-    try:
-        snap = await service.snapshot(match_id)
-    except ServiceError:
-        raise HTTPException(404, "No such match.") from None
+    snap = await _visible(request, match_id, watch)
     m = snap.match
     if m.status in ("open",) or m.state is None:
         raise HTTPException(404, "The match has not started.")
-    user_id = request_user_id(request)
-    seat = snap.seat_of(user_id)
+    seat = access.seat_of(snap, request_user_id(request))
     finished = m.status == "finished"
-    if not may_see(snap, user_id, watch):
-        raise HTTPException(403, "Ask a player for the spectator link.")
     rows = await service.actions(match_id, upto=m.version)
     step = max(0, min(step, len(rows)))
     state = await replays.state_at(("match", match_id, m.seed), m.game, m.players, m.options,
@@ -81,15 +76,11 @@ async def record(request: Request, match_id: str, watch: str | None = None) -> d
     """The complete record (seed, options, actions, final state hash, result, the seats' public
     names) of a finished match; ``POST /records`` imports it again (app/matches/records.py).
 
-    Public matches: anyone; private ones: their players, host and spectator-link holders."""
+    Public matches: anyone; private ones: their participants and link holders (anyone else:
+    the 404 of an unknown match)."""
     service = _service(request)
-    try:
-        snap = await service.snapshot(match_id)
-    except ServiceError:
-        raise HTTPException(404, "No such match.") from None
+    snap = await _visible(request, match_id, watch)
     m = snap.match
-    if not may_see(snap, request_user_id(request), watch):
-        raise HTTPException(403, "Ask a player for the spectator link.")
     if m.status != "finished":
         raise HTTPException(403, "The record is published when the match is over.")
     rows = await service.actions(match_id)

@@ -18,10 +18,9 @@ from fastapi.templating import Jinja2Templates
 
 from app import csrf
 from app.identity import clean_name, new_user_id, request_user_id, set_user_cookie
-from app.matches import pace
+from app.matches import access, pace
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import seats_summary
-from app.routes.api import may_see
 from engines import registry
 from engines.base import Engine
 
@@ -151,6 +150,28 @@ def _message(request: Request, title: str, text: str, status_code: int = 400,
                  user=None, back=back)
 
 
+def _not_found(request: Request) -> HTMLResponse:
+    """The page of a missing match, also for a private match the visitor may not see (the two
+    must not be told apart: app/matches/access.py)."""
+    return _message(request, "Not found", access.NOT_FOUND, 404)
+
+
+async def _visible(request: Request, match_id: str, token: str | None = None
+                   ) -> Snapshot | None:
+    """The match if this visitor may see it, else None (answer with :func:`_not_found`)."""
+    try:
+        return await access.visible(_service(request), match_id, request_user_id(request),
+                                    token)
+    except ServiceError:
+        return None
+
+
+def _no_store(response: Response) -> Response:
+    """A page holding a secret link: never cached (a shared computer's history or a proxy)."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def _local_path(url: str) -> bool:
     """True for a path on this site. Browsers read ``/\\host`` as ``//host`` and drop tabs and
     newlines, so anything but a plain ``/path`` could send the user to another site."""
@@ -223,33 +244,31 @@ async def create_match(request: Request) -> Response:
     return _redirect(f"/m/{match.id}")
 
 
-_may_see = may_see
-
-
 async def _render_match(request: Request, snap: Snapshot, *, invite: str | None = None,
                         watch: str | None = None, pace_entered: dict | None = None,
                         pace_error: str | None = None, status_code: int = 200) -> Response:
     """The match page: the waiting room while open, else the table. ``pace_entered`` and
     ``pace_error``: the host's refused pace form, shown again as typed with the reason."""
-    service = _service(request)
     user = await _user(request)
     m = snap.match
     # An open match lists the live rules (it starts on them); a started one its own version.
     engine = registry.get(m.game, None if m.status == "open" else m.engine_version)
-    you = snap.seat_of(user.id if user else None)
-    is_host = user is not None and m.host_id == user.id
+    uid = user.id if user else None
+    you = access.seat_of(snap, uid)
+    is_host = access.is_host(snap, uid)
     base = str(request.base_url).rstrip("/")
     links = {"invite": f"{base}/invite/{m.invite_token}", "watch": f"{base}/watch/{m.watch_token}"}
-    rejoin = None
-    if user and you is not None:
-        token = await service.rejoin_token(m.id, user.id)
-        rejoin = f"{base}/rejoin/{token}" if token else None
+    # the seat's owner (not a device it was granted to) makes its links for other devices
+    own_seat = next((i.seat for i in snap.seats if uid and access.owner(i) == uid), None)
+    owns_seat = own_seat is not None and m.status != "cancelled"
     # The invite page listens as a spectator of the waiting room (the invite leads to watching
     # once the match starts anyway): without the spectator token a private match refuses it.
     ws_path = f"/ws/matches/{m.id}" + (f"?watch={m.watch_token}" if watch or invite else "")
     ctx = dict(user=user, match=m, title=engine.title, you=you, is_host=is_host,
-               links=links if (is_host or you is not None) else None, rejoin=rejoin,
-               ws_path=ws_path, invite=invite, engine=engine)
+               links=links if access.participant(snap, uid) else None, owns_seat=owns_seat,
+               own_seat=own_seat,
+               elsewhere=access.elsewhere(snap, uid), ws_path=ws_path, invite=invite,
+               engine=engine)
     if m.status == "open":
         hub = request.app.state.hub
         teams = engine.teams.get(m.players)
@@ -271,12 +290,11 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
     renderer_url = (f"/static/games/{m.game}/renderer.js" if renderer.exists()
                     else "/static/js/fallback-renderer.js")
     replay_url = f"/m/{m.id}/replay" + (f"?watch={m.watch_token}" if watch else "")
-    away_seat = next((i.seat for i in snap.seats if user and i.away_user_id == user.id
-                      and i.resigned_at is None), None)
+    away_seat = access.away_seat(snap, uid)
     replaceable = [i for i in snap.seats if i.user_id and (not user or i.user_id != user.id)]
-    # Players (also one a bot stands in for) and the host write the table chat; anyone else is
-    # a spectator (app.realtime.at_table decides, this only words the chat panel).
-    chat_role = "table" if (you is not None or is_host or away_seat is not None) else "spectator"
+    # Participants write the table chat; anyone else is a spectator (app.realtime.at_table
+    # decides with app.matches.access, this only words the chat panel).
+    chat_role = "table" if access.participant(snap, uid) else "spectator"
     return _page(request, "table.html", renderer_url=renderer_url, replay_url=replay_url,
                  lobby_url="/", away_seat=away_seat, chat_role=chat_role,
                  can_resign=you is not None and m.status == "active",
@@ -291,17 +309,12 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
 
 @router.get("/m/{match_id}", response_class=HTMLResponse)
 async def match_page(request: Request, match_id: str) -> Response:
-    """The waiting room (open match) or the live table (started or finished)."""
-    try:
-        snap = await _service(request).snapshot(match_id)
-    except ServiceError as exc:
-        return _message(request, "Not found", exc.message, 404)
+    """The waiting room (open match) or the live table (started or finished). A private match
+    the visitor may not see answers as a missing one (404)."""
+    snap = await _visible(request, match_id)
+    if snap is None:
+        return _not_found(request)
     user_id = request_user_id(request)
-    if not _may_see(snap, user_id, None):
-        return _message(request, "Private match",
-                        "This match is private and you have no seat in it (any more): ask a "
-                        "player for the invite link (to play) or the spectator link (to watch).",
-                        403)
     if user_id is None and snap.match.status == "open":
         return _name_page(request, f"/m/{match_id}")
     return await _render_match(request, snap)
@@ -338,46 +351,103 @@ async def watch(request: Request, token: str) -> Response:
 
 @router.get("/rejoin/{token}")
 async def rejoin(request: Request, token: str) -> Response:
-    """A personal rejoin link: this browser becomes the seat's player (another device).
-
-    A browser that already is someone else asks first: switching identity hides that
-    person's matches from this browser (they keep their own rejoin links)."""
+    """A rejoin link (a seat's link for another device): a page asking to play that seat here.
+    Opening it changes nothing; only the confirmed ``POST`` acts. The seat's own identity is
+    sent straight to the match."""
     service = _service(request)
     try:
         seat = await service.seat_by_rejoin(token)
+        snap = await service.snapshot(seat.match_id)
     except ServiceError as exc:
         return _message(request, "Invalid link", exc.message, 404)
     current = await _user(request)
-    if current is not None and current.id != seat.user_id:
-        target = await service.get_user(seat.user_id)
-        return _page(request, "rejoin.html", user=current, token=token,
-                     target=target.name if target else "this player")
-    response = _redirect(f"/m/{seat.match_id}")
-    set_user_cookie(response, seat.user_id, request.app.state.settings)
-    return response
+    info = snap.seats[seat.seat]
+    if current is not None and access.owner(info) == current.id \
+            and access.player(info) in (None, current.id):
+        return _redirect(f"/m/{seat.match_id}")
+    return _no_store(_page(request, "rejoin.html", user=current, token=token,
+                           target=info.name or info.away_name or f"Seat {seat.seat + 1}",
+                           seat=seat.seat, title=registry.get(snap.match.game).title))
 
 
 @router.post("/rejoin/{token}")
 async def rejoin_confirmed(request: Request, token: str) -> Response:
-    """Switch this browser to the seat's player after the confirmation page."""
+    """Confirmed: this browser's identity (a new nameless-guest one, named after the seat, if
+    it has none) is granted that one seat of that match and plays it from now on; the device
+    that played it shows "Continued on another device". Nothing else of the player's
+    (other matches, the host role) comes with it."""
+    service = _service(request)
     try:
-        seat = await _service(request).seat_by_rejoin(token)
+        seat = await service.seat_by_rejoin(token)
+        user = await _user(request)
+        new_identity = None
+        if user is None:
+            snap = await service.snapshot(seat.match_id)
+            info = snap.seats[seat.seat]
+            new_identity = new_user_id()
+            await service.ensure_user(new_identity, clean_name(
+                info.name or info.away_name or f"Player {seat.seat + 1}"))
+        match_id = await service.grant_seat(token, user.id if user else new_identity)
     except ServiceError as exc:
-        return _message(request, "Invalid link", exc.message, 404)
-    response = _redirect(f"/m/{seat.match_id}")
-    set_user_cookie(response, seat.user_id, request.app.state.settings)
+        return _message(request, "Invalid link" if exc.code == "not_found" else "Not possible",
+                        exc.message, exc.status)
+    response = _redirect(f"/m/{match_id}")
+    if new_identity is not None:
+        set_user_cookie(response, new_identity, request.app.state.settings)
     return response
 
 
-async def _host_or_player_action(request: Request, match_id: str, op) -> Response:
+@router.post("/m/{match_id}/rejoin-link")
+async def make_rejoin_link(request: Request, match_id: str) -> Response:
+    """The seat's owner: a new link to play the seat on another device, shown once on the
+    answer page (only its hash is kept). The previous link stops working and the devices that
+    took the seat with it lose it."""
+    user = await _user(request)
+    snap = await _visible(request, match_id)
+    if user is None or snap is None:
+        return _not_found(request)
+    try:
+        token = await _service(request).make_rejoin_link(match_id, user.id)
+    except ServiceError as exc:
+        return _message(request, "Not possible", exc.message, exc.status, back=f"/m/{match_id}")
+    base = str(request.base_url).rstrip("/")
+    return _no_store(_page(request, "rejoin_link.html", user=user, match=snap.match,
+                           title=registry.get(snap.match.game).title,
+                           link=f"{base}/rejoin/{token}"))
+
+
+@router.post("/m/{match_id}/play-here")
+async def play_here(request: Request, match_id: str) -> Response:
+    """"Play here": this device takes the player's seat back from their other device."""
+    service = _service(request)
+    return await _host_or_player_action(request, match_id,
+                                        lambda uid: service.take_seat_here(match_id, uid))
+
+
+@router.post("/m/{match_id}/links")
+async def replace_link(request: Request, match_id: str, link: str = Form(...)) -> Response:
+    """Host: replace the invite (``link=invite``) or spectator (``link=watch``) link; the old
+    one stops working."""
+    service = _service(request)
+    return await _host_or_player_action(
+        request, match_id, lambda uid: service.replace_link(match_id, uid, link),
+        anchor="#links")
+
+
+async def _host_or_player_action(request: Request, match_id: str, op,
+                                 anchor: str = "", token: str | None = None) -> Response:
+    """Run ``op(user id)`` for this browser's identity and go back to the match; a match the
+    visitor may not see (with ``token``: an invite link's) answers as a missing one."""
     user = await _user(request)
     if user is None:
         return _name_page(request, f"/m/{match_id}")
+    if await _visible(request, match_id, token) is None:  # as missing, also when private
+        return _not_found(request)
     try:
         await op(user.id)
     except ServiceError as exc:
         return _message(request, "Not possible", exc.message, exc.status, back=f"/m/{match_id}")
-    return _redirect(f"/m/{match_id}")
+    return _redirect(f"/m/{match_id}{anchor}")
 
 
 @router.post("/m/{match_id}/seat")
@@ -385,14 +455,11 @@ async def take_seat(request: Request, match_id: str, seat: int = Form(...),
                     invite: str = Form("")) -> Response:
     """Take an empty seat (a private match needs its invite token)."""
     service = _service(request)
-    try:
-        snap = await service.snapshot(match_id)
-    except ServiceError as exc:
-        return _message(request, "Not found", exc.message, 404)
-    user_id = request_user_id(request)
-    invited = invite != "" and invite == snap.match.invite_token
-    if not (snap.match.public or invited
-            or snap.seat_of(user_id) is not None or snap.match.host_id == user_id):
+    snap = await _visible(request, match_id, invite or None)
+    if snap is None:
+        return _not_found(request)
+    invited = access.same_token(invite or None, snap.match.invite_token)
+    if not access.may_join(snap, request_user_id(request), invite or None):
         return _message(request, "Private match", "You need the invite link to join.", 403)
     user = await _user(request)
     if user is None:
@@ -421,7 +488,7 @@ async def leave_seat(request: Request, match_id: str) -> Response:
                                             lambda uid: service.leave_seat(match_id, uid))
     if response.status_code == 303:
         snap = await service.snapshot(match_id)
-        if not _may_see(snap, request_user_id(request), None):
+        if not access.may_see(snap, request_user_id(request)):
             return _redirect(f"/invite/{snap.match.invite_token}")
     return response
 
@@ -492,6 +559,8 @@ async def set_pace(request: Request, match_id: str) -> Response:
     user = await _user(request)
     if user is None:
         return _name_page(request, f"/m/{match_id}")
+    if await _visible(request, match_id) is None:
+        return _not_found(request)
     try:
         if raw["webhook"] and not settings.webhook_allow_private \
                 and pace.literal_private_host(raw["webhook"]):
@@ -540,6 +609,8 @@ async def rematch(request: Request, match_id: str) -> Response:
     user = await _user(request)
     if user is None:
         return _name_page(request, f"/m/{match_id}")
+    if await _visible(request, match_id) is None:
+        return _not_found(request)
     try:
         new = await _service(request).rematch(match_id, user.id)
     except ServiceError as exc:
@@ -567,15 +638,12 @@ async def spectator_chat(request: Request, match_id: str, open: str = Form("")) 
 @router.get("/m/{match_id}/replay", response_class=HTMLResponse)
 async def replay_page(request: Request, match_id: str, watch: str | None = None) -> Response:
     """Step through a match from its action log (everything revealed once it is over)."""
-    try:
-        snap = await _service(request).snapshot(match_id)
-    except ServiceError as exc:
-        return _message(request, "Not found", exc.message, 404)
+    snap = await _visible(request, match_id, watch)
+    if snap is None:
+        return _not_found(request)
     m = snap.match
     if m.state is None:
         return _message(request, "Not started", "The match has not started yet.", 404)
-    if not _may_see(snap, request_user_id(request), watch):
-        return _message(request, "Private match", "Ask a player for the spectator link.", 403)
     renderer = ROOT / "static" / "games" / m.game / "renderer.js"
     renderer_url = (f"/static/games/{m.game}/renderer.js" if renderer.exists()
                     else "/static/js/fallback-renderer.js")
@@ -584,7 +652,7 @@ async def replay_page(request: Request, match_id: str, watch: str | None = None)
                  title=registry.get(m.game).title, renderer_url=renderer_url,
                  steps=m.version, watch=watch or "", replay_id=m.id,
                  replay_api=f"/matches/{m.id}/replay",
-                 back_url=(f"/watch/{m.watch_token}" if watch == m.watch_token
+                 back_url=(f"/watch/{m.watch_token}" if access.same_token(watch, m.watch_token)
                            else f"/m/{m.id}"),
                  back_label="Table",
                  record_url=f"/matches/{m.id}/record" + (f"?watch={quote(watch)}" if watch

@@ -1,7 +1,8 @@
 """Per-address rate limits of the HTTP routes that create something (issue 13, item 3).
 
 :class:`AddressLimits` is a pure ASGI middleware: before a request that would create a guest
-identity (``POST /name`` without a valid identity cookie: a rename is not counted), a match
+identity (``POST /name`` or a confirmed ``POST /rejoin/<token>`` without a valid identity
+cookie: a rename is not counted), a match
 (``POST /matches``, ``POST /m/<id>/rematch``) or an imported record (``POST /records``) reaches its
 route, it counts one hit of that rule for the client's address (``app.ratelimit``). Over the
 limit: 429 with ``Retry-After``, a page saying how long to wait, or JSON ``{"detail": ...}`` for
@@ -21,6 +22,8 @@ from app.ratelimit import Verdict, address_key
 #: ``(method, path pattern, rule)``: the requests counted per address.
 ROUTES: list[tuple[str, re.Pattern, str]] = [
     ("POST", re.compile(r"/name"), "identities"),
+    # a rejoin link confirmed by a browser without an identity gives it one (app.matches.access)
+    ("POST", re.compile(r"/rejoin/[^/]+"), "identities"),
     ("POST", re.compile(r"/matches"), "matches"),
     ("POST", re.compile(r"/m/[^/]+/rematch"), "matches"),
     ("POST", re.compile(r"/records"), "records"),

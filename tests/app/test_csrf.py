@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app import csrf
-from app.models import Match, Record, User
+from app.models import Match, Record, SeatGrant, User
 from app.settings import Settings
 from tests.app.conftest import create, migrate, named, new_client
 from tests.app.test_live import started
@@ -182,13 +182,13 @@ def _upload(c):
         lambda raw: count(c, Record), True
 
 
-def _rejoin(c):  # login CSRF: another site signs the visitor in as the attacker's seat
+def _rejoin(c):  # another site makes the visitor's browser take the attacker's seat
     mid, mallory = started(c)
-    token = call(c, c.app.state.service.rejoin_token, mid, snap(c, mid).seats[1].user_id)
+    token = call(c, c.app.state.service.make_rejoin_link, mid, snap(c, mid).seats[1].user_id)
     victim = new_client(c)
     named(victim, "Vic")
     return victim, f"/rejoin/{token}", f"/rejoin/{token}", {}, None, \
-        lambda raw: raw.cookies.get("lair_user"), True
+        lambda raw: (raw.cookies.get("lair_user"), count(c, SeatGrant)), True
 
 
 CASES = {

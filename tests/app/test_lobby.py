@@ -40,13 +40,15 @@ def test_create_join_by_invite_start_and_lists(client):
     mid = create(client, public=False)
     page = client.get(f"/m/{mid}").text
     tokens = _tokens(page)
-    assert {"invite", "watch", "rejoin"} <= set(tokens)
+    assert {"invite", "watch"} <= set(tokens)
+    assert 'id="make-rejoin-link"' in page  # a link for another device, made when asked
     assert mid in client.get("/").text  # "your matches"
     friend = new_client(client)
     named(friend, "Friend")
-    assert friend.get(f"/m/{mid}").status_code == 403  # private without a link
+    # private without a link: answered like a missing match (issue 12, no existence oracle)
+    assert friend.get(f"/m/{mid}").status_code == 404
     r = friend.post(f"/m/{mid}/seat", data={"seat": "1", "invite": ""})
-    assert r.status_code == 403
+    assert r.status_code == 404
     page = friend.get(f"/invite/{tokens['invite']}").text
     assert 'id="take-1"' in page
     r = friend.post(f"/m/{mid}/seat", data={"seat": "1", "invite": tokens["invite"]},
@@ -107,14 +109,20 @@ def test_cancel(client):
     assert "cancelled" in client.get(f"/m/{mid}").text
 
 
-def test_rejoin_link_moves_identity_to_another_device(client):
+def test_rejoin_link_opens_the_seat_on_another_device(client):
+    """A rejoin link grants its seat to the other device's own identity (issue 12: it no
+    longer makes that browser the player for everything; tests/app/test_access.py)."""
     named(client, "Host")
     mid = create(client)
-    rejoin = _tokens(client.get(f"/m/{mid}").text)["rejoin"]
+    rejoin = _tokens(client.post(f"/m/{mid}/rejoin-link").text)["rejoin"]
     phone = new_client(client)
-    r = phone.get(f"/rejoin/{rejoin}", follow_redirects=False)
+    assert phone.get(f"/rejoin/{rejoin}").status_code == 200  # asks first
+    r = phone.post(f"/rejoin/{rejoin}", follow_redirects=False)
     assert r.headers["location"] == f"/m/{mid}"
-    assert "Playing as <strong>Host</strong>" in phone.get("/").text
+    page = phone.get(f"/m/{mid}").text
+    assert '<span class="badge">you</span>' in page  # the phone plays the host's seat
+    assert 'id="start"' not in page  # but the host role stays with the host's identity
+    assert "Playing as <strong>Host</strong>" in phone.get("/").text  # named after the seat
     assert phone.get("/rejoin/not-a-token").status_code == 404
 
 

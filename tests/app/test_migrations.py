@@ -87,12 +87,13 @@ def _every_kind(database_url: str) -> None:
     from sqlalchemy import insert
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    from app.models import ActionRow, ChatMessage, Match, Record, Seat, User
+    from app.models import ActionRow, ChatMessage, Match, Record, Seat, SeatGrant, User
 
     at = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
     rows = [
         (User, [{"id": "u1", "name": "Ann", "created_at": at},
-                {"id": "u2", "name": "Bob", "created_at": at}]),
+                {"id": "u2", "name": "Bob", "created_at": at},
+                {"id": "u3", "name": "Ann's phone", "created_at": at}]),
         (Match, [{"id": "m1", "game": "toy", "engine_version": 1, "options": {"z": 1, "a": 2},
                   "seed": 2**40, "players": 2, "status": "active", "version": 2,
                   "state": {"pile": 5, "bids": [1, 2], "log": [{"text": "x", "to": None}]},
@@ -102,11 +103,13 @@ def _every_kind(database_url: str) -> None:
                   "clocks": {"since": {"0": 1.5}, "bank": {"0": 30}}, "deadline": at,
                   "spectator_chat_open": True}]),
         (Seat, [{"match_id": "m1", "seat": 0, "user_id": "u1", "bot": None,
-                 "away_user_id": None, "rejoin_token": "rj0", "resigned_at": at,
-                 "replace_votes": {"voters": [1], "since": 1.5}},
+                 "away_user_id": None, "rejoin_hash": "a" * 64, "player_id": "u3",
+                 "resigned_at": at, "replace_votes": {"voters": [1], "since": 1.5}},
                 {"match_id": "m1", "seat": 1, "user_id": None, "bot": "random",
-                 "away_user_id": "u2", "rejoin_token": "rj1", "resigned_at": None,
-                 "replace_votes": None}]),
+                 "away_user_id": "u2", "rejoin_hash": "b" * 64, "player_id": None,
+                 "resigned_at": None, "replace_votes": None}]),
+        (SeatGrant, [{"match_id": "m1", "seat": 0, "user_id": "u3", "created_at": at},
+                     {"match_id": "m1", "seat": 1, "user_id": "u1", "created_at": at}]),
         (ActionRow, [{"match_id": "m1", "seq": 1, "seat": 0, "action_id": "a1",
                       "action": {"type": "bid", "n": 3}, "irreversible": True, "undo": False,
                       "created_at": at},

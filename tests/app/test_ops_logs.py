@@ -64,11 +64,12 @@ def test_full_bot_match_logs_are_json_with_events_and_no_secret(database_url, tm
         ann, bob = browser(base, "Ann"), browser(base, "Bob")
         page = ann.post("/matches", data={"game": "evil_corp", "players_evil_corp": "2"})
         mid = str(page.url).rsplit("/", 1)[1]
-        invite, watch, rejoin = (link(page.text, k) for k in ("invite", "watch", "rejoin"))
+        invite, watch = (link(page.text, k) for k in ("invite", "watch"))
+        rejoin = link(ann.post(f"/m/{mid}/rejoin-link").text, "rejoin")
         assert invite and watch and rejoin
         assert bob.get(f"/invite/{invite}").status_code == 200
         assert bob.get(f"/watch/{watch}").status_code == 200
-        assert bob.get(f"/rejoin/{rejoin}").status_code == 200  # Bob's browser now is Ann's
+        assert bob.get(f"/rejoin/{rejoin}").status_code == 200  # asks to play Ann's seat
         ann.post(f"/m/{mid}/bot", data={"seat": "0", "bot": "random"})
         ann.post(f"/m/{mid}/fill", data={"bot": "greedy"})
         assert browser(base, "Ops").get(

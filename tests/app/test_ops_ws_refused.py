@@ -1,5 +1,5 @@
-"""Refused websockets are logged (issue 8): a socket closed with 4403 (cross-site Origin, or a
-private match opened without its spectator link) or 4404 (no such match) leaves one
+"""Refused websockets are logged (issue 8): a socket closed with 4403 (cross-site Origin) or
+4404 (no such match, or a private match opened without its link: issue 12) leaves one
 ``ws_refused`` JSON line with the code and the reason, and is counted in
 ``lair_websocket_closes_total{code}``. A wrong spectator token is never logged."""
 from __future__ import annotations
@@ -40,15 +40,16 @@ def test_refusals_are_logged_with_code_and_reason_and_no_token(client, caplog):
     assert close_code(client, "/ws/matches/nosuchmatch") == 4404
     assert close_code(client, f"/ws/matches/{private}",
                       headers={"origin": "https://evil.example"}) == 4403
-    assert close_code(stranger, f"/ws/matches/{private}?watch=WRONG-spectator-T0KEN") == 4403
+    # a private match without its link closes as a missing one (issue 12); the log tells
+    assert close_code(stranger, f"/ws/matches/{private}?watch=WRONG-spectator-T0KEN") == 4404
 
     got = [(r.match_id, r.code, r.reason) for r in refused(caplog)]
     assert got == [("nosuchmatch", 4404, "no such match"),
                    (private, 4403, "cross-site origin"),
-                   (private, 4403, "no spectator link")]
+                   (private, 4404, "private match, no link")]
     origin = refused(caplog)[1]
     assert origin.origin == "https://evil.example" and origin.host  # what to fix, if it is ours
-    assert (closes(4403), closes(4404)) == (before[0] + 2, before[1] + 1)
+    assert (closes(4403), closes(4404)) == (before[0] + 1, before[1] + 2)
     lines = [json_formatter().format(r) for r in refused(caplog)]
     for line in lines:
         assert json.loads(line)["event"] == "ws_refused"

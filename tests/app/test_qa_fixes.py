@@ -54,24 +54,27 @@ def test_finished_private_match_stays_private(client):
     client.portal.call(client.app.state.service.drain)
     stranger = named(new_client(client), "Eve")
     for url in (f"/m/{mid}/replay", f"/matches/{mid}/replay?step=1", f"/matches/{mid}/record"):
-        assert stranger.get(url).status_code == 403, url
+        assert stranger.get(url).status_code == 404, url  # as if missing (issue 12)
     assert client.get(f"/matches/{mid}/record").status_code == 200  # the host may
     token = client.portal.call(client.app.state.service.snapshot, mid).match.watch_token
     assert stranger.get(f"/matches/{mid}/record?watch={token}").status_code == 200
 
 
-def test_rejoin_link_asks_before_switching_identity(client):
+def test_rejoin_link_asks_before_taking_the_seat(client):
     named(client, "Host")
     mid = create(client)
-    page = client.get(f"/m/{mid}").text
+    page = client.post(f"/m/{mid}/rejoin-link").text
     rejoin = page.split('id="rejoin-link" readonly value="')[1].split('"')[0].rsplit("/", 1)[1]
     other = named(new_client(client), "StrangerBob")
     r = other.get(f"/rejoin/{rejoin}", follow_redirects=False)
-    assert r.status_code == 200 and "Switch to Host?" in r.text
+    assert r.status_code == 200 and "Play Host's seat here?" in r.text
     assert "Playing as <strong>StrangerBob</strong>" in other.get("/").text  # nothing changed
+    assert client.portal.call(client.app.state.service.snapshot, mid).seats[0].player_id is None
     r = other.post(f"/rejoin/{rejoin}", follow_redirects=False)
     assert r.status_code == 303
-    assert "Playing as <strong>Host</strong>" in other.get("/").text
+    # the seat is granted to this browser's identity, which stays itself (issue 12)
+    assert "Playing as <strong>StrangerBob</strong>" in other.get("/").text
+    assert '<span class="badge">you</span>' in other.get(f"/m/{mid}").text
 
 
 def test_invite_name_page_says_what_you_are_invited_to(client):

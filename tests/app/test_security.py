@@ -53,7 +53,7 @@ def test_tokens_come_from_secrets_with_at_least_128_bits(client, monkeypatch):
         bob = named(new_client(client), "Bob")
         bob.post(f"/m/{mid}/seat", data={"seat": "1"})
         snap = _snap(client, mid)
-        rejoin = [client.portal.call(client.app.state.service.rejoin_token, mid, s.user_id)
+        rejoin = [client.portal.call(client.app.state.service.make_rejoin_link, mid, s.user_id)
                   for s in snap.seats]
         for token in [snap.match.invite_token, snap.match.watch_token, *rejoin]:
             assert TOKEN_RE.match(token) and len(token) * 6 >= 128, token

@@ -66,6 +66,7 @@ def test_a_page_on_another_port_cannot_cancel_a_match_or_sign_the_visitor_in(lai
         waiting = victim.url
         mallory = mallory_ctx.new_page()
         host_new_match(mallory, lair_server, "Mallory", "covil")
+        mallory.click("#make-rejoin-link")  # her link for "another device": a seat grant
         mallory_rejoin = mallory.locator("#rejoin-link").input_value()
         assert "/rejoin/" in mallory_rejoin
         pages = {"/cancel": auto_submit(waiting + "/cancel"), "/rejoin": auto_submit(mallory_rejoin)}
