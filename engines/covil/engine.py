@@ -44,6 +44,12 @@ _FRAME_TEXT = {
 }
 
 
+_DISPLAY_NAMES: dict[str, str] = {
+    **{cid: c["name"] for cid, c in data.CARDS.items()},
+    **{rid: r["name"] for rid, r in data.RELICS.items()},
+}
+
+
 class CovilEngine(Engine):
     """Covil: The Dark Overlords (1-4 players; solo against engine-played dummy players)."""
 
@@ -267,6 +273,11 @@ class CovilEngine(Engine):
         s["rng"] = rng.next64()
         return s
 
+    def display_names(self) -> dict[str, str]:
+        """Every Minion type id and Power Relic id with its name (data/*.yaml): the log and the
+        labels keep the ids the rules wrote; the views show these names (README.md)."""
+        return _DISPLAY_NAMES
+
     def describe(self, state: dict, a: dict) -> str:
         t = a["type"]
         if t == "place":
@@ -281,12 +292,13 @@ class CovilEngine(Engine):
             return f"Lie down a troop in {a['from']}: gain 1 gold"
         if t == "attack":
             return (f"{a['kind'].title()} attack from {a['from']} exhausting "
-                    f"{self._slot_name(state, a['slot'])}")
+                    f"{self._slot_name(state, a['slot'])}{self._strength_note(state, a)}")
         if t == "target":
             who = core.name(state, a["owner"])
             if a.get("fortress"):
-                return f"Attack {who}'s fortress in {a['zone']}"
-            return f"Attack {who}'s {'standing' if a['up'] else 'lying'} troop in {a['zone']}"
+                return f"Attack {who}'s fortress in {a['zone']}{self._strength_note(state, a)}"
+            return (f"Attack {who}'s {'standing' if a['up'] else 'lying'} troop in {a['zone']}"
+                    f"{self._strength_note(state, a)}")
         if t == "acquire":
             return f"Acquire {card(a['card'])['name']}"
         if t == "pay_minion":
@@ -313,6 +325,38 @@ class CovilEngine(Engine):
             return "Buy a Power Relic"
         return {"confirm": "Confirm payment", "cancel": "Cancel", "skip": "Skip",
                 "done": "Done responding", "end_turn": "End turn"}.get(t, t)
+
+    def _strength_note(self, state: dict, a: dict) -> str:
+        """" (strength N)" for an attack choice (issue 14 item 8: every attack choice shows the
+        strength it will have; Attack > Attacking strength). An ``attack`` declaration has no
+        target yet: a conditional Aftershock bonus is named beside it ("5, or 6 with its
+        Aftershock"). A ``target`` choice reads the top ``aim`` frame: the exact strength."""
+        top = state["stack"][-1] if state["stack"] else None
+        if not top or "owner" not in top:
+            return ""
+        if a["type"] == "attack":
+            o, frm, kind, slot = top["owner"], a["from"], a["kind"], a["slot"]
+            tgt = {"zone": frm, "up": True}
+        elif top["kind"] == "aim":
+            o, frm, kind, slot = top["owner"], top["from"], top["akind"], top["slot"]
+            tgt = a
+        else:
+            return ""
+        hall = state["own"][o]["hall"]
+        if slot >= len(hall):
+            return ""
+        fort = bool(tgt.get("fortress"))
+        f = {"att": o, "from": frm, "akind": kind, "acard": hall[slot]["id"], "def": None,
+             "dz": tgt["zone"], "dup": None if fort else tgt["up"],
+             "target": "fortress" if fort else "troop", "guarded": False}
+        s = combat.attack_strength(state, f)
+        if a["type"] == "attack":
+            bonus = combat.aftershock(state, f).get("bonus", 0)
+            base = s - combat._aftershock_bonus(state, f)
+            if bonus:
+                return f" (strength {base}, or {base + bonus} with its Aftershock)"
+            return f" (strength {base})"
+        return f" (strength {s})"
 
     def _slot_name(self, state: dict, slot: int) -> str:
         f = state["stack"][-1] if state["stack"] else None

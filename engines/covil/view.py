@@ -22,7 +22,8 @@ def _minion_info(cid: str) -> dict:
 
 
 def _relic_info(rid: str) -> dict:
-    return {"gold": relic(rid)["gold"], "target": relic(rid)["target"], "text": relic_text(rid)}
+    return {"name": relic(rid)["name"], "gold": relic(rid)["gold"], "target": relic(rid)["target"],
+            "text": relic_text(rid)}
 
 
 def _frame(state: dict, f: dict, viewer: int | None, reveal: bool) -> dict:

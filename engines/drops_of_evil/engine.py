@@ -120,6 +120,13 @@ class DropsOfEvil(Engine):
         return new
 
     # ----- labels -----------------------------------------------------------------------------
+    def display_names(self) -> dict[str, str]:
+        """Assistant and Recipe tile ids (``AS07``, ``R3``) with their names: the rules already
+        write names into the log and the labels; this keeps any id that reaches a text readable."""
+        from .data import RECIPES
+        return {**{k: v["name"] for k, v in ASSISTANTS.items()},
+                **{k: v["name"] for k, v in RECIPES.items()}}
+
     def describe(self, state: dict, action: dict) -> str:
         t = action["type"]
         if t == "place":

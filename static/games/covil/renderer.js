@@ -1,54 +1,75 @@
-// Covil: The Dark Overlords table renderer (notes/renderer-contract.md; view shape:
-// engines/covil/VIEW.md). Draws the whole map (SVG) with zones, terrain, troops standing/lying,
-// fortresses with hp and Rebels; the combat panel; the Mercenary pool; every Champions hall with
-// Minions and exhaustion; relics (own hand face up). Clickable legal targets carry data-action;
-// two-step moves keep the chosen origin as a local pick (data-pick).
+// Covil: The Dark Overlords table renderer (docs/renderer-contract.md; view shape:
+// engines/covil/VIEW.md). Draws the map (SVG) with terrain drawn as terrain, the town with its
+// Rebels, fortresses with their hit points and troops as meeples standing or lying; Minion and
+// Power Relic cards drawn as cards (icons: ./icons.js); the combat with both strengths; every
+// Champions Hall. Clickable legal targets carry data-action; a move's origin is a local pick
+// (data-pick). Hover or long-press any card or piece for its full card (attachCard).
+import {el, sv, attachCard} from "../../js/dom.js";
+import {TERRAIN_FILL, terrainIcon, gTerrain, classIcon, abilityIcon, abilityLabel, goldIcon, relicIcon,
+        exIcon, exName, scepterIcon, gMeeple, meepleIcon, gRebel, rebelIcon, gFortress, fortressIcon, hpIcon,
+        strengthIcon} from "./icons.js";
 
 export const title = "Covil: The Dark Overlords";
 
-const SVGNS = "http://www.w3.org/2000/svg";
-const TERRAIN = {
-  Water: {fill: "#9cc9e8", abbr: "Wa"},
-  Desert: {fill: "#ecd59a", abbr: "De"},
-  Mountain: {fill: "#b9b1a6", abbr: "Mo"},
-  Forest: {fill: "#8fc48d", abbr: "Fo"},
-  Town: {fill: "#e7b7a0", abbr: "Town"},
-};
 const DUMMY_COLORS = ["#555555", "#8a6d3b"];
-const EX = ["Ready", "Tired", "Exhausted"];
 const CSS = `
-.cv-root{font:14px/1.35 system-ui,sans-serif;color:#1d1d1f;display:flex;flex-direction:column;gap:10px}
-.cv-bar{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;background:#f4f1ea;border-radius:8px;padding:6px 10px}
-.cv-bar b{font-weight:600}
-.cv-main{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}
-.cv-map{flex:1 1 460px;max-width:640px;background:#fbfaf6;border:1px solid #d8d2c4;border-radius:10px}
-.cv-map svg{width:100%;height:auto;display:block}
-.cv-side{flex:1 1 300px;display:flex;flex-direction:column;gap:10px;min-width:280px}
-.cv-panel{border:1px solid #d8d2c4;border-radius:8px;padding:6px 8px;background:#fff}
-.cv-panel h3{margin:0 0 4px;font-size:14px}
-.cv-cards{display:flex;flex-wrap:wrap;gap:6px}
-.cv-card{border:1px solid #bdb6a6;border-radius:6px;padding:4px 6px;width:132px;background:#fffdf8;font-size:12px;position:relative}
-.cv-card .nm{font-weight:600;font-size:12.5px}
-.cv-card .st{display:flex;justify-content:space-between}
-.cv-card .tx{color:#444;font-size:11px;margin-top:2px}
-.cv-card .ex{font-size:11px;font-weight:600;border-radius:4px;padding:0 4px;display:inline-block;margin-top:2px}
-.cv-card .ex0{background:#d9f2d9;color:#1d5e1d}.cv-card .ex1{background:#fff1c2;color:#6b5000}.cv-card .ex2{background:#f6c9c9;color:#7a1414}
-.cv-card.throne{border-width:2px}
-.cv-card.relic{width:112px;background:#f6f0ff}
-.cv-halls{display:flex;flex-direction:column;gap:10px}
-.cv-hall{border-left:6px solid #888;padding-left:8px}
-.cv-hall .hd{display:flex;flex-wrap:wrap;gap:4px 12px;align-items:baseline;margin-bottom:4px}
-.cv-combat{background:#fff4ef;border-color:#e0a080}
-.cv-combat .vs{font-size:20px;font-weight:700}
-.legal{cursor:pointer;outline:2px solid #0a7d2c;outline-offset:1px}
-.cv-card.legal{box-shadow:0 0 0 2px #0a7d2c}
-svg .legal{outline:none;stroke:#0a7d2c !important;stroke-width:1.2 !important}
-svg .zone-legal{fill-opacity:1;stroke:#0a7d2c;stroke-width:1.4;stroke-dasharray:2 1;cursor:pointer}
-.legal:focus-visible,svg .legal:focus{stroke:#000 !important;outline:3px solid #000}
-.picked{stroke:#000 !important;stroke-width:1.4 !important}
+.cv-root{font:14px/1.4 system-ui,sans-serif;color:#2b2118;display:flex;flex-direction:column;gap:10px}
+.cv-icon{display:inline-block;vertical-align:middle;flex:none}
+.cv-bar{display:flex;flex-wrap:wrap;gap:4px 16px;align-items:center;background:#efe6d2;border:1px solid #cdbf9f;border-radius:10px;padding:6px 12px}
+.cv-bar .it{display:inline-flex;align-items:center;gap:5px}
+.cv-bar b{font-weight:700}
+.cv-main{display:grid;grid-template-columns:minmax(0,1.15fr) minmax(290px,1fr);gap:12px;align-items:start}
+@media (max-width:820px){.cv-main{grid-template-columns:minmax(0,1fr)}}
+.cv-map{background:#d9cba6;border:3px solid #7a5c37;border-radius:14px;box-shadow:inset 0 0 0 3px #efe3c2;position:relative}
+.cv-map svg{width:100%;height:auto;max-height:calc(100vh - 170px);display:block;margin:auto}
+.cv-hint{background:#fffbe6;border:2px solid #0a7d2c;border-radius:10px;padding:6px 10px;font-weight:600}
+.cv-side{display:flex;flex-direction:column;gap:10px;min-width:0}
+.cv-panel{border:1px solid #cdbf9f;border-radius:10px;padding:8px 10px;background:#fbf7ee}
+.cv-panel h3{margin:0 0 6px;font-size:15px;display:flex;align-items:center;gap:6px;flex-wrap:wrap}
+.cv-cards{display:flex;flex-wrap:wrap;gap:8px}
+.cv-card{width:128px;border:2px solid #2b2118;border-radius:9px;background:#fffaf0;font-size:13px;position:relative;display:flex;flex-direction:column;overflow:hidden;box-shadow:0 1px 2px rgba(0,0,0,.25)}
+.cv-card .top{display:flex;align-items:center;justify-content:space-between;padding:3px 5px;background:#e9dcc0;border-bottom:1px solid #bca77c}
+.cv-card .stat{display:inline-flex;align-items:center;gap:3px;font-size:18px;font-weight:800}
+.cv-card .nm{font-weight:700;font-size:13.5px;padding:3px 6px 0;line-height:1.2}
+.cv-card .fam{font-size:12px;color:#5a4a36;padding:0 6px}
+.cv-card .ab{display:flex;align-items:center;gap:4px;font-size:12.5px;font-weight:600;padding:2px 6px 0}
+.cv-card .tx{font-size:12.5px;color:#3a2f22;padding:0 6px 4px;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
+.cv-card .ex{display:flex;align-items:center;gap:4px;font-size:12.5px;font-weight:700;padding:2px 6px;margin-top:auto;border-top:1px solid #d8c9a6}
+.cv-card.ex0 .ex{background:#dff1de;color:#1d5e1d}
+.cv-card.ex1{background:#fff4d6}.cv-card.ex1 .ex{background:#ffe6a3;color:#6b4a00}
+.cv-card.ex2{background:#eee8e0;filter:saturate(.55)}.cv-card.ex2 .ex{background:#f3cdc6;color:#7a1414}
+.cv-card.ex2 .nm,.cv-card.ex2 .tx{color:#5b5148}
+.cv-card.throne{border-color:#7d4fb0;box-shadow:0 0 0 2px #d8c3ef}
+.cv-card.throne .top{background:#e4d3f5}
+.cv-card.relic{background:#f3ecfb}.cv-card.relic .top{background:#ddd0f0}
+.cv-card.big{width:220px;font-size:14px}.cv-card.big .tx{-webkit-line-clamp:unset;font-size:14px}
+.cv-card.big .nm{font-size:16px}
+.cv-halls{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:10px}
+.cv-hall{border-left:8px solid #888}
+.cv-hall .hd{display:flex;flex-wrap:wrap;gap:4px 14px;align-items:center;margin-bottom:6px}
+.cv-hall .hd .it{display:inline-flex;align-items:center;gap:4px}
+.cv-hall.mine{background:#fffdf6}
+.cv-combat{background:#fff0e8;border:2px solid #c4452f}
+.cv-combat .vs{display:flex;align-items:center;gap:10px;font-size:18px;font-weight:800;margin:4px 0}
+.legal{cursor:pointer}
+.cv-card.legal{box-shadow:0 0 0 3px #0a7d2c;transform:translateY(-2px)}
+.cv-card.legal:hover{box-shadow:0 0 0 4px #0a7d2c}
+svg .legal .hit{stroke:#0a7d2c;stroke-width:3;fill:rgba(10,125,44,.12)}
+svg .zone-legal{fill:rgba(10,125,44,.16);stroke:#0a7d2c;stroke-width:5;stroke-dasharray:10 6;cursor:pointer}
+svg .zone-legal:hover{fill:rgba(10,125,44,.3)}
+svg .cv-origin{fill:none;stroke:#0a7d2c;stroke-width:4}
+svg .pickable .hit{stroke:#0a7d2c;stroke-width:2.5;fill:rgba(255,255,255,.35)}
+svg .picked .hit{stroke:#000;stroke-width:3.5;fill:rgba(255,255,160,.6)}
+.legal:focus-visible{outline:3px solid #000}
+svg .legal:focus,svg [data-pick]:focus{outline:none}
+svg .legal:focus .hit,svg [data-pick]:focus .hit{stroke:#000;stroke-width:4}
 .changed{animation:cvflash 1.6s ease-out 1}
-@keyframes cvflash{0%{background:#fff59d;filter:drop-shadow(0 0 3px #f5c400)}100%{filter:none}}
-.cv-small{font-size:12px;color:#555}
+@keyframes cvflash{0%{filter:drop-shadow(0 0 4px #f5c400)}100%{filter:none}}
+@media (prefers-reduced-motion:reduce){.changed{animation:none}.cv-card.legal{transform:none}}
+.cv-small{font-size:13px;color:#5a4a36}
+.cv-why{background:#fff4d6;border:1px solid #e0a526;border-radius:8px;padding:4px 8px;margin:4px 0;font-size:14px}
+.cv-full{display:flex;flex-direction:column;gap:4px;max-width:240px}
+.cv-full p{margin:0}
 `;
 
 let root = null;
@@ -57,27 +78,8 @@ let lastView = null;
 let picked = null;            // canonical "move origin" key or null
 let sigs = new Map();
 let prevSigs = new Map();
+let scrolledFor = null;       // the view version whose act-place was brought into view
 
-// ----- DOM helpers ---------------------------------------------------------------------------
-function el(tag, attrs = {}, ...children) {
-  const n = document.createElement(tag);
-  setAttrs(n, attrs);
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) n.append(c instanceof Node ? c : String(c));
-  return n;
-}
-function sv(tag, attrs = {}, ...children) {
-  const n = document.createElementNS(SVGNS, tag);
-  setAttrs(n, attrs);
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) n.append(c instanceof Node ? c : String(c));
-  return n;
-}
-function setAttrs(n, attrs) {
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "dataset") Object.assign(n.dataset, v);
-    else n.setAttribute(k, v === true ? "" : String(v));
-  }
-}
 function canon(v) {
   if (Array.isArray(v)) return "[" + v.map(canon).join(",") + "]";
   if (v && typeof v === "object") return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canon(v[k])).join(",") + "}";
@@ -104,7 +106,7 @@ function clickable(node, action) {
 }
 function pickable(node, key, labelText) {
   node.dataset.pick = key;
-  node.classList.add("legal");
+  node.classList.add("pickable");
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
   node.setAttribute("aria-label", labelText);
@@ -144,18 +146,42 @@ export function update(view) {
   prevSigs = sigs;
   sigs = new Map();
   render();
+  bringIntoView(view);
 }
 
-function ownerColor(g, o) {
+/** Issue 14 item 6: when the viewer's prompt arrives, the place to act is on screen. */
+function bringIntoView(view) {
+  if (!root || view.you === null || view.you === undefined) return;
+  const key = `${view.version}`;
+  if (scrolledFor === key) return;
+  scrolledFor = key;
+  const waiting = (view.header && view.header.waiting_for) || [];
+  if (!waiting.includes(view.you)) return;
+  const target = root.querySelector(".cv-combat, .cv-hint, .legal, [data-pick]");
+  if (!target || typeof target.getBoundingClientRect !== "function") return;
+  const r = target.getBoundingClientRect();
+  if (r.top >= 0 && r.bottom <= window.innerHeight) return;
+  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  target.scrollIntoView({block: "center", behavior: smooth ? "smooth" : "auto"});
+}
+
+function seatIndex(g, o) {
   const p = g.owners[o];
-  if (p.seat !== null && p.seat !== undefined) return table.seatColor(p.seat);
+  return p.seat !== null && p.seat !== undefined ? p.seat : null;
+}
+function ownerColor(g, o) {
+  const s = seatIndex(g, o);
+  if (s !== null) return table.seatColor(s);
   return DUMMY_COLORS[(o - (g.owners.findIndex((q) => q.dummy))) % DUMMY_COLORS.length];
 }
 function ownerName(g, o) {
   if (o === null || o === undefined) return "The Rebels";
-  const p = g.owners[o];
-  return p.seat !== null && p.seat !== undefined ? table.seatName(p.seat) : p.name;
+  const s = seatIndex(g, o);
+  return s !== null ? table.seatName(s) : g.owners[o].name;
 }
+const markOf = (g, o) => (seatIndex(g, o) !== null ? seatIndex(g, o) : 6);
+const zoneName = (z) => `zone ${z}`;
+const phaseName = (p) => (p ? p[0].toUpperCase() + p.slice(1) : "");
 
 function render() {
   const view = lastView;
@@ -165,13 +191,15 @@ function render() {
   const legal = view.legal_actions || [];
   const moves = legal.filter((a) => "to" in a && "from" in a);
   if (picked && !moves.some((a) => originKey(a) === picked)) picked = null;
-  const ctx = {view, g, legal, moves};
+  const me = g.owners.findIndex((q) => q.seat === view.you && view.you !== null && view.you !== undefined);
+  const ctx = {view, g, legal, moves, me};
+  const myHall = me >= 0 ? hallPanel(ctx, me) : null;
   root.replaceChildren(
     infoBar(ctx),
     el("div", {class: "cv-main"},
-      el("div", {class: "cv-map"}, drawMap(ctx)),
-      el("div", {class: "cv-side"}, combatPanel(ctx), poolPanel(ctx), handPanel(ctx))),
-    el("div", {class: "cv-halls"}, ...g.owners.map((p, o) => hallPanel(ctx, o))),
+      el("div", {}, hint(ctx), el("div", {class: "cv-map"}, drawMap(ctx))),
+      el("div", {class: "cv-side"}, combatPanel(ctx), payPanel(ctx), myHall, handPanel(ctx), poolPanel(ctx))),
+    el("div", {class: "cv-halls"}, ...g.owners.map((p, o) => (o === me ? null : hallPanel(ctx, o)))),
   );
 }
 
@@ -183,34 +211,73 @@ function originKey(a) {
 // ----- header bar ----------------------------------------------------------------------------
 function infoBar({g}) {
   const dom = Object.entries(g.dominance || {}).map(([t, o]) =>
-    el("span", {}, `${t}: `, o === null ? "—" : el("b", {style: `color:${ownerColor(g, o)}`}, ownerName(g, o))));
+    el("span", {class: "it", title: `Dominance over ${t} if night came now`}, terrainIcon(t, 20),
+      o === null ? "—" : el("b", {style: `color:${ownerColor(g, o)}`}, ownerName(g, o))));
   const bar = el("div", {class: "cv-bar"},
-    el("span", {}, el("b", {}, `Day ${g.day}/${g.days}`), ` · ${g.phase}`),
-    el("span", {}, "Evil Scepter: ", el("b", {style: `color:${ownerColor(g, g.first)}`}, ownerName(g, g.first))),
-    g.turn !== null && g.turn !== undefined ? el("span", {}, "Turn: ", el("b", {style: `color:${ownerColor(g, g.turn)}`}, ownerName(g, g.turn))) : null,
-    el("span", {}, `Rebels in town: `, el("b", {}, `${g.rebels}/${g.rebels_total}`)),
-    el("span", {}, `Mercenary deck ${g.merc_deck} · Relic deck ${g.relic_deck} · Relic discard ${g.relic_discard.length}`),
-    g.flips && g.flips.length ? el("span", {}, "Dummy flips: ", g.flips.map((r) => `${r} (${(g.relics[r] || {}).target || "?"})`).join(", ")) : null,
-    el("span", {class: "cv-small"}, "Dominance now: ", ...dom.flatMap((d, i) => (i ? [" · ", d] : [d]))),
+    el("span", {class: "it"}, el("b", {}, `Day ${g.day} of ${g.days}`), ` · ${phaseName(g.phase)}`),
+    el("span", {class: "it", title: "Evil Scepter (first player)"}, scepterIcon(20),
+      el("b", {style: `color:${ownerColor(g, g.first)}`}, ownerName(g, g.first))),
+    g.turn !== null && g.turn !== undefined
+      ? el("span", {class: "it"}, "Turn: ", el("b", {style: `color:${ownerColor(g, g.turn)}`}, ownerName(g, g.turn))) : null,
+    el("span", {class: "it", title: "Rebels in the town"}, rebelIcon(20), el("b", {}, `${g.rebels}`), ` of ${g.rebels_total} in town`),
+    el("span", {class: "it", title: "Mercenary deck"}, "Mercenary deck ", el("b", {}, String(g.merc_deck))),
+    el("span", {class: "it", title: "Power Relic deck and discard pile"}, relicIcon(18), "deck ", el("b", {}, String(g.relic_deck)),
+      ", discard ", el("b", {}, String(g.relic_discard.length))),
+    g.flips && g.flips.length ? el("span", {class: "it"}, "Dummy flips: ", ...g.flips.map((r) => relicChip(g, r))) : null,
+    el("span", {class: "it cv-small"}, "Dominance now: ", ...dom),
   );
   return mark(bar, "bar", `${g.day}|${g.phase}|${g.rebels}|${g.first}`);
 }
 
+function relicChip(g, r) {
+  const d = g.relics[r] || {};
+  const chip = el("span", {class: "it", tabindex: "0"}, relicIcon(16), d.name || "a Power Relic",
+    d.target ? terrainIcon(d.target, 16) : null);
+  return attachCard(chip, () => relicFull(g, r));
+}
+
+// ----- what to do now (the place the player looks) -------------------------------------------
+function hint(ctx) {
+  const {g, legal, moves, view} = ctx;
+  if (view.you === null || view.you === undefined || !legal.length) return null;
+  const top = g.stack.length ? g.stack[g.stack.length - 1] : null;
+  let text = null;
+  if (picked) text = "Move: click a green zone to move the picked troop there (Esc to cancel).";
+  else if (moves.length) {
+    const troopMoves = moves.filter((a) => a.type === "move");
+    text = troopMoves.length
+      ? "Move a troop: click one of your standing troops (ringed in green), then the zone to go to. Other troop actions and attacks are in the bar below."
+      : "Move a troop: click the troop (ringed in green), then a green zone.";
+  } else if (legal.some((a) => a.type === "place")) text = "Choose your starting spiral: click a green zone for your fortress and 2 troops.";
+  else if (legal.some((a) => a.type === "retreat")) text = "Your troop lost: click the green zone it retreats to.";
+  else if (legal.some((a) => a.type === "target")) text = "Choose the target of the attack: click a ringed troop or fortress (its strength is in its label).";
+  else if (top && top.kind === "combat") text = null; // the combat panel says it
+  if (!text) return null;
+  return el("div", {class: "cv-hint", role: "status"}, text);
+}
+
 // ----- map -----------------------------------------------------------------------------------
+const S = 6;    // viewBox scale: zones are placed on 0..100, drawn on 0..600
+const R = 68;   // zone radius
+
 function drawMap(ctx) {
   const {g, legal, moves} = ctx;
-  const S = 6; // viewBox scale: zones are placed on 0..100, drawn on 0..600
-  const svg = sv("svg", {viewBox: "-50 -50 700 700", role: "img", "aria-label": `Board ${g.board}: ${g.board_name}`});
+  const svg = sv("svg", {viewBox: "-70 -70 740 740", role: "img", "aria-label": `Board ${g.board}: ${g.board_name}`});
+  svg.append(sv("rect", {x: -70, y: -70, width: 740, height: 740, fill: "#d9cba6"}));
   const zones = g.zones;
   const done = new Set();
+  const paths = sv("g", {});
   for (const [z, d] of Object.entries(zones)) {
     for (const n of d.adj) {
       const key = [z, n].sort().join("-");
       if (done.has(key)) continue;
       done.add(key);
-      svg.append(sv("line", {x1: d.x * S, y1: d.y * S, x2: zones[n].x * S, y2: zones[n].y * S, stroke: "#a79f8d", "stroke-width": 3}));
+      const x1 = d.x * S, y1 = d.y * S, x2 = zones[n].x * S, y2 = zones[n].y * S;
+      paths.append(sv("line", {x1, y1, x2, y2, stroke: "#8a6d4a", "stroke-width": 14, "stroke-linecap": "round"}),
+        sv("line", {x1, y1, x2, y2, stroke: "#e8d9b3", "stroke-width": 8, "stroke-linecap": "round", "stroke-dasharray": "2 10"}));
     }
   }
+  svg.append(paths);
   const pickTargets = new Map();
   if (picked) for (const a of moves) if (originKey(a) === picked) pickTargets.set(a.to, a);
   const zoneActs = new Map();
@@ -218,104 +285,200 @@ function drawMap(ctx) {
     if ((a.type === "place" || a.type === "retreat") && a.zone !== undefined) zoneActs.set(a.zone, a);
     if (a.type === "retreat") zoneActs.set(a.to, a);
   }
-  for (const [z, d] of Object.entries(zones)) svg.append(drawZone(ctx, z, d, S, zoneActs.get(z) || pickTargets.get(z)));
+  const front = sv("g", {});
+  for (const [z, d] of Object.entries(zones)) {
+    const [base, top] = drawZone(ctx, z, d, zoneActs.get(z) || pickTargets.get(z));
+    svg.append(base);
+    front.append(top);
+  }
+  svg.append(front);
   for (const a of moves) table.claim(a); // reachable: pick an origin (data-pick), then a zone
   return svg;
 }
 
-function drawZone(ctx, z, d, S, action) {
-  const {g, legal, moves} = ctx;
-  const cx = d.x * S, cy = d.y * S, R = 52;
-  const grp = sv("g", {"data-zone": z});
-  const terr = d.terrain;
-  // Terrain: one pie slice per terrain tag (colour is never the only cue: abbreviations below).
-  if (terr.length === 1) {
-    grp.append(sv("circle", {cx, cy, r: R, fill: TERRAIN[terr[0]].fill, stroke: "#6f6754", "stroke-width": 2}));
-  } else {
-    terr.forEach((t, i) => {
-      const a0 = (i / terr.length) * 2 * Math.PI - Math.PI / 2, a1 = ((i + 1) / terr.length) * 2 * Math.PI - Math.PI / 2;
-      const p = `M ${cx} ${cy} L ${cx + R * Math.cos(a0)} ${cy + R * Math.sin(a0)} A ${R} ${R} 0 0 1 ${cx + R * Math.cos(a1)} ${cy + R * Math.sin(a1)} Z`;
-      grp.append(sv("path", {d: p, fill: TERRAIN[t].fill}));
-    });
-    grp.append(sv("circle", {cx, cy, r: R, fill: "none", stroke: "#6f6754", "stroke-width": 2}));
+function zoneShape(cx, cy) {
+  // a hand-drawn-looking region: a wobbly circle (deterministic from its centre)
+  const pts = [];
+  const n = 14;
+  for (let i = 0; i < n; i++) {
+    const a = (i / n) * 2 * Math.PI;
+    const wob = 1 + 0.05 * Math.sin(i * 2.7 + cx * 0.13 + cy * 0.07);
+    pts.push([cx + R * wob * Math.cos(a), cy + R * wob * Math.sin(a)]);
   }
-  if (d.spiral) grp.append(sv("circle", {cx, cy, r: R - 7, fill: "none", stroke: "#6f6754", "stroke-width": 1.5, "stroke-dasharray": "5 4"}));
-  grp.append(sv("text", {x: cx, y: cy - R + 16, "text-anchor": "middle", "font-size": 17, "font-weight": 700}, z));
-  grp.append(sv("text", {x: cx, y: cy + R + 14, "text-anchor": "middle", "font-size": 11, fill: "#333"}, terr.map((t) => TERRAIN[t].abbr).join("+")));
-  // Rebels in town
+  let d = `M ${pts[0][0].toFixed(1)} ${pts[0][1].toFixed(1)}`;
+  for (let i = 0; i < n; i++) {
+    const p = pts[(i + 1) % n], q = pts[i];
+    const mx = (p[0] + q[0]) / 2, my = (p[1] + q[1]) / 2;
+    d += ` Q ${q[0].toFixed(1)} ${q[1].toFixed(1)} ${mx.toFixed(1)} ${my.toFixed(1)}`;
+  }
+  return d + " Z";
+}
+
+function drawZone(ctx, z, d, action) {
+  const {g, legal, moves, me} = ctx;
+  const cx = d.x * S, cy = d.y * S;
+  const grp = sv("g", {"data-zone": z});
+  const over = sv("g", {});
+  const terr = d.terrain;
+  const clipId = `cvz-${z}`;
+  const outline = zoneShape(cx, cy);
+  grp.append(sv("clipPath", {id: clipId}, sv("path", {d: outline})));
+  const fill = sv("g", {"clip-path": `url(#${clipId})`});
+  if (terr.length === 1) fill.append(sv("rect", {x: cx - R - 6, y: cy - R - 6, width: 2 * R + 12, height: 2 * R + 12, fill: TERRAIN_FILL[terr[0]]}));
+  else terr.forEach((t, i) => {
+    const w = (2 * R + 12) / terr.length;
+    fill.append(sv("rect", {x: cx - R - 6 + i * w, y: cy - R - 6, width: w, height: 2 * R + 12, fill: TERRAIN_FILL[t]}));
+  });
+  grp.append(fill, sv("path", {d: outline, fill: "none", stroke: "#2b2118", "stroke-width": 3, "stroke-linejoin": "round"}));
+  if (d.spiral) {
+    // a starting spiral printed on the zone
+    let sp = "";
+    for (let i = 0; i <= 40; i++) {
+      const a = i * 0.45, r = 1.2 + i * 0.42;
+      sp += `${i ? "L" : "M"} ${(cx + R - 20 + r * Math.cos(a)).toFixed(1)} ${(cy - R + 24 + r * Math.sin(a)).toFixed(1)} `;
+    }
+    grp.append(sv("path", {d: sp, fill: "none", stroke: "#5b3a8a", "stroke-width": 2.6, "stroke-linecap": "round"}));
+  }
+  // terrain drawn as terrain: its icons along the top of the zone
+  const icons = terr.length;
+  terr.forEach((t, i) => grp.append(gTerrain(t, cx - (icons * 30) / 2 + i * 30 + 1, cy - R + 6, 28)));
+  // the zone's letter on a plaque
+  grp.append(sv("circle", {cx: cx - R + 6, cy: cy - R + 10, r: 15, fill: "#fbf3df", stroke: "#2b2118", "stroke-width": 2.5}),
+    sv("text", {x: cx - R + 6, y: cy - R + 16, "text-anchor": "middle", "font-size": 18, "font-weight": 800, fill: "#2b2118",
+                "font-family": "system-ui,sans-serif"}, z));
+  grp.append(sv("title", {}, `Zone ${z}: ${terr.join(" and ")}${d.spiral ? " (starting spiral)" : ""}`));
+  // Rebels in the town
   if (terr.includes("Town") && g.rebels) {
-    for (let i = 0; i < g.rebels; i++) grp.append(sv("rect", {x: cx - 26 + i * 11, y: cy + R - 20, width: 8, height: 12, fill: "#b22222", stroke: "#000", "stroke-width": 0.6}));
-    grp.append(sv("text", {x: cx + 32, y: cy + R - 9, "font-size": 11}, `R×${g.rebels}`));
+    const reb = sv("g", {});
+    for (let i = 0; i < g.rebels; i++) reb.append(gRebel(cx - g.rebels * 9 + i * 18 - 2, cy + R - 34, 22));
+    reb.append(sv("title", {}, `${g.rebels} Rebel${g.rebels === 1 ? "" : "s"} in the town (they retaliate at ${g.rebels_total})`));
+    grp.append(mark(reb, `rebels`, String(g.rebels)));
   }
   // Fortresses and troops
-  let slot = 0;
   const targets = legal.filter((a) => a.type === "target" && a.zone === z);
+  const here = [];
   g.owners.forEach((p, o) => {
     const color = ownerColor(g, o);
     if (p.fortress === z) {
-      const fx = cx - 20, fy = cy - 20;
-      const f = sv("g", {});
-      f.append(sv("rect", {x: fx, y: fy, width: 40, height: 24, rx: 3, fill: p.destroyed ? "#ddd" : color, stroke: "#000", "stroke-width": 1.2}));
-      f.append(sv("text", {x: cx, y: fy + 17, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: p.destroyed ? "#000" : "#fff"}, p.destroyed ? "✖ boom" : `♜ ${p.hp}`));
-      f.append(sv("title", {}, `${ownerName(g, o)}'s fortress: ${p.destroyed ? "destroyed" : p.hp + " hp"}`));
+      const f = sv("g", {}, sv("rect", {class: "hit", x: cx - 22, y: cy - 30, width: 44, height: 44, rx: 8, fill: "transparent", stroke: "none"}),
+        gFortress(cx - 22, cy - 32, 44, color, p.destroyed ? null : p.hp, p.destroyed));
+      f.append(sv("title", {}, `${ownerName(g, o)}'s fortress: ${p.destroyed ? "destroyed" : `${p.hp} hit points`}`));
       const ta = targets.find((a) => a.owner === o && a.fortress);
       if (ta) clickable(f, ta);
-      grp.append(mark(f, `fort-${o}`, `${p.hp}|${p.destroyed}|${z}`));
+      over.append(mark(f, `fort-${o}`, `${p.hp}|${p.destroyed}|${z}`));
     }
     for (const up of [true, false]) {
       const n = p.troops.filter((t) => t.z === z && t.up === up).length;
-      if (!n) continue;
-      const ang = (slot++ * 1.3) + 0.5;
-      const tx = cx + Math.cos(ang) * 31, ty = cy + Math.sin(ang) * 27;
-      const tr = sv("g", {});
-      if (up) tr.append(sv("rect", {x: tx - 6, y: ty - 11, width: 12, height: 22, rx: 5, fill: color, stroke: "#000", "stroke-width": 1}));
-      else tr.append(sv("rect", {x: tx - 11, y: ty - 5, width: 22, height: 11, rx: 5, fill: color, stroke: "#000", "stroke-width": 1, "stroke-dasharray": "3 1.5"}));
-      tr.append(sv("text", {x: tx + 13, y: ty + 5, "font-size": 13, "font-weight": 700}, `${n}${up ? "↑" : "↓"}`));
-      tr.append(sv("title", {}, `${ownerName(g, o)}: ${n} ${up ? "standing" : "lying"} troop(s)`));
-      const ta = targets.find((a) => a.owner === o && a.up === up);
-      if (ta) clickable(tr, ta);
-      else {
-        const me = g.owners.findIndex((q) => q.seat === ctx.view.you);
-        const origins = moves.filter((a) => a.from === z && (
-          a.type === "move" ? (up && o === me)
-            : a.owner !== undefined ? (a.owner === o && up)
-              : (a.up === up && o === me)));
-        if (origins.length) pickable(tr, originKey(origins[0]), `Move a troop from ${z}`);
-      }
-      grp.append(mark(tr, `tr-${o}-${z}-${up}`, String(n)));
+      if (n) here.push({o, up, n, color});
     }
   });
+  const hasFort = g.owners.some((p) => p.fortress === z);
+  const rowY = hasFort ? cy + 16 : cy - 10;
+  const totalW = here.reduce((s, h) => s + h.n * (h.up ? 20 : 28) + 8, -8);
+  let x = cx - totalW / 2;
+  let origin = false;
+  for (const {o, up, n, color} of here) {
+    const w = n * (up ? 20 : 28);
+    const tr = sv("g", {}, sv("rect", {class: "hit", x: x - 3, y: rowY - 3, width: w + 6, height: 36, rx: 7, fill: "transparent", stroke: "none"}));
+    for (let i = 0; i < n; i++) {
+      tr.append(up ? gMeeple(x + i * 20 - 4, rowY, 28, color, true, markOf(g, o))
+        : gMeeple(x + i * 28 - 1, rowY + 5, 30, color, false, markOf(g, o)));
+    }
+    tr.append(sv("title", {}, `${ownerName(g, o)}: ${n} ${up ? "standing" : "lying"} troop${n === 1 ? "" : "s"} in zone ${z}`));
+    const ta = targets.find((a) => a.owner === o && a.up === up);
+    if (ta) clickable(tr, ta);
+    else {
+      const origins = moves.filter((a) => a.from === z && (
+        a.type === "move" ? (up && o === me)
+          : a.owner !== undefined ? (a.owner === o && up)
+            : (a.up === up && o === me)));
+      if (origins.length) {
+        pickable(tr, originKey(origins[0]), `Move a ${up ? "standing" : "lying"} troop of ${ownerName(g, o)} from zone ${z}`);
+        origin = true;
+      }
+    }
+    over.append(mark(tr, `tr-${o}-${z}-${up}`, String(n)));
+    x += w + 8;
+  }
+  if (origin && !picked) grp.append(sv("path", {class: "cv-origin", d: outline}));
   if (action) {
     // on top of the zone's pieces: the whole zone is the target
-    const hit = sv("circle", {cx, cy, r: R + 4, fill: "transparent", class: "zone-legal"});
+    const hit = sv("path", {d: outline, class: "zone-legal"});
+    hit.append(sv("title", {}, table.label(action)));
     clickable(hit, action);
-    grp.append(hit);
+    over.append(hit);
   }
-  return grp;
+  return [grp, over];
+}
+
+// ----- cards ---------------------------------------------------------------------------------
+const kindName = {overlord: "Dark Overlord", henchman: "Henchman", mercenary: "Mercenary"};
+
+function minionBody(m, ex, big) {
+  const stat = m.class === "Defense" ? "defence" : m.class.toLowerCase();
+  return [
+    el("div", {class: "top"},
+      el("span", {class: "stat", title: `${m.class} class, base ${stat} ${m.base}`}, classIcon(m.class, big ? 24 : 20), String(m.base)),
+      m.kind === "overlord" ? el("span", {class: "stat", title: "Dark Overlord on the Evil throne"}, scepterIcon(big ? 22 : 18))
+        : el("span", {title: `costs ${m.cost} gold`}, goldIcon(m.cost, big ? 26 : 22))),
+    el("div", {class: "nm"}, m.name),
+    el("div", {class: "fam"}, `${kindName[m.kind] || ""}${m.family ? ` · ${m.family}` : ""} · ${m.class}`),
+    el("div", {class: "ab"}, abilityIcon(m.type, 16), abilityLabel(m.type)),
+    m.text ? el("div", {class: "tx"}, m.text.replace(/^[A-Za-z]+: /, "")) : null,
+    ex === null || ex === undefined ? null : el("div", {class: "ex"}, exIcon(ex, 16), exName(ex)),
+  ];
+}
+
+function minionData(g, id) {
+  return g.minions[id] || {name: "a Minion", class: "Melee", base: "?", cost: "?", type: "none", text: "", kind: ""};
+}
+
+function minionFull(g, id, ex) {
+  const m = minionData(g, id);
+  return el("div", {class: "cv-full"},
+    el("div", {class: `cv-card big${ex !== null && ex !== undefined ? ` ex${ex}` : ""}`}, ...minionBody(m, ex, true)),
+    el("p", {class: "cv-small"}, `${m.class} class: base ${m.class === "Defense" ? "defence" : m.class.toLowerCase()} ${m.base}. ` +
+      (m.kind === "overlord" ? "Sits on the Evil throne; never leaves it." : `Costs ${m.cost} gold.`)),
+    ex === null || ex === undefined ? null : el("p", {class: "cv-small"},
+      ex === 0 ? "Ready: you may exhaust it to attack, defend, use its Command or pay with it."
+        : ex === 1 ? "Tired: it cannot be exhausted, used as gold or discarded; resting it once makes it ready."
+          : "Exhausted: it cannot be exhausted, used as gold or discarded; resting it flips the token to tired."),
+    m.type !== "none" && m.type !== "command" && m.type !== "aftershock" ? el("p", {class: "cv-small"}, "Passive abilities are active at all times, even if their Minion is exhausted.") : null);
+}
+
+function minionCard(ctx, id, ex, {action = null, throne = false} = {}) {
+  const m = minionData(ctx.g, id);
+  const card = el("div", {class: `cv-card${throne ? " throne" : ""}${ex !== null && ex !== undefined ? ` ex${ex}` : ""}`,
+                          tabindex: "0"}, ...minionBody(m, ex, false));
+  if (action) clickable(card, action);
+  return attachCard(card, () => minionFull(ctx.g, id, ex));
+}
+
+function relicBody(d, big) {
+  return [
+    el("div", {class: "top"},
+      el("span", {class: "stat"}, relicIcon(big ? 24 : 20)),
+      d.target ? el("span", {class: "stat", title: `target terrain: ${d.target}`}, terrainIcon(d.target, big ? 24 : 20)) : null,
+      el("span", {title: `worth ${d.gold} gold in hand`}, goldIcon(d.gold ?? "?", big ? 26 : 22))),
+    el("div", {class: "nm"}, d.name || "Power Relic"),
+    el("div", {class: "fam"}, `Power Relic${d.target ? ` · ${d.target}` : ""}`),
+    el("div", {class: "tx"}, d.text || ""),
+  ];
+}
+function relicFull(g, r) {
+  const d = g.relics[r] || {};
+  return el("div", {class: "cv-full"}, el("div", {class: "cv-card relic big"}, ...relicBody(d, true)),
+    el("p", {class: "cv-small"}, `Worth ${d.gold} gold when paying. Activate it for its instant ability; while active it gives its bonus.` +
+      (d.target ? ` Solo dummies read its terrain (${d.target}).` : "")));
+}
+function relicCard(ctx, r, action) {
+  const d = ctx.g.relics[r] || {};
+  const card = el("div", {class: "cv-card relic", tabindex: "0"}, ...relicBody(d, false));
+  if (action) clickable(card, action);
+  return attachCard(card, () => relicFull(ctx.g, r));
 }
 
 // ----- side panels ---------------------------------------------------------------------------
-function minionCard(ctx, id, ex, {action = null, throne = false} = {}) {
-  const m = ctx.g.minions[id] || {name: id, class: "?", base: "?", cost: "?", text: ""};
-  const card = el("div", {class: `cv-card${throne ? " throne" : ""}`},
-    el("div", {class: "nm"}, m.name),
-    el("div", {class: "st"}, el("span", {}, `${m.class} ${m.base}`), el("span", {}, `${m.cost} gold`)),
-    m.text ? el("div", {class: "tx"}, m.text) : null,
-    ex === null ? null : el("span", {class: `ex ex${ex}`}, EX[ex]));
-  if (action) clickable(card, action);
-  return card;
-}
-
-function relicCard(ctx, r, action) {
-  const d = ctx.g.relics[r] || {};
-  const card = el("div", {class: "cv-card relic"},
-    el("div", {class: "nm"}, `Relic ${r}`),
-    el("div", {class: "st"}, el("span", {}, `${d.gold ?? "?"} gold`), el("span", {}, d.target || "")),
-    el("div", {class: "tx"}, d.text || ""));
-  if (action) clickable(card, action);
-  return card;
-}
-
 function combatPanel(ctx) {
   const {g} = ctx;
   const f = [...g.stack].reverse().find((x) => x.kind === "combat");
@@ -323,26 +486,51 @@ function combatPanel(ctx) {
   const atk = f.att === null ? "The Rebels" : ownerName(g, f.att);
   const tgt = f.target === "fortress" ? "fortress" : (f.dup ? "standing troop" : "lying troop");
   const who = f.side === "def" ? ownerName(g, f.def) : atk;
-  const panel = el("div", {class: "cv-panel cv-combat"},
-    el("h3", {}, "Combat"),
-    el("div", {}, `${atk} (${f.akind}${f.from ? " from " + f.from : ""}) attacks ${ownerName(g, f.def)}'s ${tgt} in ${f.dz}`),
-    el("div", {class: "vs"}, `Attack ${f.attack} vs Defence ${f.defense}`),
-    el("div", {class: "cv-small"}, `Tie: the defender wins. Responding now: ${who}.`,
-      f.dcard ? ` Defending Minion: ${(g.minions[f.dcard] || {}).name || f.dcard}.` : ""));
+  const aName = f.acard ? minionData(g, f.acard).name : null;
+  const panel = el("div", {class: "cv-panel cv-combat", role: "region", "aria-label": "Combat"},
+    el("h3", {}, strengthIcon("", "attack", 20), "Combat"),
+    el("div", {}, `${atk} ${f.akind === "rebel" ? "retaliate" : `(${f.akind}${f.from ? ` from zone ${f.from}` : ""}${aName ? `, ${aName}` : ""})`} against ${ownerName(g, f.def)}'s ${tgt} in zone ${f.dz}`),
+    el("div", {class: "vs"}, strengthIcon(f.attack, "attack", 34), `Attack ${f.attack}`, " vs ",
+      strengthIcon(f.defense, "defence", 34), `Defence ${f.defense}`),
+    el("div", {class: "cv-small"}, `A tie goes to the defender. Responding now: ${who}.`,
+      f.dcard ? ` Defending Minion: ${minionData(g, f.dcard).name}.` : ""));
   return mark(panel, "combat", `${f.attack}|${f.defense}|${f.side}`);
+}
+
+/** Acquiring: what is paid so far, and why Confirm is missing when the hall is full (item 8). */
+function payPanel(ctx) {
+  const {g, legal, me} = ctx;
+  const top = g.stack.length ? g.stack[g.stack.length - 1] : null;
+  if (!top || top.kind !== "pay" || top.owner !== me) return null;
+  const p = g.owners[me];
+  const m = minionData(g, top.card);
+  const paidM = (top.minions || []).map((i) => p.hall[i]).filter(Boolean);
+  const paid = paidM.reduce((s, h) => s + (Number(minionData(g, h.id).cost) || 0), 0)
+    + (top.relics || []).reduce((s, r) => s + ((g.relics[r] || {}).gold || 0), 0);
+  const size = p.hall.length - 1 - paidM.length + 1;
+  const full = size > 5;
+  const canConfirm = legal.some((a) => a.type === "confirm");
+  const why = [];
+  if (!canConfirm) {
+    if (full) why.push(`Your Champions Hall is full (5 Minions): give a Minion back to make room for ${m.name} — click one of your ready Minions below (it pays its cost).`);
+    const need = Math.max(0, top.price - paid);
+    if (need > p.gold) why.push(`You still need ${need} gold and have ${p.gold}: add a ready Minion or a Power Relic.`);
+  }
+  return el("div", {class: "cv-panel", role: "region", "aria-label": "Acquiring"},
+    el("h3", {}, goldIcon(top.price, 20), `Acquiring ${m.name}: price ${top.price} gold`),
+    el("div", {class: "cv-small"}, `Paid so far: ${paid} gold in cards${paidM.length ? ` (${paidM.map((h) => minionData(g, h.id).name).join(", ")})` : ""}; the rest comes from your ${p.gold} gold.`),
+    ...why.map((w) => el("div", {class: "cv-why", role: "note"}, w)),
+    canConfirm ? el("div", {class: "cv-small"}, "Confirm in the bar below.") : null);
 }
 
 function poolPanel(ctx) {
   const {g, legal} = ctx;
-  const pay = g.stack.length && g.stack[g.stack.length - 1].kind === "pay" ? g.stack[g.stack.length - 1] : null;
-  const panel = el("div", {class: "cv-panel"},
+  return el("div", {class: "cv-panel"},
     el("h3", {}, `Mercenary pool (${g.pool.length})`),
-    pay ? el("div", {class: "cv-small"}, `Paying for ${(g.minions[pay.card] || {}).name}: price ${pay.price}`) : null,
     el("div", {class: "cv-cards"}, ...g.pool.map((c) => {
       const a = legal.find((x) => x.type === "acquire" && x.card === c);
       return mark(minionCard(ctx, c, null, {action: a}), `pool-${c}`, "1");
     })));
-  return panel;
 }
 
 function handPanel(ctx) {
@@ -350,12 +538,11 @@ function handPanel(ctx) {
   if (view.you === null || view.you === undefined) return null;
   const me = g.owners.find((p) => p.seat === view.you);
   if (!me) return null;
-  const panel = el("div", {class: "cv-panel"}, el("h3", {}, `Your Power Relics (${(me.hand || []).length})`),
-    el("div", {class: "cv-cards"}, ...(me.hand || []).map((r, i) => {
+  return el("div", {class: "cv-panel"}, el("h3", {}, relicIcon(18), `Your Power Relics (${(me.hand || []).length})`),
+    el("div", {class: "cv-cards"}, ...(me.hand || []).map((r) => {
       const a = legal.find((x) => (x.type === "activate" || x.type === "pay_relic") && x.relic === r);
       return relicCard(ctx, r, a);
     })));
-  return panel;
 }
 
 function hallPanel(ctx, o) {
@@ -368,14 +555,21 @@ function hallPanel(ctx, o) {
   const slotAction = (i) => (mine && actingOwner === o
     ? legal.find((a) => (a.type === "command" || a.type === "defend" || a.type === "pay_minion" || (a.type === "effect" && Object.keys(a).length === 2)) && a.slot === i)
     : null);
-  const hall = el("div", {class: "cv-panel cv-hall", style: `border-left-color:${color}`},
+  const standing = p.troops.filter((t) => t.up).length;
+  const hall = el("div", {class: `cv-panel cv-hall${mine ? " mine" : ""}`, style: `border-left-color:${color}`,
+                          role: "region", "aria-label": `Champions Hall of ${ownerName(g, o)}`},
     el("div", {class: "hd"},
-      el("h3", {style: `color:${color}`}, `${ownerName(g, o)}${p.dummy ? " (dummy)" : ""}${g.first === o ? " ⚜ Evil Scepter" : ""}`),
-      el("span", {}, "Gold ", el("b", {}, `${p.gold}/${p.cap}`)),
-      el("span", {}, "Fortress ", el("b", {}, p.fortress === null ? "—" : `${p.fortress} · ${p.destroyed ? "destroyed" : p.hp + " hp"}`)),
-      el("span", {}, `Troops ${p.troops.length} on board (${p.troops.filter((t) => t.up).length} standing), ${p.supply} in supply`),
-      el("span", {}, `Relics in hand: ${p.hand_count}`),
-      el("span", {class: "cv-small"}, `relic price ${p.relic_price}`)),
+      el("h3", {style: `color:${color}`}, `${ownerName(g, o)}${p.dummy ? " (dummy)" : ""}${mine ? " (you)" : ""}`,
+        g.first === o ? scepterIcon(18) : null),
+      el("span", {class: "it", title: `Treasury: ${p.gold} gold of at most ${p.cap}`}, goldIcon(p.gold, 22), el("span", {class: "cv-small"}, `of ${p.cap}`)),
+      el("span", {class: "it", title: p.fortress === null ? "no fortress yet" : `fortress in zone ${p.fortress}`},
+        fortressIcon(color, null, p.destroyed, 22), p.fortress === null ? "—" : `zone ${p.fortress}`,
+        p.destroyed ? " destroyed" : hpIcon(p.hp, 22)),
+      el("span", {class: "it", title: `${p.troops.length} troops on the board (${standing} standing), ${p.supply} in supply`},
+        meepleIcon(color, true, markOf(g, o), 20), `${standing}`, meepleIcon(color, false, markOf(g, o), 20), `${p.troops.length - standing}`,
+        el("span", {class: "cv-small"}, `+${p.supply} in supply`)),
+      el("span", {class: "it", title: `Power Relics in hand; buying one costs ${p.relic_price} gold`}, relicIcon(18), `${p.hand_count} in hand`,
+        el("span", {class: "cv-small"}, `(buy for ${p.relic_price})`))),
     el("div", {class: "cv-cards"}, ...p.hall.map((m, i) =>
       mark(minionCard(ctx, m.id, m.ex, {action: slotAction(i), throne: i === 0}), `hall-${o}-${m.id}`, String(m.ex)))),
     p.active.length ? el("div", {}, el("div", {class: "cv-small"}, "Active Power Relics:"),
