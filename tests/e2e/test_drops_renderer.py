@@ -32,8 +32,10 @@ def server():
 
 def _check_reachable(page, legal: list[dict]):
     # a brew's cells show once its Resource is picked
+    # "Done brewing" with something unused asks first (issue 14 item 9): its pick shows it
     return check_reachable(page, legal,
-                           lambda a, picks: a["type"] == "brew" and f"res-{a['res']}" in picks)
+                           lambda a, picks: (a["type"] == "brew" and f"res-{a['res']}" in picks)
+                           or (a["type"] == "done" and "ask-done" in picks))
 
 
 def _wait_step(page, step: int):
@@ -80,6 +82,8 @@ def _click(page, action: dict, board: list[str], prompt: set[str], rng: random.R
     if action["type"] == "brew" and k not in board:
         # Pick the Resource first (a pick persists while that Resource can still be brewed).
         page.locator(f"#board [data-pick='res-{action['res']}']").click()
+    elif action["type"] == "done" and k not in board:
+        page.locator("#board [data-pick='ask-done']").click()
     elif action["type"] == "place" and rng.random() < 0.3:
         pick = page.locator(f"#board [data-pick='pawn-{action['pawn']}']")
         if pick.count():
@@ -150,7 +154,7 @@ def test_two_player_game(browser, server):
     shots = {}
     by_type = _play(page, game, url, 2, 2, "2p", shots)
     for kind in ("board:place", "board:brew", "board:take_back", "board:bonus", "board:seer_put", "board:rebrew",
-                 "prompt:done"):
+                 "board:done"):
         assert by_type.get(kind), (kind, by_type)
     assert not errors, errors
     page.close()

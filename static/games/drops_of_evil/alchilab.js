@@ -2,6 +2,92 @@
 // Brewer (Vial outlines, column Bonus slots with flames), pool, Extra Resources, Assistant.
 import {RES, RES_ORDER, PAWN_ORDER, el, resChip, pawnChip, seatTag, finalTotal, clickable, pickable, mark,
         resName} from "./util.js";
+import {attachCard} from "../../js/dom.js";
+import {scrollIcon, extraIcon, flameIcon, resIcon, assistantIcon} from "./icons.js";
+
+/** The full card of a Bonus token. */
+function tokenCard(t) {
+  if (t.kind === "scroll") {
+    return el("div", {class: "doe-full"}, el("div", {class: "doe-full-head"}, scrollIcon(t.res, null, 44), el("b", {}, t.label)),
+      el("p", {}, "Scroll: moves that Toxicity marker forward (the first Scroll of a type +1, the second +2); taking it reveals 1 Income icon."));
+  }
+  const m = /^(worm|cheese)(\d)$/.exec(t.token || "");
+  return el("div", {class: "doe-full"}, el("div", {class: "doe-full-head"}, extraIcon(m ? m[1] : t.token, m ? Number(m[2]) : 1, 44),
+    el("b", {}, `Extra Resource: ${t.label}`)),
+    el("p", {}, "Unlocked when its column (or Distiller Vial) is filled: take it into your pool; taking it reveals 1 Income icon."));
+}
+
+let asking = false;   // "Done brewing" was clicked with something unused: the question is shown
+
+/** Issue 14 item 9: the Assistant's ability, its Worm / Cheese alternative and "Done brewing"
+ *  drawn as three different things beside the pool; "Done brewing" asks first when an
+ *  Assistant, an Extra Resource, a Bonus token or Cheese is still unused. */
+function drawControls(ctx, lab, mine) {
+  if (!mine || ctx.game.phase !== "brewing") return null;
+  if (ctx.fresh) asking = false;
+  const legal = ctx.legal;
+  const done = legal.find((a) => a.type === "done");
+  const uses = legal.filter((a) => a.type === "assistant");
+  const alts = legal.filter((a) => a.type === "alternative");
+  if (!done && !uses.length && !alts.length) return null;
+  const box = el("section", {class: "doe-panel doe-controls", role: "group", "aria-label": "Brewing choices"});
+  const as = lab.assistant;
+  const tile = as ? (ctx.game.assistants || []).find((t) => t.id === as.id) : null;
+  if (uses.length || alts.length) {
+    const asst = el("div", {class: "doe-use"},
+      el("div", {class: "doe-use-head"}, assistantIcon(26), el("b", {}, tile ? tile.name : "Your Assistant"),
+        tile ? el("span", {class: "doe-phase"}, tile.phase) : null),
+      tile ? el("div", {class: "doe-use-text"}, tile.text) : null);
+    const row = el("div", {class: "doe-use-row"});
+    for (const a of uses) {
+      const b = el("button", {type: "button", class: "doe-btn use"}, ctx.table.label(a));
+      clickable(ctx, b, a);
+      row.append(b);
+    }
+    if (row.childNodes.length) asst.append(row);
+    if (alts.length) {
+      const alt = el("div", {class: "doe-alt"}, el("span", {class: "doe-alt-lbl"}, uses.length ? "or, instead of the ability, gain:" : "Instead of the ability, gain:"));
+      for (const a of alts) {
+        const b = el("button", {type: "button", class: "doe-btn alt"}, resIcon(a.gain, 24), `1 ${resName(ctx, a.gain)}`);
+        clickable(ctx, b, a);
+        alt.append(b);
+      }
+      asst.append(alt);
+    }
+    box.append(asst);
+  }
+  if (done) {
+    const unused = [];
+    if (uses.length || alts.length) unused.push(`your Assistant${tile ? ` (${tile.name})` : ""}`);
+    const bonus = legal.filter((a) => a.type === "bonus").length;
+    if (bonus) unused.push(`${bonus} Bonus token${bonus === 1 ? "" : "s"} to take`);
+    if (legal.some((a) => a.type === "spend_worms")) unused.push("an Extra Resource (Worm token)");
+    if (legal.some((a) => a.type === "cheese")) unused.push("Cheese to capture a Rat");
+    const brewable = RES_ORDER.filter((r) => (lab.pool || {})[r] && legal.some((a) => a.type === "brew" && a.res === r));
+    if (brewable.length) unused.push(`Resources you can still place (${brewable.map((r) => resName(ctx, r)).join(", ")})`);
+    const end = el("button", {type: "button", class: "doe-btn done"}, el("span", {class: "doe-done-mark", "aria-hidden": "true"}, "✔"), "Done brewing");
+    if (unused.length && !asking) {
+      // a local first step (data-pick, renderer contract): the question's own button sends it
+      end.dataset.pick = "ask-done";
+      end.setAttribute("aria-label", "Done brewing (asks first: something is still unused)");
+      end.addEventListener("click", (e) => { e.preventDefault(); asking = true; ctx.redraw(); });
+      ctx.table.claim(done);
+      box.append(el("div", {class: "doe-done-row"}, end));
+    } else if (unused.length) {
+      const yes = el("button", {type: "button", class: "doe-btn done", dataset: {confirm: "done"}}, "End Brewing anyway");
+      clickable(ctx, yes, done);
+      const no = el("button", {type: "button", class: "doe-btn keep"}, "Keep brewing");
+      no.addEventListener("click", (e) => { e.preventDefault(); asking = false; ctx.redraw(); });
+      box.append(el("div", {class: "doe-ask", role: "alertdialog", "aria-label": "End Brewing?"},
+        el("div", {}, el("b", {}, "End Brewing now? "), `You still have ${unused.join("; ")}.`),
+        el("div", {class: "doe-done-row"}, no, yes)));
+    } else {
+      clickable(ctx, end, done);
+      box.append(el("div", {class: "doe-done-row"}, end));
+    }
+  }
+  return box;
+}
 
 /** The viewer's legal Alchilab actions, indexed for drawing. */
 function index(ctx, mine) {
@@ -36,30 +122,28 @@ function tokenNode(ctx, slot, taken, action) {
   if (!t) {
     node = el("span", {class: "doe-token none", title: "no token"}, "–");
   } else if (t.kind === "scroll") {
-    const r = RES[t.res] || {fill: "#bbb", ink: "#000", abbr: "?"};
-    node = el("span", {class: "doe-token scroll", title: t.label,
-                       style: {"--fill": r.fill, "--ink": r.ink}},
-      el("span", {class: "doe-scroll-res"}, r.abbr), el("span", {class: "doe-scroll-s"}, "+1"));
+    node = el("span", {class: "doe-token scroll"}, scrollIcon(t.res, null, 30));
   } else {
     const m = /^(worm|cheese)(\d)$/.exec(t.token || "");
     const res = m ? m[1] : t.token;
-    const r = RES[res] || {fill: "#bbb", ink: "#000", abbr: "?"};
-    node = el("span", {class: "doe-token extra", title: t.label, style: {"--fill": r.fill, "--ink": r.ink}},
-      m ? `${m[2]}${res === "worm" ? "Wo" : "Ch"}` : r.abbr);
+    node = el("span", {class: "doe-token extra"}, extraIcon(res, m ? Number(m[2]) : 1, 28));
   }
   node.dataset.slot = slot;
   if (taken) {
     node.classList.add("taken");
     node.replaceChildren("✓");
   }
-  if (t) node.setAttribute("aria-label", `${t.label}${taken ? " (taken)" : ""}`);
+  if (t) {
+    node.setAttribute("aria-label", `${t.label}${taken ? " (taken)" : ""}`);
+    attachCard(node, () => tokenCard(t));
+  }
   if (action) clickable(ctx, node, action);
   return node;
 }
 
 function flames(n, lit) {
-  const box = el("span", {class: "doe-flames", title: `${n} Income icon${n > 1 ? "s" : ""}`});
-  for (let i = 0; i < n; i++) box.append(el("span", {class: `doe-flame${i < lit ? " lit" : ""}`}));
+  const box = el("span", {class: "doe-flames", title: `${n} Income icon${n > 1 ? "s" : ""}, ${lit} revealed`});
+  for (let i = 0; i < n; i++) box.append(flameIcon(i < lit, 14));
   return box;
 }
 
@@ -188,7 +272,7 @@ function drawDistiller(ctx, lab, idx, pick, mine) {
     box.append(row);
   }
   return el("section", {class: "doe-panel doe-distiller-panel"},
-    el("h4", {}, "Distiller ", el("span", {class: "muted"}, `${d.mushrooms || 0} Mu`)), box);
+    el("h4", {}, "Distiller ", el("span", {class: "muted"}, `${d.mushrooms || 0} Mushroom${d.mushrooms === 1 ? "" : "s"}`)), box);
 }
 
 function drawToxicity(ctx, lab) {
@@ -262,23 +346,30 @@ function drawPool(ctx, lab, idx, pick, mine) {
   for (const [tok, n] of Object.entries(lab.worm_tokens || {})) {
     if (!n) continue;
     extras.push(el("span", {class: "doe-pool-item extra"},
-      el("span", {class: "doe-token extra big", style: {"--fill": RES.worm.fill, "--ink": RES.worm.ink}},
-        `${tok.slice(-1)}Wo`), el("b", {class: "num"}, `×${n}`),
+      el("span", {class: "doe-token extra big"}, extraIcon("worm", Number(tok.slice(-1)), 32)), el("b", {class: "num"}, `×${n}`),
       el("span", {class: "doe-pool-name"}, `${tok.slice(-1)}-Worm token`)));
   }
   if (!any && !extras.length) box.append(el("span", {class: "muted"}, "Nothing to place"));
   box.append(...extras);
+  // Issue 14 item 9: a Spider that cannot be placed says why (Spider-only Vials).
+  const spiders = (lab.pool || {}).spider || 0;
+  const why = mine && spiders && ctx.game.phase === "brewing" && !idx.brew.has("spider")
+    ? el("div", {class: "doe-why", role: "note"}, resIcon("spider", 22),
+      `Your Spider${spiders > 1 ? "s" : ""} cannot be placed yet: a Vial may not hold only Spiders. ` +
+      "Put another Ingredient in a Vial first; a Spider still unplaced at the end of Brewing is discarded.")
+    : null;
   const head = el("h4", {}, mine ? "Your pool" : "Pool");
   if (mine && idx.brew.size) head.append(el("span", {class: "muted"}, pick ? " · click a highlighted space" : " · pick a Resource"));
-  return el("section", {class: "doe-panel doe-pool-panel"}, head, box);
+  return el("section", {class: "doe-panel doe-pool-panel"}, head, box, why);
 }
 
 function drawInfo(ctx, lab) {
   const bits = el("div", {class: "doe-info"});
   const scrolls = lab.scrolls || [];
   bits.append(el("div", {}, el("span", {class: "lbl"}, "Scrolls "),
-    scrolls.length ? scrolls.map((s) => resChip(ctx, s, {size: "xs"})) : el("span", {class: "muted"}, "none")));
-  const inc = el("div", {}, el("span", {class: "lbl"}, "Income icons "), el("b", {}, String(lab.income_icons || 0)),
+    scrolls.length ? scrolls.map((s) => el("span", {class: "doe-scroll-own", "aria-label": `Scroll: ${resName(ctx, s)}`}, scrollIcon(s, null, 26, `Scroll: ${resName(ctx, s)}`)))
+      : el("span", {class: "muted"}, "none")));
+  const inc = el("div", {}, el("span", {class: "lbl"}, "Income icons "), flameIcon(true, 16), el("b", {}, String(lab.income_icons || 0)),
     el("span", {class: "muted"}, ` (−${lab.free_rats || 0} Free Rats)`));
   mark(ctx, inc, `lab${lab.seat}:income`, lab.income_icons);
   bits.append(inc);
@@ -330,12 +421,23 @@ export function drawAlchilab(ctx, seat) {
       : el("span", {class: "doe-lab-score"}, "Score track ", el("b", {}, String(lab.score ?? 0))));
   if (ctx.game.phase === "brewing") head.append(el("span", {class: `doe-flag${lab.done ? " done" : ""}`}, lab.done ? "done brewing" : "brewing"));
   const note = pendingNote(ctx, lab, mine);
+  const top = el("div", {class: "doe-lab-top"}, drawRats(ctx, lab), drawToxicity(ctx, lab), drawInfo(ctx, lab));
+  const pawns = drawPawns(ctx, lab, idx, mine);
+  const pool = drawPool(ctx, lab, idx, pick, mine);
+  const dist = drawDistiller(ctx, lab, idx, pick, mine);
+  const brewer = drawBrewer(ctx, lab, idx, pick, mine);
+  const controls = drawControls(ctx, lab, mine);
+  // Brewing (issue 14 item 6): the pool, the choices, the Distiller and the Brewer come first
+  // (on a phone: the pool, the Brewer, the Distiller, then the choices).
+  const brewing = ctx.game.phase === "brewing";
+  const body = brewing
+    ? [el("div", {class: "doe-brew"}, el("div", {class: "doe-lab-main"}, pool, controls),
+      el("div", {class: "doe-lab-main"}, dist, brewer)), top,
+      el("div", {class: "doe-lab-main"}, pawns)]
+    : [top, el("div", {class: "doe-lab-main"}, pawns, pool), el("div", {class: "doe-lab-main"}, dist, brewer)];
   const lab$ = el("div", {class: `doe-lab${mine ? " mine" : ""}`, style: {"--seat": ctx.table.seatColor(seat)},
                           dataset: {seat: String(seat)}, role: "region",
                           "aria-label": `Alchilab of ${ctx.table.seatName(seat)}`},
-    head, note,
-    el("div", {class: "doe-lab-top"}, drawRats(ctx, lab), drawToxicity(ctx, lab), drawInfo(ctx, lab)),
-    el("div", {class: "doe-lab-main"}, drawPawns(ctx, lab, idx, mine), drawPool(ctx, lab, idx, pick, mine)),
-    el("div", {class: "doe-lab-main"}, drawDistiller(ctx, lab, idx, pick, mine), drawBrewer(ctx, lab, idx, pick, mine)));
+    head, note, ...body);
   return lab$;
 }

@@ -1,6 +1,8 @@
 // The Forest board (SVG): Gathering spaces with their Resources, Clearing vs Underbrush,
 // Cat/Toad/Snake action spaces with their arrows and pawns, Crows on Clearing spaces.
-import {RES, PAWN, sv, clickable, mark, resName} from "./util.js";
+import {RES, sv, clickable, mark, resName, resCard} from "./util.js";
+import {attachCard} from "../../js/dom.js";
+import {gRes, gPawn} from "./icons.js";
 
 const U = 100;      // one gathering-grid unit, px
 const C = 68;       // a Gathering space's side
@@ -19,11 +21,9 @@ function centre(x, y) {
 }
 
 function svgRes(ctx, res, count, x, y) {
-  const r = RES[res] || {fill: "#bbb", ink: "#000", abbr: "?"};
   const g = sv("g", {class: "doe-sres", transform: `translate(${x},${y})`},
-    sv("circle", {r: 14, fill: r.fill, stroke: "#0008", "stroke-width": 1}),
-    sv("text", {class: "abbr", "text-anchor": "middle", dy: "0.35em", fill: r.ink}, r.abbr),
-    sv("title", {}, `${resName(ctx, res)} ×${count}`));
+    gRes(res, 0, 0, 30), sv("title", {}, `${resName(ctx, res)} ×${count}`));
+  attachCard(g, () => resCard(ctx, res));
   if (count > 1) {
     g.append(sv("circle", {cx: 12, cy: -11, r: 8, fill: "#fff", stroke: "#222", "stroke-width": 1}),
       sv("text", {class: "cnt", x: 12, y: -11, "text-anchor": "middle", dy: "0.35em"}, String(count)));
@@ -33,11 +33,10 @@ function svgRes(ctx, res, count, x, y) {
 
 function svgPawn(ctx, seat, pawn, x, y, w = 28, h = 18) {
   const label = `${resName(ctx, pawn)} of ${ctx.table.seatName(seat)}`;
-  return sv("g", {class: "doe-spawn", transform: `translate(${x},${y})`},
-    sv("rect", {x: -w / 2, y: -h / 2, width: w, height: h, rx: 6, fill: ctx.table.seatColor(seat),
-                stroke: "#fff", "stroke-width": 2}),
-    sv("text", {"text-anchor": "middle", dy: "0.35em", fill: "#fff"}, PAWN[pawn] || pawn),
+  const g = sv("g", {class: "doe-spawn", transform: `translate(${x},${y})`},
+    sv("circle", {r: w / 2 + 2, fill: "#fff"}), gPawn(pawn, ctx.table.seatColor(seat), 0, 0, w),
     sv("title", {}, label));
+  return attachCard(g, () => resCard(ctx, pawn, true, seat));
 }
 
 /** Action by space for the viewer's legal placements (Crow/Cat/Toad/Snake; seer_put on cells). */
@@ -92,12 +91,15 @@ export function drawForest(ctx) {
       const pos = SLOTS[Math.max(1, Math.min(4, types.length))];
       shown.forEach((t, i) => node.append(svgRes(ctx, t, here[t], pos[i][0], pos[i][1])));
       if (types.length > 4) {
-        const rest = types.slice(3).map((t) => `${RES[t] ? RES[t].abbr : t}${here[t]}`).join(" ");
-        node.append(sv("text", {class: "more", x: 15, y: 22, "text-anchor": "middle"}, rest));
+        const rest = types.slice(3);
+        const more = sv("g", {class: "more"}, sv("circle", {cx: 16, cy: 19, r: 12, fill: "#fff", stroke: "#2b2118", "stroke-width": 1.5}),
+          sv("text", {class: "cnt", x: 16, y: 19, "text-anchor": "middle", dy: "0.35em"}, `+${rest.length}`),
+          sv("title", {}, rest.map((t) => `${resName(ctx, t)} ×${here[t]}`).join(", ")));
+        node.append(more);
       }
     }
     const p = pawns[g.id];
-    if (p) node.append(svgPawn(ctx, p.seat, p.pawn, -C / 2 + 15, -C / 2 + 10, 26, 16));
+    if (p) node.append(svgPawn(ctx, p.seat, p.pawn, -C / 2 + 13, -C / 2 + 13, 28));
     const a = acts.get(g.id);
     if (a) {
       clickable(ctx, node, a);
@@ -129,12 +131,11 @@ export function drawForest(ctx) {
     node.append(sv("circle", {class: "chg", r: 25}), sv("circle", {class: "hl", r: 21}), arrows);
     if (p) {
       // the seat's colour as a style: the stylesheet's .disc fill would beat an attribute
-      node.append(sv("circle", {class: "disc", r: 16, style: {fill: ctx.table.seatColor(p.seat)}}),
-        sv("text", {class: "letter on", "text-anchor": "middle", dy: "0.35em"}, PAWN[p.pawn]),
+      node.append(gPawn(p.pawn, ctx.table.seatColor(p.seat), 0, 0, 34),
         sv("title", {}, `${resName(ctx, p.pawn)} of ${ctx.table.seatName(p.seat)}`));
     } else {
-      node.append(sv("circle", {class: "disc", r: 16}),
-        sv("text", {class: "letter", "text-anchor": "middle", dy: "0.35em"}, PAWN[s.pawn]));
+      node.append(sv("g", {class: "doe-empty-pawn"}, gPawn(s.pawn, null, 0, 0, 32)),
+        sv("title", {}, `${resName(ctx, s.pawn)} space`));
     }
     const a = acts.get(s.id);
     if (a) {

@@ -3,6 +3,8 @@
 // (tabs per seat). Clickable legal targets carry data-action; two-step choices (a pawn, a
 // Resource in the pool) are local picks carrying data-pick. Styles: drops.css (injected).
 import {RES, RES_ORDER, el, resChip, pawnChip, seatTag, nameSpan, finalTotal, clickable, mark} from "./util.js";
+import {attachCard} from "../../js/dom.js";
+import {assistantIcon, recipeIcon, resIcon, pawnIcon, scrollIcon, flameIcon, pointsIcon} from "./icons.js";
 import {drawForest} from "./forest.js";
 import {drawAlchilab} from "./alchilab.js";
 
@@ -74,6 +76,7 @@ function render(fresh) {
   const ctx = {
     view, game, table, you, legal, picked, sigs, prevSigs, fresh,
     pick(key) { picked = key; render(false); },
+    redraw() { render(false); },
     afterAct() {},
   };
 
@@ -84,7 +87,10 @@ function render(fresh) {
     drawBag(ctx));
   const parts = [el("div", {class: "doe-top"}, left, side)];
   if (game.breakdown) parts.push(drawBreakdown(ctx));
-  parts.push(drawLabs(ctx));
+  // Brewing (issue 14 item 6): your Alchilab is where you act — above the Forest.
+  const labs = drawLabs(ctx);
+  if (game.phase === "brewing" && you !== null && legal.some((a) => a.type !== "place")) parts.unshift(labs);
+  else parts.push(labs);
   parts.push(legend(ctx));
   // Brew actions are reachable through a pick in the pool: claim them when the pick is drawn.
   // (The pool is drawn on the viewer's own Alchilab; on another seat's tab a banner leads back.)
@@ -101,6 +107,25 @@ function render(fresh) {
   const box = el("div", {class: "doe"}, ...parts);
   root.replaceChildren(box);
   restoreFocus(focusKey);
+  if (fresh) bringIntoView(view);
+}
+
+let scrolledFor = null;
+/** Issue 14 item 6: when the viewer's prompt arrives, the place to act is on screen (the pool
+ *  and Brewer while brewing; the Forest while placing). Scrolls only when it is off screen. */
+function bringIntoView(view) {
+  if (view.you === null || view.you === undefined) return;
+  const waiting = (view.header && view.header.waiting_for) || [];
+  const key = `${view.version}:${view.you}`;
+  if (!waiting.includes(view.you) || scrolledFor === key) return;
+  scrolledFor = key;
+  const g = view.game || {};
+  const target = root.querySelector(g.phase === "brewing" ? ".doe-lab.mine .doe-pool-panel" : ".doe-forest-wrap");
+  if (!target || typeof target.getBoundingClientRect !== "function") return;
+  const r = target.getBoundingClientRect();
+  if (r.top >= 0 && r.top < window.innerHeight * 0.6) return;
+  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  target.scrollIntoView({block: "start", behavior: smooth ? "smooth" : "auto"});
 }
 
 function focusedKey() {
@@ -142,7 +167,7 @@ function drawAssistants(ctx) {
     if (!t) continue;
     const occ = pawns[sp.id];
     const tile = el("div", {class: `doe-asst phase-${t.phase}${t.used ? " used" : ""}`, dataset: {space: sp.id}},
-      el("div", {class: "doe-asst-head"}, el("span", {class: "doe-asst-num"}, String(sp.index + 1)),
+      el("div", {class: "doe-asst-head"}, assistantIcon(20), el("span", {class: "doe-asst-num"}, String(sp.index + 1)),
         el("b", {class: "doe-asst-name"}, t.name), el("span", {class: "doe-phase"}, t.phase)),
       el("div", {class: "doe-asst-text"}, t.text));
     const foot = el("div", {class: "doe-asst-foot"});
@@ -151,7 +176,7 @@ function drawAssistants(ctx) {
     } else if (t.hired_by !== null && t.hired_by !== undefined) {
       foot.append(pawnChip(ctx, t.hired_by, "coin"), " ", nameSpan(ctx, t.hired_by));
     } else {
-      foot.append(el("span", {class: "muted"}, "free · or 1 Wo / 1 Ch"));
+      foot.append(el("span", {class: "muted"}, "free · or 1 Worm / 1 Cheese"));
     }
     if (t.used) foot.append(el("span", {class: "doe-used"}, "used"));
     tile.append(foot);
@@ -161,6 +186,10 @@ function drawAssistants(ctx) {
       if (pickedPawn && pickedPawn !== "coin") tile.classList.add("dim");
     }
     mark(ctx, tile, `asst:${sp.id}`, [occ || null, t.hired_by, t.used]);
+    attachCard(tile, () => el("div", {class: "doe-full"},
+      el("div", {class: "doe-full-head"}, assistantIcon(40), el("b", {}, t.name), el("span", {class: "doe-phase"}, t.phase)),
+      el("p", {}, t.text),
+      el("p", {class: "muted"}, `Hire it with your Coin Pouch during Placement; its ability is used in the ${t.phase} phase. Or take 1 Worm or 1 Cheese instead.`)));
     row.append(tile);
   }
   return el("section", {class: "doe-asst-section"}, el("h4", {}, "Assistants (hire with a Coin Pouch)"), row);
@@ -169,10 +198,14 @@ function drawAssistants(ctx) {
 function drawRecipes(ctx) {
   const box = el("div", {class: "doe-recipes"});
   for (const r of ctx.game.recipes || []) {
-    box.append(el("div", {class: "doe-recipe"},
-      el("div", {class: "doe-recipe-head"}, resChip(ctx, r.ingredient, {size: "md"}),
-        el("b", {}, r.name), el("span", {class: "doe-pts"}, `${r.points} ${r.points === 1 ? "pt" : "pts"}`)),
-      el("div", {class: "doe-recipe-text"}, `${ctx.game.geometry.names[r.ingredient] || r.ingredient}: ${r.text}`)));
+    const tile = el("div", {class: "doe-recipe", tabindex: "0"},
+      el("div", {class: "doe-recipe-head"}, recipeIcon(22), resChip(ctx, r.ingredient, {size: "md"}),
+        el("b", {}, r.name), el("span", {class: "doe-pts"}, pointsIcon(r.points, 24))),
+      el("div", {class: "doe-recipe-text"}, `${ctx.game.geometry.names[r.ingredient] || r.ingredient}: ${r.text}`));
+    attachCard(tile, () => el("div", {class: "doe-full"},
+      el("div", {class: "doe-full-head"}, recipeIcon(40), resIcon(r.ingredient, 36), el("b", {}, r.name)),
+      el("p", {}, `Required Ingredient: ${ctx.game.geometry.names[r.ingredient] || r.ingredient}.`), el("p", {}, r.text)));
+    box.append(tile);
   }
   return el("section", {class: "doe-panel"}, el("h4", {}, "Recipes"), box);
 }
@@ -257,10 +290,9 @@ function drawBreakdown(ctx) {
 
 function legend(ctx) {
   return el("p", {class: "doe-legend"},
-    el("span", {class: "doe-res md fresh", style: {"--fill": RES.owl.fill, "--ink": RES.owl.ink}}, el("span", {class: "doe-res-abbr"}, "Ow")),
+    el("span", {class: "doe-res md fresh"}, resIcon("owl", 32)),
     " placed this round (click to take back) · ",
-    el("span", {class: "doe-res md fixed", style: {"--fill": RES.owl.fill, "--ink": RES.owl.ink}}, el("span", {class: "doe-res-abbr"}, "Ow")),
-    " fixed · ", el("span", {class: "doe-token scroll", style: {"--fill": RES.bat.fill, "--ink": RES.bat.ink}},
-      el("span", {class: "doe-scroll-res"}, "Ba"), el("span", {class: "doe-scroll-s"}, "+1")),
-    " Scroll · ", el("span", {class: "doe-flame lit"}), " Income icon · dashed Gathering space = Underbrush (no Crows)");
+    el("span", {class: "doe-res md fixed"}, resIcon("owl", 32)),
+    " fixed · ", el("span", {class: "doe-token scroll"}, scrollIcon("bat", null, 26)),
+    " Scroll · ", flameIcon(true, 16), " Income icon · dashed Gathering space = Underbrush (no Crows)");
 }

@@ -1,23 +1,44 @@
 // Drops of Evil renderer helpers: DOM builders, resource look, clickable/pickable targets,
 // "changed since the last view" marks. No view data is ever parsed as HTML.
 
+import {attachCard} from "../../js/dom.js";
+import {RES_FILL, resIcon, pawnIcon} from "./icons.js";
+
 export const SVGNS = "http://www.w3.org/2000/svg";
 
-/** Resource look: fill, text colour, short letters (colour is never the only cue). */
+/** Resource look: fill and text colour (each token also has its own drawing: icons.js). */
 export const RES = {
-  owl:        {fill: "#c9a46a", ink: "#2b1d08", abbr: "Ow"},
-  bat:        {fill: "#6b4fa0", ink: "#ffffff", abbr: "Ba"},
-  salamander: {fill: "#e0603a", ink: "#ffffff", abbr: "Sa"},
-  scorpion:   {fill: "#f2c230", ink: "#2b2200", abbr: "Sc"},
-  spider:     {fill: "#2c2c34", ink: "#ffffff", abbr: "Sp"},
-  worm:       {fill: "#f3a6b9", ink: "#4a1020", abbr: "Wo"},
-  mushroom:   {fill: "#3f9e8c", ink: "#ffffff", abbr: "Mu"},
-  rat:        {fill: "#8c8c8c", ink: "#ffffff", abbr: "Ra"},
-  cheese:     {fill: "#ffe07a", ink: "#3a2c00", abbr: "Ch"},
+  owl:        {fill: RES_FILL.owl, ink: "#2b1d08"},
+  bat:        {fill: RES_FILL.bat, ink: "#1a0f2e"},
+  salamander: {fill: RES_FILL.salamander, ink: "#2b1208"},
+  scorpion:   {fill: RES_FILL.scorpion, ink: "#2b2200"},
+  spider:     {fill: RES_FILL.spider, ink: "#ffffff"},
+  worm:       {fill: RES_FILL.worm, ink: "#4a1020"},
+  mushroom:   {fill: RES_FILL.mushroom, ink: "#0d2a24"},
+  rat:        {fill: RES_FILL.rat, ink: "#1a1a1a"},
+  cheese:     {fill: RES_FILL.cheese, ink: "#3a2c00"},
 };
 export const RES_ORDER = ["owl", "bat", "salamander", "scorpion", "spider", "worm", "mushroom", "rat"];
-export const PAWN = {crow: "Cr", cat: "Ca", toad: "To", snake: "Sn", coin: "$"};
 export const PAWN_ORDER = ["crow", "cat", "toad", "snake", "coin"];
+
+/** What each component is, in rulebook words, for its full card (hover / long-press). */
+const ABOUT = {
+  owl: "Ingredient. Brew it into a Vial of your Brewer; a completed Vial scores its Toxicity.",
+  bat: "Ingredient. Brew it into a Vial of your Brewer; a completed Vial scores its Toxicity.",
+  salamander: "Ingredient. Brew it into a Vial of your Brewer; a completed Vial scores its Toxicity.",
+  scorpion: "Ingredient. Brew it into a Vial of your Brewer; a completed Vial scores its Toxicity.",
+  spider: "Wild Ingredient: it may complete a Vial of any Ingredient, but a Vial may not hold only Spiders.",
+  worm: "Ingredient from the general supply; an empty Gathering space gives 1 Worm.",
+  mushroom: "Goes into your Distiller, bottom Vial first; the top Vial is refilled by pairs.",
+  rat: "Goes to your Free Rats (−1 Poison Point each Income) unless you capture it with Cheese.",
+  cheese: "Captures one Rat: move a Free Rat to your Captured Rats space.",
+  crow: "Familiar: placed on a Clearing Gathering space; gathers 1 Resource of your choice there.",
+  cat: "Familiar: placed on a double-arrow space; gathers 1 Resource from each of its 2 spaces.",
+  toad: "Familiar: placed on a four-arrow space; gathers 1 Resource from each of its 4 spaces.",
+  snake: "Familiar: placed on a down-arrow space; gathers 1 Resource from each space of its column.",
+  coin: "Coin Pouch: hires an Assistant, or takes 1 Worm or 1 Cheese instead.",
+};
+export const about = (key) => ABOUT[key] || "";
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -56,20 +77,28 @@ export function resName(ctx, res) {
   return names[res] || res;
 }
 
-/** A round resource token (HTML). `count` > 1 adds a ×n badge. */
+/** The full card of a Resource or a pawn: its picture large, its name and what it does. */
+export function resCard(ctx, key, pawn = false, seat = null) {
+  const color = seat === null ? null : ctx.table.seatColor(seat);
+  return el("div", {class: "doe-full"},
+    el("div", {class: "doe-full-head"}, pawn ? pawnIcon(key, color || "#efe6d2", 44) : resIcon(key, 44),
+      el("b", {}, resName(ctx, key) + (seat === null ? "" : ` of ${ctx.table.seatName(seat)}`))),
+    el("p", {}, about(key)));
+}
+
+/** A round resource token (HTML) with its drawing. `count` > 1 adds a ×n badge. */
 export function resChip(ctx, res, {count = null, size = "", extra = ""} = {}) {
-  const r = RES[res] || {fill: "#bbb", ink: "#000", abbr: String(res).slice(0, 2)};
-  const node = el("span", {class: `doe-res ${size} ${extra}`.trim(), title: resName(ctx, res),
-                           style: {"--fill": r.fill, "--ink": r.ink}, "aria-label": resName(ctx, res)},
-    el("span", {class: "doe-res-abbr"}, r.abbr));
+  const node = el("span", {class: `doe-res ${size} ${extra}`.trim(), "aria-label": resName(ctx, res),
+                           style: {"--fill": (RES[res] || {}).fill || "#bbb"}}, resIcon(res, 32));
   if (count !== null) node.append(el("span", {class: "doe-count"}, `×${count}`));
-  return node;
+  return attachCard(node, () => resCard(ctx, res));
 }
 
 export function pawnChip(ctx, seat, pawn, extra = "") {
   const label = `${resName(ctx, pawn)} of ${ctx.table.seatName(seat)}`;
-  return el("span", {class: `doe-pawn ${extra}`.trim(), title: label, "aria-label": label,
-                     style: {"--seat": ctx.table.seatColor(seat)}}, PAWN[pawn] || pawn);
+  const node = el("span", {class: `doe-pawn ${extra}`.trim(), "aria-label": label,
+                           style: {"--seat": ctx.table.seatColor(seat)}}, pawnIcon(pawn, ctx.table.seatColor(seat), 32));
+  return attachCard(node, () => resCard(ctx, pawn, true, seat));
 }
 
 export function seatTag(ctx, seat) {

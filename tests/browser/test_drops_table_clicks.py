@@ -1,0 +1,172 @@
+"""Drops of Evil on the real table, by real clicks (issue 14 "Done when", items 3, 6 and 9).
+
+A real Lair process; the host plays a 2-player match against a bot (short delay) for one full
+round — Placement, Gathering, Brewing, Income — clicking the board like a player: every click is
+counted per named task ("first placement", "a Brewing") and the counts are printed. Mid-match the
+table's visible text (HTML, SVG, tooltips, labels) must hold no catalogue id, cell id or
+two-letter abbreviation; when the Brewing prompt arrives, the pool and the Brewer are on screen
+without scrolling; "Done brewing" with an unused Assistant asks first. Screenshots at 1366×768
+and 375×812: tests/e2e/artifacts/drops-table-*.png.
+"""
+from __future__ import annotations
+
+import pytest
+
+from engines import registry
+from tests.browser import ARTIFACTS, screenshot
+from tests.table_clicks import Clicks, actions, click, click_action, codes_in, my_turn, visible_text, version, \
+    wait_new_view
+
+pytestmark = pytest.mark.e2e
+
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 375, "height": 812}
+
+
+def _start(browser, server: str):
+    ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.fill("#name", "Morgana")
+    page.click("#name-submit")
+    page.check("#game-drops_of_evil")
+    page.select_option("#players-drops_of_evil", "2")
+    page.click("#create")
+    page.click("#bot-1")
+    page.wait_for_selector("#seats li[data-seat='1'] strong")
+    page.click("#start")
+    page.wait_for_selector("#table")
+    page.wait_for_function("document.body.dataset.version !== undefined")
+    return ctx, page
+
+
+def _phase(page) -> str:
+    return page.evaluate("(document.querySelector('.doe-phase-step.on') || {}).textContent || ''")
+
+
+def _round(page) -> str:
+    return page.evaluate("(document.querySelector('.doe-round') || {}).textContent || ''")
+
+
+def _in_view(page, selector: str) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    vh = page.viewport_size["height"]
+    return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 120) <= vh
+
+
+def _no_codes(page, where: str) -> None:
+    codes = codes_in(visible_text(page), registry.get("drops_of_evil").display_names())
+    assert not codes, f"{where}: a player can read codes {codes}"
+
+
+def _shots(page, name: str) -> None:
+    screenshot(page, ARTIFACTS / f"drops-table-{name}-desktop.png", full_page=False)
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(100)
+    screenshot(page, ARTIFACTS / f"drops-table-{name}-phone.png", full_page=False)
+    page.set_viewport_size(DESKTOP)
+
+
+def _place(page, clicks: Clicks) -> None:
+    """One placement: a Familiar on the Forest when one may go there, else the Coin Pouch."""
+    acts = actions(page)
+    forest = [a for a in acts if a["type"] == "place" and a["pawn"] != "coin"]
+    pick = forest[0] if forest else next((a for a in acts if a["type"] == "place"), None)
+    if pick is None:  # after the last pawn: the Assistant may still act, then end the turn
+        pick = next(a for a in acts if a["type"] in ("end_turn", "skip", "seer_put"))
+    click_action(page, pick, clicks)
+
+
+def _brew(page, clicks: Clicks) -> bool:
+    """One Brewing step; True once "Done brewing" was sent."""
+    acts = actions(page)
+    for a in acts:
+        if a["type"] == "bonus":
+            click_action(page, a, clicks)
+            return False
+    direct = [a for a in acts if a["type"] == "brew"]
+    if direct:  # a picked Resource stays picked while it can still be brewed
+        click_action(page, direct[0], clicks)
+        return False
+    picks = page.locator("#board .doe-lab.mine [data-pick^='res-']")
+    if picks.count():
+        before = len(actions(page))
+        click(page, "#board .doe-lab.mine [data-pick^='res-']", clicks)
+        cells = [a for a in actions(page) if a["type"] == "brew"]
+        assert cells or before, "a picked Resource shows where it may go"
+        if cells:
+            click_action(page, cells[0], clicks)
+            return False
+    ask = page.locator("#board [data-pick='ask-done']")
+    if ask.count():
+        unused_assistant = any(a["type"] in ("assistant", "alternative") for a in acts)
+        click(page, "#board [data-pick='ask-done']", clicks)
+        assert page.locator("#board .doe-ask").is_visible(), "ending Brewing with something unused asks first"
+        if unused_assistant:
+            assert "Assistant" in page.locator("#board .doe-ask").inner_text()
+        click_action(page, {"type": "done"}, clicks)
+        return True
+    done = [a for a in acts if a["type"] == "done"]
+    if done:
+        click_action(page, done[0], clicks)
+        return True
+    other = [a for a in acts if a["type"] not in ("take_back", "cancel")]
+    click_action(page, other[0], clicks)
+    return False
+
+
+def test_drops_round_by_clicks(browser, lair_server):
+    """A full round by real clicks with counted tasks; no codes on the table; the place to act
+    is on screen when the prompt arrives (1366×768 and 375×812)."""
+    ctx, page = _start(browser, lair_server)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    clicks = Clicks()
+    placements = 0
+    brewed = False
+    shot_placement = shot_brewing = False
+    for _ in range(400):
+        if "2" in _round(page) and _phase(page) == "Placement":
+            break  # one full round played
+        if not my_turn(page):
+            before = version(page)
+            wait_new_view(page, before, timeout=5)
+            continue
+        phase = _phase(page)
+        if phase == "Placement":
+            assert _in_view(page, "#board .doe-forest-wrap"), "the Forest is on screen for a placement"
+            if not shot_placement and placements == 2:
+                shot_placement = True
+                _no_codes(page, "placement")
+                _shots(page, "placement")
+            clicks.task = "first placement" if placements == 0 else None
+            _place(page, clicks)
+            placements += 1
+        elif phase == "Brewing":
+            if clicks.task != "a Brewing" and not brewed:
+                # the prompt just arrived: the pool and the Brewer are on screen, no scrolling
+                assert _in_view(page, "#board .doe-lab.mine .doe-pool-panel")
+                assert _in_view(page, "#board .doe-lab.mine .doe-brewer")
+                clicks.task = "a Brewing"
+            if not shot_brewing:
+                shot_brewing = True
+                _no_codes(page, "brewing")
+                _shots(page, "brewing")
+            brewed = _brew(page, clicks) or brewed
+            if brewed:
+                clicks.task = None
+        else:
+            acts = [a for a in actions(page) if a["type"] not in ("take_back", "cancel")]
+            if acts:
+                click_action(page, acts[0], clicks)
+            else:
+                wait_new_view(page, version(page), timeout=5)
+    else:
+        pytest.fail("the round did not end")
+    assert brewed and placements >= 4
+    _no_codes(page, "next round")
+    clicks.report("Drops of Evil")
+    assert 1 <= clicks.counts["first placement"] <= 2
+    assert clicks.counts["a Brewing"] >= 3
+    assert not errors, errors
+    ctx.close()
