@@ -18,16 +18,17 @@ const CSS = `
 .cv-bar{display:flex;flex-wrap:wrap;gap:4px 16px;align-items:center;background:#efe6d2;border:1px solid #cdbf9f;border-radius:10px;padding:6px 12px}
 .cv-bar .it{display:inline-flex;align-items:center;gap:5px}
 .cv-bar b{font-weight:700}
-.cv-main{display:grid;grid-template-columns:minmax(0,1.15fr) minmax(290px,1fr);gap:12px;align-items:start}
+.cv-main{display:grid;grid-template-columns:minmax(0,1.35fr) minmax(290px,1fr);gap:12px;align-items:start}
+.cv-combat .vs .it{display:inline-flex;align-items:center;gap:6px;white-space:nowrap}
 @media (max-width:820px){.cv-main{grid-template-columns:minmax(0,1fr)}}
 .cv-map{background:#d9cba6;border:3px solid #7a5c37;border-radius:14px;box-shadow:inset 0 0 0 3px #efe3c2;position:relative}
-.cv-map svg{width:100%;height:auto;max-height:calc(100vh - 170px);display:block;margin:auto}
+.cv-map svg{width:100%;height:auto;max-height:calc(100vh - 150px);display:block;margin:auto;border-radius:11px}
 .cv-hint{background:#fffbe6;border:2px solid #0a7d2c;border-radius:10px;padding:6px 10px;font-weight:600}
 .cv-side{display:flex;flex-direction:column;gap:10px;min-width:0}
 .cv-panel{border:1px solid #cdbf9f;border-radius:10px;padding:8px 10px;background:#fbf7ee}
 .cv-panel h3{margin:0 0 6px;font-size:15px;display:flex;align-items:center;gap:6px;flex-wrap:wrap}
 .cv-cards{display:flex;flex-wrap:wrap;gap:8px}
-.cv-card{width:128px;border:2px solid #2b2118;border-radius:9px;background:#fffaf0;font-size:13px;position:relative;display:flex;flex-direction:column;overflow:hidden;box-shadow:0 1px 2px rgba(0,0,0,.25)}
+.cv-card{width:138px;border:2px solid #2b2118;border-radius:9px;background:#fffaf0;font-size:13px;position:relative;display:flex;flex-direction:column;overflow:hidden;box-shadow:0 1px 2px rgba(0,0,0,.25)}
 .cv-card .top{display:flex;align-items:center;justify-content:space-between;padding:3px 5px;background:#e9dcc0;border-bottom:1px solid #bca77c}
 .cv-card .stat{display:inline-flex;align-items:center;gap:3px;font-size:18px;font-weight:800}
 .cv-card .nm{font-weight:700;font-size:13.5px;padding:3px 6px 0;line-height:1.2}
@@ -50,7 +51,8 @@ const CSS = `
 .cv-hall .hd .it{display:inline-flex;align-items:center;gap:4px}
 .cv-hall.mine{background:#fffdf6}
 .cv-combat{background:#fff0e8;border:2px solid #c4452f}
-.cv-combat .vs{display:flex;align-items:center;gap:10px;font-size:18px;font-weight:800;margin:4px 0}
+.cv-act-here{margin-top:6px;display:flex;flex-direction:column;gap:4px}
+.cv-combat .vs{display:flex;flex-wrap:wrap;align-items:center;gap:6px 12px;font-size:18px;font-weight:800;margin:4px 0}
 .legal{cursor:pointer}
 .cv-card.legal{box-shadow:0 0 0 3px #0a7d2c;transform:translateY(-2px)}
 .cv-card.legal:hover{box-shadow:0 0 0 4px #0a7d2c}
@@ -157,12 +159,18 @@ function bringIntoView(view) {
   scrolledFor = key;
   const waiting = (view.header && view.header.waiting_for) || [];
   if (!waiting.includes(view.you)) return;
-  const target = root.querySelector(".cv-combat, .cv-hint, .legal, [data-pick]");
-  if (!target || typeof target.getBoundingClientRect !== "function") return;
-  const r = target.getBoundingClientRect();
-  if (r.top >= 0 && r.bottom <= window.innerHeight) return;
+  // the sticky prompt bar covers the bottom of the window: what is under it is not on screen
+  const bar = document.getElementById("prompt-bar");
+  const bottom = window.innerHeight - (bar ? Math.min(bar.getBoundingClientRect().height, window.innerHeight / 2) : 0);
+  const places = [...root.querySelectorAll(".cv-act-here [data-action], .legal, [data-pick]")];
+  if (!places.length) return;
+  const seen = (n) => { const r = n.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= bottom; };
+  if (places.some(seen)) return;
+  // scroll just enough to show the first place (above the prompt bar), keeping the rest in view
+  const r = places[0].getBoundingClientRect();
+  const dy = r.top < 0 ? r.top - 8 : Math.min(r.top - 8, r.bottom - bottom + 12);
   const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  target.scrollIntoView({block: "center", behavior: smooth ? "smooth" : "auto"});
+  window.scrollBy({top: dy, behavior: smooth ? "smooth" : "auto"});
 }
 
 function seatIndex(g, o) {
@@ -198,7 +206,8 @@ function render() {
     infoBar(ctx),
     el("div", {class: "cv-main"},
       el("div", {}, hint(ctx), el("div", {class: "cv-map"}, drawMap(ctx))),
-      el("div", {class: "cv-side"}, combatPanel(ctx), payPanel(ctx), myHall, handPanel(ctx), poolPanel(ctx))),
+      el("div", {class: "cv-side"}, combatPanel(ctx), payPanel(ctx), myHall, handPanel(ctx))),
+    poolPanel(ctx),
     el("div", {class: "cv-halls"}, ...g.owners.map((p, o) => (o === me ? null : hallPanel(ctx, o)))),
   );
 }
@@ -258,13 +267,22 @@ function hint(ctx) {
 
 // ----- map -----------------------------------------------------------------------------------
 const S = 6;    // viewBox scale: zones are placed on 0..100, drawn on 0..600
-const R = 68;   // zone radius
+let R = 68;     // zone radius: as large as the board's closest two zones allow
 
 function drawMap(ctx) {
   const {g, legal, moves} = ctx;
-  const svg = sv("svg", {viewBox: "-70 -70 740 740", role: "img", "aria-label": `Board ${g.board}: ${g.board_name}`});
-  svg.append(sv("rect", {x: -70, y: -70, width: 740, height: 740, fill: "#d9cba6"}));
   const zones = g.zones;
+  const pts = Object.values(zones).map((d) => [d.x * S, d.y * S]);
+  let near = Infinity;
+  for (let i = 0; i < pts.length; i++) for (let j = i + 1; j < pts.length; j++) {
+    near = Math.min(near, Math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1]));
+  }
+  R = Math.max(52, Math.min(80, near / 2 - 5));
+  const pad = R + 12;
+  const x0 = Math.min(...pts.map((p) => p[0])) - pad, y0 = Math.min(...pts.map((p) => p[1])) - pad;
+  const w = Math.max(...pts.map((p) => p[0])) + pad - x0, h = Math.max(...pts.map((p) => p[1])) + pad - y0;
+  const svg = sv("svg", {viewBox: `${x0} ${y0} ${w} ${h}`, role: "img", "aria-label": `Board ${g.board}: ${g.board_name}`});
+  svg.append(sv("rect", {x: x0, y: y0, width: w, height: h, fill: "#d9cba6"}));
   const done = new Set();
   const paths = sv("g", {});
   for (const [z, d] of Object.entries(zones)) {
@@ -341,7 +359,7 @@ function drawZone(ctx, z, d, action) {
   }
   // terrain drawn as terrain: its icons along the top of the zone
   const icons = terr.length;
-  terr.forEach((t, i) => grp.append(gTerrain(t, cx - (icons * 30) / 2 + i * 30 + 1, cy - R + 6, 28)));
+  terr.forEach((t, i) => grp.append(gTerrain(t, cx - (icons * 36) / 2 + i * 36 + 2, cy - R + 8, 32)));
   // the zone's letter on a plaque
   grp.append(sv("circle", {cx: cx - R + 6, cy: cy - R + 10, r: 15, fill: "#fbf3df", stroke: "#2b2118", "stroke-width": 2.5}),
     sv("text", {x: cx - R + 6, y: cy - R + 16, "text-anchor": "middle", "font-size": 18, "font-weight": 800, fill: "#2b2118",
@@ -360,8 +378,8 @@ function drawZone(ctx, z, d, action) {
   g.owners.forEach((p, o) => {
     const color = ownerColor(g, o);
     if (p.fortress === z) {
-      const f = sv("g", {}, sv("rect", {class: "hit", x: cx - 22, y: cy - 30, width: 44, height: 44, rx: 8, fill: "transparent", stroke: "none"}),
-        gFortress(cx - 22, cy - 32, 44, color, p.destroyed ? null : p.hp, p.destroyed));
+      const f = sv("g", {}, sv("rect", {class: "hit", x: cx - 26, y: cy - 42, width: 52, height: 52, rx: 8, fill: "transparent", stroke: "none"}),
+        gFortress(cx - 24, cy - 40, 48, color, p.destroyed ? null : p.hp, p.destroyed));
       f.append(sv("title", {}, `${ownerName(g, o)}'s fortress: ${p.destroyed ? "destroyed" : `${p.hp} hit points`}`));
       const ta = targets.find((a) => a.owner === o && a.fortress);
       if (ta) clickable(f, ta);
@@ -373,16 +391,16 @@ function drawZone(ctx, z, d, action) {
     }
   });
   const hasFort = g.owners.some((p) => p.fortress === z);
-  const rowY = hasFort ? cy + 16 : cy - 10;
-  const totalW = here.reduce((s, h) => s + h.n * (h.up ? 20 : 28) + 8, -8);
+  const rowY = hasFort ? cy + 12 : cy - 14;
+  const totalW = here.reduce((s, h) => s + h.n * (h.up ? 24 : 34) + 8, -8);
   let x = cx - totalW / 2;
   let origin = false;
   for (const {o, up, n, color} of here) {
-    const w = n * (up ? 20 : 28);
-    const tr = sv("g", {}, sv("rect", {class: "hit", x: x - 3, y: rowY - 3, width: w + 6, height: 36, rx: 7, fill: "transparent", stroke: "none"}));
+    const w = n * (up ? 24 : 34);
+    const tr = sv("g", {}, sv("rect", {class: "hit", x: x - 3, y: rowY - 3, width: w + 6, height: 40, rx: 8, fill: "transparent", stroke: "none"}));
     for (let i = 0; i < n; i++) {
-      tr.append(up ? gMeeple(x + i * 20 - 4, rowY, 28, color, true, markOf(g, o))
-        : gMeeple(x + i * 28 - 1, rowY + 5, 30, color, false, markOf(g, o)));
+      tr.append(up ? gMeeple(x + i * 24 - 5, rowY, 34, color, true, markOf(g, o))
+        : gMeeple(x + i * 34 - 1, rowY + 4, 36, color, false, markOf(g, o)));
     }
     tr.append(sv("title", {}, `${ownerName(g, o)}: ${n} ${up ? "standing" : "lying"} troop${n === 1 ? "" : "s"} in zone ${z}`));
     const ta = targets.find((a) => a.owner === o && a.up === up);
@@ -490,10 +508,25 @@ function combatPanel(ctx) {
   const panel = el("div", {class: "cv-panel cv-combat", role: "region", "aria-label": "Combat"},
     el("h3", {}, strengthIcon("", "attack", 20), "Combat"),
     el("div", {}, `${atk} ${f.akind === "rebel" ? "retaliate" : `(${f.akind}${f.from ? ` from zone ${f.from}` : ""}${aName ? `, ${aName}` : ""})`} against ${ownerName(g, f.def)}'s ${tgt} in zone ${f.dz}`),
-    el("div", {class: "vs"}, strengthIcon(f.attack, "attack", 34), `Attack ${f.attack}`, " vs ",
-      strengthIcon(f.defense, "defence", 34), `Defence ${f.defense}`),
+    el("div", {class: "vs"}, el("span", {class: "it"}, strengthIcon(f.attack, "attack", 34), `Attack ${f.attack}`),
+      el("span", {class: "cv-small"}, "against"),
+      el("span", {class: "it"}, strengthIcon(f.defense, "defence", 34), `Defence ${f.defense}`)),
     el("div", {class: "cv-small"}, `A tie goes to the defender. Responding now: ${who}.`,
       f.dcard ? ` Defending Minion: ${minionData(g, f.dcard).name}.` : ""));
+  // The defender's choices in the combat itself (issue 14 item 6: what you act with is where
+  // you look): each ready defensive Minion with the defence it would give.
+  const defend = ctx.legal.filter((a) => a.type === "defend");
+  if (defend.length && ctx.me >= 0) {
+    const hall = g.owners[ctx.me].hall;
+    panel.append(el("div", {class: "cv-act-here"}, el("b", {}, "Defend with a Minion:"),
+      el("div", {class: "cv-cards"}, ...defend.map((a) => {
+        const m = hall[a.slot];
+        const card = minionCard(ctx, m.id, m.ex, {action: a});
+        const base = Number(minionData(g, m.id).base) || 0;
+        card.append(el("div", {class: "ex"}, strengthIcon(f.defense + base, "defence", 18), `Defence ${f.defense + base}`));
+        return card;
+      }))));
+  }
   return mark(panel, "combat", `${f.attack}|${f.defense}|${f.side}`);
 }
 

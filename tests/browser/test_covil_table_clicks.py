@@ -1,0 +1,203 @@
+"""Covil on the real table, by real clicks (issue 14 "Done when", items 3, 6 and 8).
+
+A real Lair process; the host creates a 2-player match on board B (spirals A, B, G), a friend
+joins through the invite link, and both play Day 1 by real clicks: fortresses on B and G, the
+first player moves a troop to E (next to both), the second attacks it from home with a ranged
+attack, the first defends with a Minion; everything else gains gold until the day ends. Clicks
+are counted per named task — "a move", "an attack with a defence" for each side — and printed.
+Mid-match (during the combat) the table's visible text (HTML, SVG, tooltips, labels) holds no
+catalogue id, cell id or two-letter abbreviation; every attack choice names its strength; when
+a prompt arrives the zones and cards to act with are on screen. Screenshots at 1366×768 and
+375×812: tests/e2e/artifacts/covil-table-*.png.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from engines import registry
+from tests.browser import ARTIFACTS, screenshot
+from tests.table_clicks import Clicks, actions, click, click_action, codes_in, my_turn, visible_text, version, \
+    wait_new_view
+
+pytestmark = pytest.mark.e2e
+
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 375, "height": 812}
+HOME = {0: "B", 1: "G"}   # seat -> starting spiral
+MEET = "E"                # adjacent to both spirals
+
+
+def _name(page, name: str) -> None:
+    page.fill("#name", name)
+    page.click("#name-submit")
+
+
+def _start(browser, server: str):
+    host_ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    friend_ctx = browser.new_context(viewport=PHONE, reduced_motion="reduce", has_touch=True)
+    host, friend = host_ctx.new_page(), friend_ctx.new_page()
+    host.goto(server + "/")
+    _name(host, "Morgana")
+    host.check("#game-covil")
+    host.select_option("#players-covil", "2")
+    host.select_option("select[name=opt_covil_board]", "B")
+    host.click("#create")
+    invite = host.input_value("#invite-link")
+    friend.goto(invite)
+    _name(friend, "Baltazar")
+    friend.click("#take-1")
+    host.wait_for_selector("#start")
+    host.click("#start")
+    for page in (host, friend):
+        page.wait_for_selector("#table")
+        page.wait_for_function("document.body.dataset.version !== undefined")
+    return (host_ctx, friend_ctx), [host, friend]
+
+
+def _bar(page) -> str:
+    return page.evaluate("(document.querySelector('.cv-bar') || {}).textContent || ''")
+
+
+def _labels(page) -> dict[str, str]:
+    """data-action -> visible label of the prompt bar's buttons."""
+    return dict(page.locator("#prompt-actions [data-action]").evaluate_all(
+        "els => els.map(e => [e.getAttribute('data-action'), e.textContent])"))
+
+
+def _on_screen(page, selector: str) -> bool:
+    """Some element matching `selector` lies wholly inside the viewport (no test scrolling)."""
+    try:
+        page.wait_for_function("""(sel) => [...document.querySelectorAll(sel)].some((e) => {
+          const r = e.getBoundingClientRect();
+          return r.height > 0 && r.top >= -2 && r.bottom <= window.innerHeight + 2;
+        })""", arg=selector, timeout=5000)
+        return True
+    except PlaywrightTimeout:
+        screenshot(page, ARTIFACTS / "covil-table-not-on-screen.png", full_page=False)
+        return False
+
+
+def _no_codes(page, where: str) -> None:
+    codes = codes_in(visible_text(page), registry.get("covil").display_names())
+    assert not codes, f"{where}: a player can read codes {codes}"
+
+
+def _shot(page, name: str) -> None:
+    size = "phone" if page.viewport_size["width"] < 500 else "desktop"
+    screenshot(page, ARTIFACTS / f"covil-table-{name}-{size}.png", full_page=False)
+
+
+def _generic(page, clicks: Clicks) -> None:
+    """Anything else: gain gold with a troop, else end the turn / step."""
+    acts = actions(page)
+    for kind in ("gold", "rest", "repair", "end_turn", "done", "skip", "retreat", "confirm"):
+        hit = [a for a in acts if a["type"] == kind]
+        if hit:
+            click_action(page, hit[0], clicks)
+            return
+    if page.locator("#board [data-pick]").count():  # a move: the troop, then a zone
+        click(page, "#board [data-pick]", clicks)
+        click_action(page, next(a for a in actions(page) if "to" in a), clicks)
+        return
+    safe = [a for a in acts if a["type"] not in ("cancel", "buy_relic", "acquire", "activate", "command", "undo")]
+    click_action(page, (safe or acts)[0], clicks)
+
+
+def test_covil_day_by_clicks(browser, lair_server):
+    """Day 1 of a 2-player match by real clicks: a move, an attack with a defence (clicks per
+    side counted), no codes on the table, the place to act on screen."""
+    ctxs, pages = _start(browser, lair_server)
+    errors = []
+    for p in pages:
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    clicks = Clicks()
+    moved = attacked = defended = False
+    attacker = None
+    shot_combat = False
+    for _ in range(300):
+        if all("Day 2" in _bar(p) for p in pages):
+            break
+        acting = [s for s, p in enumerate(pages) if my_turn(p)]
+        if not acting:
+            wait_new_view(pages[0], version(pages[0]), timeout=3)
+            continue
+        seat = acting[0]
+        page = pages[seat]
+        acts = actions(page)
+        types = {a["type"] for a in acts}
+        home = HOME[seat]
+        if "place" in types:
+            assert _on_screen(page, "#board .zone-legal"), "a starting spiral to click is on screen"
+            clicks.task = "place the fortress"
+            click_action(page, next(a for a in acts if a["type"] == "place" and a["zone"] == home), clicks)
+            continue
+        if page.locator("#board .cv-combat").count() and "done" in types:
+            # the whole combat, until its panel is gone: every click of each side is counted
+            side = "attacker" if seat == attacker else "defender"
+            clicks.task = f"an attack with a defence ({side})"
+            if not shot_combat:
+                shot_combat = True
+                assert _on_screen(page, "#board .cv-combat .vs"), "both strengths are on screen"
+                _no_codes(page, "combat")
+                _shot(page, "combat")
+                _shot(pages[1 - seat], "combat-other")
+            defend = [a for a in acts if a["type"] == "defend"]
+            if defend and side == "defender" and not defended:
+                assert _on_screen(page, "#board .cv-card[data-action]"), "the Minion to defend with is on screen"
+                click_action(page, defend[0], clicks)
+                defended = True
+                continue
+            click_action(page, next(a for a in acts if a["type"] == "done"), clicks)
+            continue
+        if "target" in types:
+            # every attack target names the strength it will have (item 8)
+            assert all("strength" in page.locator("#board [data-action]").nth(i).get_attribute("aria-label")
+                       for i in range(page.locator("#board [data-action]").count())
+                       if '"target"' in page.locator("#board [data-action]").nth(i).get_attribute("data-action"))
+            target = next(a for a in acts if a["type"] == "target" and a["zone"] == MEET)
+            click_action(page, target, clicks)
+            continue
+        attacks = [a for a in acts if a["type"] == "attack" and a["from"] == home and a["kind"] == "ranged"]
+        if attacks and not attacked:
+            labels = _labels(page)
+            for a in attacks:  # every attack choice shows its strength
+                key = next(k for k in labels if '"attack"' in k and f'"slot":{a["slot"]}' in k and '"ranged"' in k)
+                assert re.search(r"strength \d", labels[key]), labels[key]
+            best = max(attacks, key=lambda a: int(re.search(r"strength (\d+)", labels[next(
+                k for k in labels if '"attack"' in k and f'"slot":{a["slot"]}' in k and '"ranged"' in k)]).group(1)))
+            attacker, attacked = seat, True
+            clicks.task = "an attack with a defence (attacker)"
+            click_action(page, best, clicks)
+            continue
+        if not moved and page.locator(f"#board [data-pick*='\"type\":\"move\"']").count():
+            # Move is offered where the player looks: the hint and the ringed troops (item 8)
+            assert page.locator("#board .cv-hint").is_visible()
+            assert _on_screen(page, "#board [data-pick]"), "a troop to move is on screen"
+            clicks.task = "a move"
+            origin = f"#board [data-pick*='\"from\":\"{home}\"']"
+            click(page, origin, clicks)
+            assert _on_screen(page, "#board .zone-legal"), "the zones to move to are highlighted on screen"
+            move = next(a for a in actions(page) if a["type"] == "move" and a["from"] == home and a["to"] == MEET)
+            click_action(page, move, clicks)
+            moved = True
+            clicks.task = None
+            _shot(page, "after-move")
+            continue
+        clicks.task = None
+        _generic(page, clicks)
+    else:
+        pytest.fail("Day 1 did not end")
+    assert moved and attacked and defended
+    for p in pages:
+        _no_codes(p, "day 2")
+    _shot(pages[0], "day2")
+    clicks.report("Covil")
+    assert clicks.counts["a move"] == 2
+    assert clicks.counts["an attack with a defence (attacker)"] >= 2
+    assert clicks.counts["an attack with a defence (defender)"] >= 1
+    assert not errors, errors
+    for c in ctxs:
+        c.close()
