@@ -16,7 +16,7 @@ const CSS = `
 .cv-root{font:14px/1.4 system-ui,sans-serif;color:#2b2118;display:flex;flex-direction:column;gap:10px}
 .cv-icon{display:inline-block;vertical-align:middle;flex:none}
 .cv-bar{display:flex;flex-wrap:wrap;gap:4px 16px;align-items:center;background:#efe6d2;border:1px solid #cdbf9f;border-radius:10px;padding:6px 12px}
-.cv-bar .it{display:inline-flex;align-items:center;gap:5px}
+.cv-bar .it{display:inline-flex;flex-wrap:wrap;align-items:center;gap:5px}
 .cv-bar b{font-weight:700}
 .cv-main{display:grid;grid-template-columns:minmax(0,1.35fr) minmax(290px,1fr);gap:12px;align-items:start}
 .cv-combat .vs .it{display:inline-flex;align-items:center;gap:6px;white-space:nowrap}
@@ -365,6 +365,10 @@ function drawZone(ctx, z, d, action) {
     sv("text", {x: cx - R + 6, y: cy - R + 16, "text-anchor": "middle", "font-size": 18, "font-weight": 800, fill: "#2b2118",
                 "font-family": "system-ui,sans-serif"}, z));
   grp.append(sv("title", {}, `Zone ${z}: ${terr.join(" and ")}${d.spiral ? " (starting spiral)" : ""}`));
+  attachCard(grp, () => el("div", {class: "cv-full"},
+    el("h3", {}, ...terr.map((t) => terrainIcon(t, 32)), `Zone ${z}`),
+    el("p", {}, `${terr.join(" and ")}${d.spiral ? "; a starting spiral" : ""}. Next to zones ${d.adj.join(", ")}.`),
+    terr.includes("Town") ? el("p", {class: "cv-small"}, `The town: ${g.rebels} of ${g.rebels_total} Rebels here.`) : null));
   // Rebels in the town
   if (terr.includes("Town") && g.rebels) {
     const reb = sv("g", {});
@@ -383,6 +387,12 @@ function drawZone(ctx, z, d, action) {
       f.append(sv("title", {}, `${ownerName(g, o)}'s fortress: ${p.destroyed ? "destroyed" : `${p.hp} hit points`}`));
       const ta = targets.find((a) => a.owner === o && a.fortress);
       if (ta) clickable(f, ta);
+      attachCard(f, () => el("div", {class: "cv-full"},
+        el("div", {class: "cv-panel"}, el("h3", {}, fortressIcon(color, p.destroyed ? null : p.hp, p.destroyed, 40),
+          `${ownerName(g, o)}'s fortress`),
+        el("p", {}, p.destroyed ? "Destroyed: it gives no Victory Points; troops may still be summoned here."
+          : `${p.hp} of 5 hit points, in zone ${z}. Troops are summoned here each Morning.`),
+        el("p", {class: "cv-small"}, "An unguarded fortress (no troop of its owner in the zone) may be attacked directly; there is no response."))));
       over.append(mark(f, `fort-${o}`, `${p.hp}|${p.destroyed}|${z}`));
     }
     for (const up of [true, false]) {
@@ -403,6 +413,11 @@ function drawZone(ctx, z, d, action) {
         : gMeeple(x + i * 34 - 1, rowY + 4, 36, color, false, markOf(g, o)));
     }
     tr.append(sv("title", {}, `${ownerName(g, o)}: ${n} ${up ? "standing" : "lying"} troop${n === 1 ? "" : "s"} in zone ${z}`));
+    attachCard(tr, () => el("div", {class: "cv-full"},
+      el("h3", {}, meepleIcon(color, up, markOf(g, o), 36), `${ownerName(g, o)}: ${n} ${up ? "standing" : "lying"} troop${n === 1 ? "" : "s"}`),
+      el("p", {}, `Zone ${z}. All troops have melee 1 and defence 1.`),
+      el("p", {class: "cv-small"}, up ? "Standing: it may lie down to perform one troop action (move, attack, rest a Minion, repair, gain gold)."
+        : "Lying down: it has acted; it stands up again next Morning.")));
     const ta = targets.find((a) => a.owner === o && a.up === up);
     if (ta) clickable(tr, ta);
     else {
