@@ -9,12 +9,14 @@ import {scrollIcon, extraIcon, flameIcon, resIcon, assistantIcon} from "./icons.
 function tokenCard(t) {
   if (t.kind === "scroll") {
     return el("div", {class: "doe-full"}, el("div", {class: "doe-full-head"}, scrollIcon(t.res, null, 44), el("b", {}, t.label)),
-      el("p", {}, "Scroll: moves that Toxicity marker forward (the first Scroll of a type +1, the second +2); taking it reveals 1 Income icon."));
+      el("p", {}, "When you gain a Scroll, move the matching Toxicity marker forward on your Toxicity Track one space. A second Scroll showing the same Resource moves it forward two spaces instead of one."),
+      el("p", {class: "muted"}, "Taking a Bonus token reveals its Income icon."));
   }
   const m = /^(worm|cheese)(\d)$/.exec(t.token || "");
   return el("div", {class: "doe-full"}, el("div", {class: "doe-full-head"}, extraIcon(m ? m[1] : t.token, m ? Number(m[2]) : 1, 44),
     el("b", {}, `Extra Resource: ${t.label}`)),
-    el("p", {}, "Unlocked when its column (or Distiller Vial) is filled: take it into your pool; taking it reveals 1 Income icon."));
+    el("p", {}, "When you gain an Extra Resource, it is immediately added to your pool of available Resources. You may use it at any time during the current round; any unused Extra Resources are discarded at the end of the Brewing Phase."),
+    el("p", {class: "muted"}, "Gained when you fill every space of the column above it (Brewer) or a Vial next to it or above it (Distiller); taking it reveals its Income icon."));
 }
 
 let asking = false;   // "Done brewing" was clicked with something unused: the question is shown

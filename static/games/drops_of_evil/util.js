@@ -23,20 +23,20 @@ export const PAWN_ORDER = ["crow", "cat", "toad", "snake", "coin"];
 
 /** What each component is, in rulebook words, for its full card (hover / long-press). */
 const ABOUT = {
-  owl: "Ingredient. Brew it into a Vial of your Brewer; a completed Vial scores its Toxicity.",
-  bat: "Ingredient. Brew it into a Vial of your Brewer; a completed Vial scores its Toxicity.",
-  salamander: "Ingredient. Brew it into a Vial of your Brewer; a completed Vial scores its Toxicity.",
-  scorpion: "Ingredient. Brew it into a Vial of your Brewer; a completed Vial scores its Toxicity.",
-  spider: "Wild Ingredient: it may complete a Vial of any Ingredient, but a Vial may not hold only Spiders.",
-  worm: "Ingredient from the general supply; an empty Gathering space gives 1 Worm.",
-  mushroom: "Goes into your Distiller, bottom Vial first; the top Vial is refilled by pairs.",
-  rat: "Goes to your Free Rats (−1 Poison Point each Income) unless you capture it with Cheese.",
-  cheese: "Captures one Rat: move a Free Rat to your Captured Rats space.",
-  crow: "Familiar: placed on a Clearing Gathering space; gathers 1 Resource of your choice there.",
-  cat: "Familiar: placed on a double-arrow space; gathers 1 Resource from each of its 2 spaces.",
-  toad: "Familiar: placed on a four-arrow space; gathers 1 Resource from each of its 4 spaces.",
-  snake: "Familiar: placed on a down-arrow space; gathers 1 Resource from each space of its column.",
-  coin: "Coin Pouch: hires an Assistant, or takes 1 Worm or 1 Cheese instead.",
+  owl: "Ingredient. Place it in a Vial of your Brewer: each Vial can contain only 1 type of Ingredient (Spiders excepted).",
+  bat: "Ingredient. Place it in a Vial of your Brewer: each Vial can contain only 1 type of Ingredient (Spiders excepted).",
+  salamander: "Ingredient. Place it in a Vial of your Brewer: each Vial can contain only 1 type of Ingredient (Spiders excepted).",
+  scorpion: "Ingredient. Place it in a Vial of your Brewer: each Vial can contain only 1 type of Ingredient (Spiders excepted).",
+  spider: "Spiders are wildcards that count as any type of Ingredient; they are the only Ingredient that can share a Vial with another type. You are not allowed to create Spider-only Vials.",
+  worm: "Ingredient from the general supply. A Familiar that finds its Gathering space empty collects exactly 1 Worm instead.",
+  mushroom: "Place it in your Distiller, filling the Vials from the bottom; each pair in the top Vial gains a Bonus token from your Distiller.",
+  rat: "Rats are placed in your Free Rats space: each makes you lose 1 point during each Income Phase. Captured with Cheese, each scores its Toxicity value at the end.",
+  cheese: "Move 1 Rat to your Captured Rats space for each Cheese icon. Cheese cannot be collected from Gathering spaces.",
+  crow: "Crows can only be placed on Gathering spaces in the clearing (solid border). They collect all Resources from that single space and are resolved first.",
+  cat: "Cats can only be placed on double-arrow spaces. They collect Resources from the 2 Gathering spaces indicated by the arrows and are resolved second.",
+  toad: "Toads can only be placed on four-arrow spaces. They collect Resources from the 4 Gathering spaces indicated by the arrows and are resolved third.",
+  snake: "Snakes can only be placed on down-arrow spaces. They collect from the entire column indicated by the arrow and are resolved last; they set the next turn order.",
+  coin: "Coin Pouches can only be placed on Assistants, to secure their services — or, instead of the ability, gain 1 Worm or 1 Cheese.",
 };
 export const about = (key) => ABOUT[key] || "";
 
