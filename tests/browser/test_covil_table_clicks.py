@@ -114,7 +114,7 @@ def test_covil_day_by_clicks(browser, lair_server):
     for p in pages:
         p.on("pageerror", lambda e: errors.append(str(e)))
     clicks = Clicks()
-    moved = attacked = defended = False
+    moved = attacked = defended = asked_full = False
     attacker = None
     shot_combat = False
     for _ in range(300):
@@ -172,6 +172,21 @@ def test_covil_day_by_clicks(browser, lair_server):
             clicks.task = "an attack with a defence (attacker)"
             click_action(page, best, clicks)
             continue
+        acquire = [a for a in acts if a["type"] == "acquire"]
+        if acquire and not asked_full and moved:
+            # a full Champions Hall (5 Henchmen at the start): the table says why Confirm is
+            # missing and offers the Minions to give back (item 8); then cancel
+            asked_full = True
+            clicks.task = None
+            click_action(page, acquire[0], clicks)
+            why = page.locator("#board .cv-why")
+            assert why.count() and "full" in why.first.inner_text(), "a full hall says why Confirm is missing"
+            after = actions(page)
+            assert not [a for a in after if a["type"] == "confirm"]
+            assert page.locator("#board .cv-hall.mine .cv-card[data-action*='pay_minion']").count() > 0
+            _shot(page, "full-hall")
+            click_action(page, next(a for a in after if a["type"] == "cancel"), clicks)
+            continue
         if not moved and page.locator(f"#board [data-pick*='\"type\":\"move\"']").count():
             # Move is offered where the player looks: the hint and the ringed troops (item 8)
             assert page.locator("#board .cv-hint").is_visible()
@@ -190,7 +205,7 @@ def test_covil_day_by_clicks(browser, lair_server):
         _generic(page, clicks)
     else:
         pytest.fail("Day 1 did not end")
-    assert moved and attacked and defended
+    assert moved and attacked and defended and asked_full
     for p in pages:
         _no_codes(p, "day 2")
     _shot(pages[0], "day2")

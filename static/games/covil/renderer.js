@@ -28,12 +28,12 @@ const CSS = `
 .cv-panel{border:1px solid #cdbf9f;border-radius:10px;padding:8px 10px;background:#fbf7ee}
 .cv-panel h3{margin:0 0 6px;font-size:15px;display:flex;align-items:center;gap:6px;flex-wrap:wrap}
 .cv-cards{display:flex;flex-wrap:wrap;gap:8px}
-.cv-card{width:138px;border:2px solid #2b2118;border-radius:9px;background:#fffaf0;font-size:13px;position:relative;display:flex;flex-direction:column;overflow:hidden;box-shadow:0 1px 2px rgba(0,0,0,.25)}
+.cv-card{width:128px;border:2px solid #2b2118;border-radius:9px;background:#fffaf0;font-size:13px;position:relative;display:flex;flex-direction:column;overflow:hidden;box-shadow:0 1px 2px rgba(0,0,0,.25)}
 .cv-card .top{display:flex;align-items:center;justify-content:space-between;padding:3px 5px;background:#e9dcc0;border-bottom:1px solid #bca77c}
 .cv-card .stat{display:inline-flex;align-items:center;gap:3px;font-size:18px;font-weight:800}
 .cv-card .nm{font-weight:700;font-size:13.5px;padding:3px 6px 0;line-height:1.2}
 .cv-card .fam{font-size:12px;color:#5a4a36;padding:0 6px}
-.cv-card .ab{display:flex;align-items:center;gap:4px;font-size:12.5px;font-weight:600;padding:2px 6px 0}
+.cv-card .ab{display:flex;align-items:center;gap:3px;font-size:12px;font-weight:600;padding:2px 5px 0;letter-spacing:-.2px}
 .cv-card .tx{font-size:12.5px;color:#3a2f22;padding:0 6px 4px;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
 .cv-card .ex{display:flex;align-items:center;gap:4px;font-size:12.5px;font-weight:700;padding:2px 6px;margin-top:auto;border-top:1px solid #d8c9a6}
 .cv-card.ex0 .ex{background:#dff1de;color:#1d5e1d}
@@ -162,7 +162,13 @@ function bringIntoView(view) {
   // the sticky prompt bar covers the bottom of the window: what is under it is not on screen
   const bar = document.getElementById("prompt-bar");
   const bottom = window.innerHeight - (bar ? Math.min(bar.getBoundingClientRect().height, window.innerHeight / 2) : 0);
-  const places = [...root.querySelectorAll(".cv-act-here [data-action], .legal, [data-pick]")];
+  // the main place of this decision: the combat, the payment, the map's targets; else any
+  const stack = (view.game && view.game.stack) || [];
+  const kind = stack.length ? stack[stack.length - 1].kind : null;
+  const main = (kind === "combat" && root.querySelector(".cv-combat .vs"))
+    || (kind === "pay" && root.querySelector(".cv-pay"))
+    || root.querySelector(".zone-legal, svg .legal, [data-pick]");
+  const places = main ? [main] : [...root.querySelectorAll(".legal, [data-pick]")];
   if (!places.length) return;
   const seen = (n) => { const r = n.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= bottom; };
   if (places.some(seen)) return;
@@ -564,7 +570,7 @@ function payPanel(ctx) {
     const need = Math.max(0, top.price - paid);
     if (need > p.gold) why.push(`You still need ${need} gold and have ${p.gold}: add a ready Minion or a Power Relic.`);
   }
-  return el("div", {class: "cv-panel", role: "region", "aria-label": "Acquiring"},
+  return el("div", {class: "cv-panel cv-pay", role: "region", "aria-label": "Acquiring"},
     el("h3", {}, goldIcon(top.price, 20), `Acquiring ${m.name}: price ${top.price} gold`),
     el("div", {class: "cv-small"}, `Paid so far: ${paid} gold in cards${paidM.length ? ` (${paidM.map((h) => minionData(g, h.id).name).join(", ")})` : ""}; the rest comes from your ${p.gold} gold.`),
     ...why.map((w) => el("div", {class: "cv-why", role: "note"}, w)),
