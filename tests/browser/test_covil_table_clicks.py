@@ -157,6 +157,8 @@ def test_covil_day_by_clicks(browser, lair_server):
             assert all("strength" in page.locator("#board [data-action]").nth(i).get_attribute("aria-label")
                        for i in range(page.locator("#board [data-action]").count())
                        if '"target"' in page.locator("#board [data-action]").nth(i).get_attribute("data-action"))
+            assert _on_screen(page, "#board svg .legal"), "the troops to target are on screen"
+            _shot(page, "target")
             target = next(a for a in acts if a["type"] == "target" and a["zone"] == MEET)
             click_action(page, target, clicks)
             continue
