@@ -209,6 +209,14 @@ export const hpIcon = (hp, size = 20) => icon(size, `${hp} hit points`,
   sv("text", {x: 16, y: 19.5, "text-anchor": "middle", "font-size": 12, "font-weight": 800, fill: "#fff",
               "font-family": "system-ui,sans-serif"}, String(hp)));
 
+/** The attack-strength burst placed at (x, y) (top-left) inside a larger SVG. */
+export function gStrength(n, x, y, size) {
+  const svgNode = strengthIcon(n, "attack", size);
+  svgNode.setAttribute("x", x);
+  svgNode.setAttribute("y", y);
+  return svgNode;
+}
+
 /** Strength badge (a fist-like burst with a number) for attack/defence values. */
 export const strengthIcon = (n, kind = "attack", size = 22) => icon(size, `${kind} strength ${n}`,
   kind === "attack"

@@ -7,7 +7,7 @@
 import {el, sv, attachCard} from "../../js/dom.js";
 import {TERRAIN_FILL, terrainIcon, gTerrain, classIcon, abilityIcon, abilityLabel, goldIcon, relicIcon,
         exIcon, exName, scepterIcon, gMeeple, meepleIcon, gRebel, rebelIcon, gFortress, fortressIcon, hpIcon,
-        strengthIcon} from "./icons.js";
+        strengthIcon, gStrength} from "./icons.js";
 
 export const title = "Covil: The Dark Overlords";
 
@@ -265,7 +265,7 @@ function hint(ctx) {
       : "Move a troop: click the troop (ringed in green), then a green zone.";
   } else if (legal.some((a) => a.type === "place")) text = "Choose your starting spiral: click a green zone for your fortress and 2 troops.";
   else if (legal.some((a) => a.type === "retreat")) text = "Your troop lost: click the green zone it retreats to.";
-  else if (legal.some((a) => a.type === "target")) text = "Choose the target of the attack: click a ringed troop or fortress (its strength is in its label).";
+  else if (legal.some((a) => a.type === "target")) text = "Choose the target of the attack: click a ringed troop or fortress; the burst beside it is the attack's strength.";
   else if (top && top.kind === "combat") text = null; // the combat panel says it
   if (!text) return null;
   return el("div", {class: "cv-hint", role: "status"}, text);
@@ -392,7 +392,10 @@ function drawZone(ctx, z, d, action) {
         gFortress(cx - 24, cy - 40, 48, color, p.destroyed ? null : p.hp, p.destroyed));
       f.append(sv("title", {}, `${ownerName(g, o)}'s fortress: ${p.destroyed ? "destroyed" : `${p.hp} hit points`}`));
       const ta = targets.find((a) => a.owner === o && a.fortress);
-      if (ta) clickable(f, ta);
+      if (ta) {
+        clickable(f, ta);
+        badge(f, ta, cx + 14, cy - 56);
+      }
       attachCard(f, () => el("div", {class: "cv-full"},
         el("div", {class: "cv-panel"}, el("h3", {}, fortressIcon(color, p.destroyed ? null : p.hp, p.destroyed, 40),
           `${ownerName(g, o)}'s fortress`),
@@ -425,7 +428,10 @@ function drawZone(ctx, z, d, action) {
       el("p", {class: "cv-small"}, up ? "Standing: it may lie down to perform one troop action (move, attack, rest a Minion, repair, gain gold)."
         : "Lying down: it has acted; it stands up again next Morning.")));
     const ta = targets.find((a) => a.owner === o && a.up === up);
-    if (ta) clickable(tr, ta);
+    if (ta) {
+      clickable(tr, ta);
+      badge(tr, ta, x + w - 18, rowY - 34);
+    }
     else {
       const origins = moves.filter((a) => a.from === z && (
         a.type === "move" ? (up && o === me)
@@ -448,6 +454,13 @@ function drawZone(ctx, z, d, action) {
     over.append(hit);
   }
   return [grp, over];
+}
+
+/** The strength an attack on this target will have, drawn on the map beside it (item 8):
+ *  read from the action's label ("… (strength 4)"), which the engine computes. */
+function badge(node, action, x, y) {
+  const m = /strength (\d+)/.exec(table.label(action) || "");
+  if (m) node.append(gStrength(Number(m[1]), x, y, 46));
 }
 
 // ----- cards ---------------------------------------------------------------------------------
