@@ -54,9 +54,11 @@ def wait_new_view(page, before: str, timeout: float = 10.0) -> None:
 
 
 def actions(page) -> list[dict]:
-    """The actions the page offers now (visible, enabled), board first."""
+    """The actions the page offers now (visible, or in the prompt bar's closed "Choose" menu;
+    enabled), board first."""
     raw = page.locator(ACTIONS).evaluate_all(
-        "els => els.map(e => (e.getClientRects().length && !e.disabled) ? e.getAttribute('data-action') : null)")
+        "els => els.map(e => ((e.getClientRects().length || e.closest('details.action-menu')) && !e.disabled)"
+        " ? e.getAttribute('data-action') : null)")
     return [json.loads(a) for a in raw if a]
 
 
@@ -68,7 +70,12 @@ def _selector(action: dict) -> str:
 def click_action(page, action: dict, clicks: Clicks, wait: bool = True) -> None:
     """One real click on the element offering ``action``; waits for the next view."""
     before = version(page)
-    page.locator(_selector(action)).first.click()
+    target = page.locator(_selector(action)).first
+    if target.evaluate("e => !!e.closest('details.action-menu:not([open])')"):
+        # the prompt bar keeps long lists in one compact menu: open it first (a real click)
+        page.locator("#prompt-actions details.action-menu > summary").first.click()
+        clicks.add()
+    target.click()
     clicks.add()
     if wait:
         wait_new_view(page, before)

@@ -61,6 +61,7 @@ def _in_view(page, selector: str) -> bool:
         }""", arg=selector, timeout=5000)
         return True
     except PlaywrightTimeout:
+        screenshot(page, ARTIFACTS / "drops-table-not-on-screen.png", full_page=False)
         return False
 
 

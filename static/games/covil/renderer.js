@@ -80,7 +80,6 @@ let lastView = null;
 let picked = null;            // canonical "move origin" key or null
 let sigs = new Map();
 let prevSigs = new Map();
-let scrolledFor = null;       // the view version whose act-place was brought into view
 
 function canon(v) {
   if (Array.isArray(v)) return "[" + v.map(canon).join(",") + "]";
@@ -148,35 +147,6 @@ export function update(view) {
   prevSigs = sigs;
   sigs = new Map();
   render();
-  bringIntoView(view);
-}
-
-/** Issue 14 item 6: when the viewer's prompt arrives, the place to act is on screen. */
-function bringIntoView(view) {
-  if (!root || view.you === null || view.you === undefined) return;
-  const key = `${view.version}`;
-  if (scrolledFor === key) return;
-  scrolledFor = key;
-  const waiting = (view.header && view.header.waiting_for) || [];
-  if (!waiting.includes(view.you)) return;
-  // the sticky prompt bar covers the bottom of the window: what is under it is not on screen
-  const bar = document.getElementById("prompt-bar");
-  const bottom = window.innerHeight - (bar ? Math.min(bar.getBoundingClientRect().height, window.innerHeight / 2) : 0);
-  // the main place of this decision: the combat, the payment, the map's targets; else any
-  const stack = (view.game && view.game.stack) || [];
-  const kind = stack.length ? stack[stack.length - 1].kind : null;
-  const main = (kind === "combat" && root.querySelector(".cv-combat .vs"))
-    || (kind === "pay" && root.querySelector(".cv-pay"))
-    || root.querySelector(".zone-legal, svg .legal, [data-pick]");
-  const places = main ? [main] : [...root.querySelectorAll(".legal, [data-pick]")];
-  if (!places.length) return;
-  const seen = (n) => { const r = n.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= bottom; };
-  if (places.some(seen)) return;
-  // scroll just enough to show the first place (above the prompt bar), keeping the rest in view
-  const r = places[0].getBoundingClientRect();
-  const dy = r.top < 0 ? r.top - 8 : Math.min(r.top - 8, r.bottom - bottom + 12);
-  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  window.scrollBy({top: dy, behavior: smooth ? "smooth" : "auto"});
 }
 
 function seatIndex(g, o) {
@@ -216,6 +186,15 @@ function render() {
     poolPanel(ctx),
     el("div", {class: "cv-halls"}, ...g.owners.map((p, o) => (o === me ? null : hallPanel(ctx, o)))),
   );
+  // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
+  // the combat, the payment beside the hall, else the map; the table scrolls it into view.
+  if (me >= 0 && legal.length) {
+    const kind = g.stack.length ? g.stack[g.stack.length - 1].kind : null;
+    const place = (kind === "combat" && root.querySelector(".cv-combat"))
+      || (kind === "pay" && root.querySelector(".cv-side"))
+      || root.querySelector(".cv-map");
+    if (place) place.dataset.promptFocus = "";
+  }
 }
 
 function originKey(a) {

@@ -107,25 +107,15 @@ function render(fresh) {
   const box = el("div", {class: "doe"}, ...parts);
   root.replaceChildren(box);
   restoreFocus(focusKey);
-  if (fresh) bringIntoView(view);
-}
-
-let scrolledFor = null;
-/** Issue 14 item 6: when the viewer's prompt arrives, the place to act is on screen (the pool
- *  and Brewer while brewing; the Forest while placing). Scrolls only when it is off screen. */
-function bringIntoView(view) {
-  if (view.you === null || view.you === undefined) return;
-  const waiting = (view.header && view.header.waiting_for) || [];
-  const key = `${view.version}:${view.you}`;
-  if (!waiting.includes(view.you) || scrolledFor === key) return;
-  scrolledFor = key;
-  const g = view.game || {};
-  const target = root.querySelector(g.phase === "brewing" ? ".doe-lab.mine .doe-pool-panel" : ".doe-forest-wrap");
-  if (!target || typeof target.getBoundingClientRect !== "function") return;
-  const r = target.getBoundingClientRect();
-  if (r.top >= 0 && r.top < window.innerHeight * 0.6) return;
-  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  target.scrollIntoView({block: "start", behavior: smooth ? "smooth" : "auto"});
+  // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
+  // the Forest and the Assistants while placing, the pool, choices, Distiller and Brewer while
+  // brewing. The table scrolls it into view when the prompt arrives.
+  if (you !== null && legal.length) {
+    const mine = root.querySelector(".doe-lab.mine .doe-brew");
+    const place = game.phase === "brewing" && mine && !legal.some((a) => a.type === "seer_put")
+      ? mine : root.querySelector(".doe-left");
+    if (place) place.dataset.promptFocus = "";
+  }
 }
 
 function focusedKey() {
