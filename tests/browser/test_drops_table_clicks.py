@@ -119,7 +119,10 @@ def _brew(page, clicks: Clicks) -> bool:
         click_action(page, done[0], clicks)
         return True
     other = [a for a in acts if a["type"] not in ("take_back", "cancel")]
-    click_action(page, other[0], clicks)
+    if other:
+        click_action(page, other[0], clicks)
+    else:  # between two views (nothing offered yet): wait for the next one
+        wait_new_view(page, version(page), timeout=3)
     return False
 
 
