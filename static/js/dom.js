@@ -4,14 +4,20 @@
 
 export const SVGNS = "http://www.w3.org/2000/svg";
 
-/** Set attributes: `class`, `dataset` (object), `style` (object or string); booleans as flags;
+/** Set attributes: `class`, `dataset` (object), `style` (object, custom properties too, or string); booleans as flags;
  *  undefined/null/false are skipped; `on<event>` with a function adds a listener. */
 export function setAttrs(node, attrs = {}) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
     if (k === "class") node.setAttribute("class", v);
     else if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k === "style" && typeof v === "object") Object.assign(node.style, v);
+    else if (k === "style" && typeof v === "object") {
+      // custom properties ("--fill") need setProperty; plain ones work either way
+      for (const [prop, val] of Object.entries(v)) {
+        if (prop.startsWith("--")) node.style.setProperty(prop, val);
+        else node.style[prop] = val;
+      }
+    }
     else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v === true ? "" : String(v));
   }

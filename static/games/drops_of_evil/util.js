@@ -1,7 +1,7 @@
 // Drops of Evil renderer helpers: DOM builders, resource look, clickable/pickable targets,
 // "changed since the last view" marks. No view data is ever parsed as HTML.
 
-import {attachCard} from "../../js/dom.js";
+import {attachCard, el, sv} from "../../js/dom.js";
 import {RES_FILL, resIcon, pawnIcon} from "./icons.js";
 
 export const SVGNS = "http://www.w3.org/2000/svg";
@@ -40,37 +40,8 @@ const ABOUT = {
 };
 export const about = (key) => ABOUT[key] || "";
 
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  setAttrs(node, attrs);
-  add(node, children);
-  return node;
-}
-
-export function sv(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVGNS, tag);
-  setAttrs(node, attrs);
-  add(node, children);
-  return node;
-}
-
-function setAttrs(node, attrs) {
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.setAttribute("class", v);
-    else if (k === "style" && typeof v === "object") {
-      for (const [p, val] of Object.entries(v)) node.style.setProperty(p, val);
-    } else if (k === "dataset") Object.assign(node.dataset, v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-}
-
-function add(node, children) {
-  for (const c of children.flat()) {
-    if (c === undefined || c === null || c === false) continue;
-    node.append(c instanceof Node ? c : String(c));
-  }
-}
+// The shared DOM helper (static/js/dom.js): style objects may set custom properties (--fill).
+export {el, sv};
 
 export function resName(ctx, res) {
   const names = (ctx.game.geometry && ctx.game.geometry.names) || {};
