@@ -222,7 +222,7 @@ def test_seats_and_the_start_are_atomic_across_processes(database_url):
         from app.settings import Settings
         ids = {read_user_id(c[0].cookies, Settings(secret_key=SECRET)): n for c, n in
                ((ann, "Ann"), (bob, "Bob"), (cat, "Cat"), (dan, "Dan"))}
-        for _ in range(12):
+        for _ in range(8):
             mid = ann[0].post("/matches", data={"game": "toy", "players_toy": "2",
                                                 "public": "on", "host_plays": "no"}
                               ).headers["location"].rsplit("/", 1)[1]
