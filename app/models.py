@@ -4,7 +4,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey,
-                        ForeignKeyConstraint, Integer, String, Text, UniqueConstraint, false)
+                        ForeignKeyConstraint, Index, Integer, String, Text, UniqueConstraint,
+                        false, text)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: JSON columns store the text as written (PostgreSQL ``json``, not ``jsonb``): ``jsonb``
@@ -74,10 +75,16 @@ class Match(Base):
 
 
 class Seat(Base):
-    """A place at a match's table: empty, a user, or a bot (``bot`` = bot kind)."""
+    """A place at a match's table: empty, a user, or a bot (``bot`` = bot kind). A user sits
+    in at most one seat of a match (``uq_seats_match_user``, a partial unique index: several
+    server processes cannot seat one user twice; app.matches.service takes seats with
+    conditional updates)."""
 
     __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("rejoin_hash", name="uq_seats_rejoin_hash"),)
+    __table_args__ = (UniqueConstraint("rejoin_hash", name="uq_seats_rejoin_hash"),
+                      Index("uq_seats_match_user", "match_id", "user_id", unique=True,
+                            postgresql_where=text("user_id IS NOT NULL"),
+                            sqlite_where=text("user_id IS NOT NULL")))
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
                                           primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -598,11 +598,18 @@ class MatchService:
         return token
 
     @classmethod
-    async def _empty_seat(cls, s: AsyncSession, match_id: str, seat: int) -> None:
-        """No one sits in ``seat`` any more: its owner, link and other devices are gone."""
-        await cls._drop_grants(s, match_id, seat)
-        await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
-                        .values(user_id=None, rejoin_hash=None))
+    async def _empty_seat(cls, s: AsyncSession, match_id: str, seat: int,
+                          user_id: str | None = None) -> None:
+        """No one sits in ``seat`` any more: its owner, link and other devices are gone. With
+        ``user_id``: only if that user still sits there (otherwise nothing changes)."""
+        where = [Seat.match_id == match_id, Seat.seat == seat]
+        if user_id is not None:
+            where.append(Seat.user_id == user_id)
+        done = await s.execute(update(Seat).where(*where)
+                               .values(user_id=None, rejoin_hash=None)
+                               .execution_options(synchronize_session=False))
+        if done.rowcount:
+            await cls._drop_grants(s, match_id, seat)
 
     @staticmethod
     async def _drop_grants(s: AsyncSession, match_id: str, seat: int) -> None:
@@ -669,39 +676,75 @@ class MatchService:
             await s.commit()
         return match
 
+    async def _lock_match(self, s: AsyncSession, match_id: str) -> None:
+        """Take the match's row lock for the rest of ``s``'s transaction (PostgreSQL: ``SELECT
+        ... FOR UPDATE``): the seat changes and the start of one match, in any process, take
+        turns, so each reads the seats and status as the previous one committed them (a player
+        leaving while the host starts cannot leave an empty seat in a running match). SQLite
+        serves one process, where the per-match ``asyncio.Lock`` does this. The conditional
+        updates and the unique seat index (``uq_seats_match_user``) hold even without it."""
+        if self._pg:
+            await s.execute(select(Match.id).where(Match.id == match_id).with_for_update())
+
+    @staticmethod
+    def _seat_taken(seat: int) -> ServiceError:
+        """The loser of a race for ``seat`` (the waiting room shows the same words)."""
+        return ServiceError("seat_taken", f"Seat {seat + 1} was taken by someone else a "
+                                          "moment ago.", 409)
+
     async def take_seat(self, match_id: str, user_id: str, seat: int) -> None:
-        """Sit ``user_id`` in an empty seat of an open match (moving from their old seat)."""
+        """Sit ``user_id`` in an empty seat of an open match (moving from their old seat).
+
+        Atomic across processes (issue 13, item 6): the seat is taken only by ``UPDATE ...
+        WHERE user_id IS NULL AND bot IS NULL`` and a user holds one seat per match (a unique
+        index), so of two users racing for a seat exactly one sits and the other gets
+        ``ServiceError('seat_taken')`` (409, "Seat N was taken by someone else a moment
+        ago."). Raises ``bad_request`` for a started match, an unknown seat, or a user who
+        plays another player's seat here."""
         async with self._locks[match_id]:
             async with self.sm() as s:
+                await self._lock_match(s, match_id)
                 snap = await self.snapshot(match_id, s)
                 self._require_open(snap)
                 target = self._seat(snap, seat)
                 if target.user_id == user_id:
                     return
                 if target.user_id is not None or target.bot is not None:
-                    raise ServiceError("bad_request", "That seat is taken.")
+                    raise self._seat_taken(seat)
                 if any(user_id in i.grants for i in snap.seats):
                     raise ServiceError("bad_request", "You play another player's seat in this "
                                                       "match on this device.")
                 for old in snap.seats:
                     if old.user_id == user_id:
-                        await self._empty_seat(s, match_id, old.seat)
-                await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
-                                .values(user_id=user_id, bot=None))
+                        await self._empty_seat(s, match_id, old.seat, user_id)
+                try:
+                    done = await s.execute(
+                        update(Seat).where(Seat.match_id == match_id, Seat.seat == seat,
+                                           Seat.user_id.is_(None), Seat.bot.is_(None))
+                        .values(user_id=user_id).execution_options(synchronize_session=False))
+                except IntegrityError:  # the user sat down elsewhere meanwhile (one seat each)
+                    await s.rollback()
+                    raise ServiceError("stale", "You took another seat meanwhile; reload the "
+                                                "page.", 409) from None
+                if done.rowcount != 1:
+                    await s.rollback()
+                    raise self._seat_taken(seat)
                 await self._touch(s, match_id)
                 await s.commit()
         await self._changed(match_id, "seats")
 
     async def leave_seat(self, match_id: str, user_id: str) -> None:
         """The seat's owner leaves it before the start; its link and other devices go with
-        it (a device it was granted to plays the seat, but cannot give it away)."""
+        it (a device it was granted to plays the seat, but cannot give it away). Raises
+        ``ServiceError('bad_request')`` once the match has started."""
         async with self._locks[match_id]:
             async with self.sm() as s:
+                await self._lock_match(s, match_id)
                 snap = await self.snapshot(match_id, s)
                 self._require_open(snap)
                 for info in snap.seats:
                     if info.user_id == user_id:
-                        await self._empty_seat(s, match_id, info.seat)
+                        await self._empty_seat(s, match_id, info.seat, user_id)
                 await self._touch(s, match_id)
                 await s.commit()
         await self._changed(match_id, "seats")
@@ -711,6 +754,7 @@ class MatchService:
         (``bot=None``, which also removes a seated player)."""
         async with self._locks[match_id]:
             async with self.sm() as s:
+                await self._lock_match(s, match_id)
                 snap = await self.snapshot(match_id, s)
                 self._require_host(snap, host_id)
                 self._require_open(snap)
@@ -725,11 +769,23 @@ class MatchService:
         await self._changed(match_id, "seats")
 
     async def fill_with_bots(self, match_id: str, host_id: str, bot: str = "random") -> None:
-        """Host only: every empty seat gets a bot of kind ``bot``."""
-        snap = await self.snapshot(match_id)
-        for info in snap.seats:
-            if info.user_id is None and info.bot is None:
-                await self.set_seat(match_id, host_id, info.seat, bot)
+        """Host only, before the start: every seat still empty gets a bot of kind ``bot`` (a
+        player who sat down meanwhile, in any process, keeps their seat: the update is
+        conditional). Raises ``ServiceError`` (``forbidden``, ``bad_request``)."""
+        async with self._locks[match_id]:
+            async with self.sm() as s:
+                await self._lock_match(s, match_id)
+                snap = await self.snapshot(match_id, s)
+                self._require_host(snap, host_id)
+                self._require_open(snap)
+                if bot not in registry.bots(snap.match.game):
+                    raise ServiceError("bad_request", "Unknown bot.")
+                await s.execute(update(Seat).where(Seat.match_id == match_id,
+                                                   Seat.user_id.is_(None), Seat.bot.is_(None))
+                                .values(bot=bot).execution_options(synchronize_session=False))
+                await self._touch(s, match_id)
+                await s.commit()
+        await self._changed(match_id, "seats")
 
     async def cancel(self, match_id: str, host_id: str) -> None:
         """Host only: cancel a match that is not finished."""
@@ -763,11 +819,19 @@ class MatchService:
         await self._changed(match_id, "cancelled")
 
     async def start(self, match_id: str, host_id: str) -> None:
-        """Host only: start when every seat is filled; runs the engine's ``setup``."""
+        """Host only: start when every seat is filled; runs the engine's ``setup``.
+
+        Applied once across processes (issue 13, item 6): ``UPDATE matches ... WHERE status =
+        'open'``; the start that loses a race (a double click reaching two processes) gets
+        ``ServiceError('already_started')`` (409). Raises ``forbidden`` for a guest,
+        ``bad_request`` for an empty seat or a match that is over."""
         async with self._locks[match_id]:
             async with self.sm() as s:
+                await self._lock_match(s, match_id)
                 snap = await self.snapshot(match_id, s)
                 self._require_host(snap, host_id)
+                if snap.match.status == "active":
+                    raise self._already_started()
                 self._require_open(snap)
                 if any(i.user_id is None and i.bot is None for i in snap.seats):
                     raise ServiceError("bad_request", "Every seat must be taken (or given to a "
@@ -782,13 +846,17 @@ class MatchService:
                 except Exception:  # noqa: BLE001 - options the new rules refuse: keep the old
                     engine, options = self._engine(m.game, m.engine_version), m.options
                     state = engine.setup(m.players, options, m.seed)
-                self._remember_prompts(match_id, 0, engine.prompts(state))
-                await s.execute(update(Match).where(Match.id == match_id)
-                                .values(status="active", state=state, version=0,
-                                        engine_version=engine.version, options=options,
-                                        updated_at=utcnow(),
-                                        **self._pace_start(snap, engine, state)))
+                done = await s.execute(
+                    update(Match).where(Match.id == match_id, Match.status == "open")
+                    .values(status="active", state=state, version=0,
+                            engine_version=engine.version, options=options,
+                            updated_at=utcnow(), **self._pace_start(snap, engine, state))
+                    .execution_options(synchronize_session=False))
+                if done.rowcount != 1:
+                    await s.rollback()
+                    raise self._already_started()
                 await s.commit()
+                self._remember_prompts(match_id, 0, engine.prompts(state))
         ops_events.match_started(match_id, m.game, m.players)
         await self._changed(match_id, "started")
         self.schedule_bots(match_id)
@@ -1643,6 +1711,10 @@ class MatchService:
         if not isinstance(seat, int) or not 0 <= seat < len(snap.seats):
             raise ServiceError("bad_request", "No such seat.")
         return snap.seats[seat]
+
+    @staticmethod
+    def _already_started() -> ServiceError:
+        return ServiceError("already_started", "The match has already started.", 409)
 
     @staticmethod
     def _require_open(snap: Snapshot) -> None:

@@ -78,3 +78,43 @@ async def test_a_refused_action_leaves_the_database_untouched(database_url):
     finally:
         for e in engines:
             await e.dispose()
+
+
+async def test_seats_and_the_start_are_taken_once_across_services(database_url):
+    """Issue 13, item 6, at the service: two users racing for a seat through two processes,
+    one sits and the other gets ``seat_taken`` ("Seat 2 was taken by someone else a moment
+    ago."); one user taking two seats at once holds one; two starts start once (the other
+    gets ``already_started``); filling with bots leaves a player who sat down in their seat.
+    (tests/app/test_multiprocess.py races real server processes on PostgreSQL.)"""
+    engines, (p1, p2) = await services(database_url, 2)
+    try:
+        for uid, name in (("h", "Host"), ("a", "Ann"), ("b", "Bob")):
+            await p1.ensure_user(uid, name)
+        for _ in range(3):
+            mid = (await p1.create_match("h", "toy", 2, {}, public=True, host_seat=None)).id
+            results = await asyncio.gather(p1.take_seat(mid, "a", 1), p2.take_seat(mid, "b", 1),
+                                           return_exceptions=True)
+            lost = [r for r in results if isinstance(r, ServiceError)]
+            assert len(lost) == 1 and lost[0].code == "seat_taken", results
+            assert lost[0].message == "Seat 2 was taken by someone else a moment ago."
+            winner = "b" if results[0] is lost[0] else "a"
+            assert [i.user_id for i in (await p1.snapshot(mid)).seats] == [None, winner]
+            await p1.leave_seat(mid, winner)
+            await asyncio.gather(p1.take_seat(mid, "a", 0), p2.take_seat(mid, "a", 1),
+                                 return_exceptions=True)
+            seats = [i.user_id for i in (await p1.snapshot(mid)).seats]
+            assert seats.count("a") == 1, seats
+            await p2.fill_with_bots(mid, "h")
+            seats = (await p1.snapshot(mid)).seats
+            assert [i.user_id or i.bot for i in seats].count("a") == 1 and \
+                [i.bot for i in seats].count("random") == 1
+            results = await asyncio.gather(p1.start(mid, "h"), p2.start(mid, "h"),
+                                           return_exceptions=True)
+            lost = [r for r in results if isinstance(r, ServiceError)]
+            assert len(lost) == 1 and lost[0].code == "already_started", results
+            assert (await p1.snapshot(mid)).match.status == "active"
+            await p1.drain()
+            await p2.drain()
+    finally:
+        for e in engines:
+            await e.dispose()

@@ -193,3 +193,66 @@ def test_a_downgrade_and_upgrade_lose_nothing_or_the_downgrade_refuses(database_
         assert _dump(database_url)["users"] == []
     monkeypatch.setenv(FORCE_ENV, "1")
     command.downgrade(_config(database_url), "base")
+
+
+def test_the_seat_index_migration_frees_a_users_extra_seats(database_url):
+    """Issue 13, item 6: 0009_atomic_seats cleans up the rows that break "one seat per user per
+    match" before it adds the unique index: the user keeps their lowest seat; the others are
+    freed with their link, device and grants (in a running match a ``random`` bot plays the
+    freed seat, so the table does not stall). Other seats are left as they were."""
+    import asyncio
+    from datetime import datetime, timezone
+
+    import sqlalchemy as sa
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    at = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+    command.downgrade(_config(database_url), "0007_seat_grants")
+
+    def seat(m, n, user, **kw):
+        return {"match_id": m, "seat": n, "user_id": user, "bot": None, "away_user_id": None,
+                "rejoin_hash": None, "player_id": None, "resigned_at": None,
+                "replace_votes": None, **kw}
+
+    async def run(fill: bool):
+        engine = create_async_engine(database_url)
+        meta = sa.MetaData()
+        async with engine.begin() as conn:
+            await conn.run_sync(meta.reflect)
+            t = meta.tables
+            if fill:
+                await conn.execute(sa.insert(t["users"]), [
+                    {"id": u, "name": u, "created_at": at} for u in ("u1", "u2", "u3")])
+                await conn.execute(sa.insert(t["matches"]), [
+                    {"id": m, "game": "toy", "engine_version": 1, "options": {}, "seed": 1,
+                     "players": 3, "status": status, "version": 0, "host_id": "u1",
+                     "public": True, "invite_token": f"i{m}", "watch_token": f"w{m}",
+                     "created_at": at, "updated_at": at, "spectator_chat_open": False}
+                    for m, status in (("open", "open"), ("run", "active"))])
+                await conn.execute(sa.insert(t["seats"]), [
+                    seat("open", 0, "u2"), seat("open", 1, "u1"),
+                    seat("open", 2, "u2", rejoin_hash="h" * 64, player_id="u3"),
+                    seat("run", 0, "u1"), seat("run", 1, "u1"), seat("run", 2, "u2")])
+                await conn.execute(sa.insert(t["seat_grants"]), [
+                    {"match_id": "open", "seat": 2, "user_id": "u3", "created_at": at},
+                    {"match_id": "run", "seat": 0, "user_id": "u3", "created_at": at}])
+                out = None
+            else:
+                s = t["seats"]
+                out = ([tuple(r) for r in await conn.execute(sa.select(
+                    s.c.match_id, s.c.seat, s.c.user_id, s.c.bot, s.c.rejoin_hash,
+                    s.c.player_id).order_by(s.c.match_id, s.c.seat))],
+                       [tuple(r) for r in await conn.execute(sa.select(
+                           t["seat_grants"].c.match_id, t["seat_grants"].c.seat))])
+        await engine.dispose()
+        return out
+
+    asyncio.run(run(True))
+    command.upgrade(_config(database_url), "head")
+    seats, grants = asyncio.run(run(False))
+    assert seats == [("open", 0, "u2", None, None, None), ("open", 1, "u1", None, None, None),
+                     ("open", 2, None, None, None, None),
+                     ("run", 0, "u1", None, None, None), ("run", 1, None, "random", None, None),
+                     ("run", 2, "u2", None, None, None)]
+    assert grants == [("run", 0)]
+    command.check(_config(database_url))

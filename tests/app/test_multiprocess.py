@@ -154,3 +154,108 @@ def test_presence_crosses_processes(database_url):
         for proc in (proc_a, proc_b):
             proc.kill()
             proc.wait(timeout=10)
+
+
+def _race(*calls):
+    """Run ``calls`` at once (threads released together); their results, in order."""
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(i, call):
+        barrier.wait()
+        results[i] = call()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    return results
+
+
+def _seats(database_url: str, match_id: str) -> tuple[str, list[tuple]]:
+    """``(status, [(seat, user_id, bot), ...])`` as committed."""
+    import asyncio
+
+    from sqlalchemy import select
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from app.models import Match, Seat
+
+    async def read():
+        engine = create_async_engine(database_url)
+        async with engine.connect() as conn:
+            status = (await conn.execute(select(Match.status).where(Match.id == match_id))
+                      ).scalar_one()
+            rows = (await conn.execute(select(Seat.seat, Seat.user_id, Seat.bot).where(
+                Seat.match_id == match_id).order_by(Seat.seat))).all()
+        await engine.dispose()
+        return status, [tuple(r) for r in rows]
+
+    return asyncio.run(read())
+
+
+def test_seats_and_the_start_are_atomic_across_processes(database_url):
+    """Issue 13, item 6: two processes on one database, concurrent clicks sent to both. One
+    user clicking two seats at once ends up in one seat; two users racing for one seat: one
+    sits, the other is told "Seat N was taken by someone else a moment ago" (never both told
+    "seated"); two starts at once start the match once, the other is told it already
+    started. Many rounds, so the races really overlap."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("several processes need PostgreSQL (SQLite serves one process)")
+    port_a, port_b = free_port(), free_port()
+    proc_a, proc_b = start_server(database_url, port_a), start_server(database_url, port_b)
+    urls = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
+    clients: list[httpx.Client] = []
+
+    def person(name: str) -> tuple[httpx.Client, httpx.Client]:
+        """One browser identity, with a client on each process (no sticky sessions)."""
+        on_a, on_b = (as_browser(httpx.Client(base_url=u), SECRET) for u in urls)
+        on_a.post("/name", data={"name": name, "next": "/"})
+        on_b.cookies.update(on_a.cookies)
+        clients.extend((on_a, on_b))
+        return on_a, on_b
+
+    try:
+        ann, bob, cat, dan = (person(n) for n in ("Ann", "Bob", "Cat", "Dan"))
+        from app.identity import read_user_id
+        from app.settings import Settings
+        ids = {read_user_id(c[0].cookies, Settings(secret_key=SECRET)): n for c, n in
+               ((ann, "Ann"), (bob, "Bob"), (cat, "Cat"), (dan, "Dan"))}
+        for _ in range(8):
+            mid = ann[0].post("/matches", data={"game": "toy", "players_toy": "2",
+                                                "public": "on", "host_plays": "no"}
+                              ).headers["location"].rsplit("/", 1)[1]
+            seat = lambda c, n: (lambda: c.post(f"/m/{mid}/seat", data={"seat": str(n)}))  # noqa
+            # Dan clicks both seats at once, one click on each process
+            _race(seat(dan[0], 0), seat(dan[1], 1))
+            status, seats = _seats(database_url, mid)
+            dans = [n for n, user, _bot in seats if ids.get(user) == "Dan"]
+            assert len(dans) == 1, seats
+            free = 1 - dans[0]
+            # Bob (on A) and Cat (on B) race for the last seat
+            got = _race(seat(bob[0], free), seat(cat[1], free))
+            told_seated = [r.headers["location"] == f"/m/{mid}" for r in got]
+            assert sorted(told_seated) == [False, True], [r.headers["location"] for r in got]
+            loser = got[told_seated.index(False)]
+            assert loser.headers["location"] == f"/m/{mid}?taken={free}"
+            assert f"Seat {free + 1} was taken by someone else a moment ago" in \
+                (cat if told_seated[0] else bob)[0].get(loser.headers["location"]).text
+            winner = "Bob" if told_seated[0] else "Cat"
+            status, seats = _seats(database_url, mid)
+            assert [ids.get(u) for _n, u, _b in seats][free] == winner, seats
+            # the host starts twice at once, once on each process
+            started = _race(lambda: ann[0].post(f"/m/{mid}/start"),
+                            lambda: ann[1].post(f"/m/{mid}/start"))
+            codes = sorted(r.status_code for r in started)
+            assert codes == [303, 409], [(r.status_code, r.text[:300]) for r in started]
+            assert "already started" in next(r.text for r in started if r.status_code == 409)
+            status, seats = _seats(database_url, mid)
+            assert status == "active" and sorted(ids.get(u) for _n, u, _b in seats) == \
+                sorted(["Dan", winner])
+    finally:
+        for c in clients:
+            c.close()
+        for proc in (proc_a, proc_b):
+            proc.kill()
+            proc.wait(timeout=10)
