@@ -512,10 +512,17 @@ async def fill(request: Request, match_id: str, bot: str = Form("random")) -> Re
 
 @router.post("/m/{match_id}/start")
 async def start(request: Request, match_id: str) -> Response:
-    """Host: start the match (every seat filled)."""
+    """Host: start the match (every seat filled). A second click (a double-click, or the
+    host's other tab, maybe on another process) finds it started and opens the table."""
     service = _service(request)
-    return await _host_or_player_action(request, match_id,
-                                        lambda uid: service.start(match_id, uid))
+
+    async def start_once(uid: str) -> None:
+        try:
+            await service.start(match_id, uid)
+        except ServiceError as exc:
+            if exc.code != "already_started":
+                raise
+    return await _host_or_player_action(request, match_id, start_once)
 
 
 @router.post("/m/{match_id}/cancel")
