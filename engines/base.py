@@ -116,6 +116,15 @@ def clone(state: State) -> State:
     return new
 
 
+def public_copy(state: State, viewer: int | None) -> State:
+    """A copy of ``state`` whose log keeps only the events ``viewer`` may read (the start of
+    every :meth:`Engine.determinize`: another seat's private events are hidden information).
+    Engines only append to the log, so a shorter log never changes what the rules do."""
+    new = clone(dict(state, log=[]))
+    new["log"] = visible_log(state.get("log", []), viewer)
+    return new
+
+
 def event(text: str, to: str | list[int] = "all", irreversible: bool = False, **extra: Any) -> Event:
     """Build a log event. ``to`` is ``"all"`` or a list of seats that may read it."""
     ev = {"text": text, "to": to if to == "all" else sorted(to), "irreversible": irreversible}
@@ -214,6 +223,19 @@ class Engine:
         self._run_automatic(new)
         return new, new["log"][before:]
 
+    def apply_trusted(self, state: State, seat: int, action: Action) -> None:
+        """Apply ``action`` to ``state`` **in place**, without the legality check of
+        :meth:`apply`, then run the automatic steps (the search bots' apply: they only play
+        actions taken from ``legal_actions`` of that very state, and one check per simulated
+        move would cost as much as the move itself).
+
+        ``state`` must be the caller's own copy (e.g. from :func:`clone` or :meth:`determinize`);
+        an illegal ``action`` gives an undefined state or any exception, never an
+        :class:`IllegalAction` promise. Returns ``None``; the new events are appended to
+        ``state["log"]`` as in :meth:`apply`."""
+        self._apply(state, seat, action)
+        self._run_automatic(state)
+
     def view(self, state: State, viewer: int | None, reveal: bool = False) -> dict:
         """What ``viewer`` (seat, or ``None`` for a spectator) may know; see DESIGN.md."""
         return self.views(state, [viewer], reveal)[viewer]
@@ -243,8 +265,14 @@ class Engine:
         } for viewer in viewers}
 
     def determinize(self, state: State, viewer: int | None, rng: Rng) -> State:
-        """A state the viewer cannot tell from ``state`` (hidden parts resampled). Pure."""
-        return clone(state)
+        """A state the viewer cannot tell from ``state``: hidden parts resampled, the log cut
+        to the events the viewer may read (:func:`public_copy`). Pure.
+
+        Canonical: for two states the viewer cannot tell apart (equal views) and two equal
+        ``rng``, the results are equal -- hidden pools are sorted before they are shuffled, so
+        nothing of the real hidden order can flow into a bot's sample (the engines' harness
+        checks it). Games with hidden information override this."""
+        return public_copy(state, viewer)
 
     def result(self, state: State) -> dict | None:
         """``None`` while running, else ``{"ranks": [[seat...]...], "scores": {...}, "tiebreak"}``."""

@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engines.base import Engine, IllegalAction, Rng, clone, event
+from engines.base import Engine, IllegalAction, Rng, clone, event, public_copy
 
 from . import combat, core, data, dummy, effects, phases, rules_help, scoring, turn, view
 from .data import RULES, card, relic
@@ -254,10 +254,11 @@ class CovilEngine(Engine):
     def determinize(self, state: dict, viewer: int | None, rng: Rng) -> dict:
         """Redeal what ``viewer`` cannot know: the Power Relic deck and every other hand
         (including the dummies' face-down relics), and the Mercenary deck with the cards left
-        in the box. Counts, the viewer's own hand and everything face up are kept."""
-        s = clone(state)
+        in the box. Counts, the viewer's own hand and everything face up are kept. Pools are
+        sorted before they are shuffled: the sample never depends on the real hidden order."""
+        s = public_copy(state, viewer)
         others = [p for p in s["own"] if viewer is None or p["seat"] != viewer]
-        pool = list(s["rdeck"]) + [r for p in others for r in p["hand"]]
+        pool = sorted(list(s["rdeck"]) + [r for p in others for r in p["hand"]])
         rng.shuffle(pool)
         for p in others:
             k = len(p["hand"])
@@ -267,7 +268,7 @@ class CovilEngine(Engine):
             # relics already offered as payment by a redealt owner are among its new hand
             if f["kind"] == "pay" and s["own"][f["owner"]] in others:
                 f["relics"] = list(s["own"][f["owner"]]["hand"][:len(f["relics"])])
-        merc = s["mdeck"] + s["mbox"]
+        merc = sorted(s["mdeck"] + s["mbox"])
         rng.shuffle(merc)
         s["mdeck"], s["mbox"] = merc[:len(s["mdeck"])], merc[len(s["mdeck"]):]
         s["rng"] = rng.next64()

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engines.base import Engine, Rng, clone
+from engines.base import Engine, Rng, clone, public_copy
 
 from . import brewing, income, placement, rules_help
 from .bots import BOTS
@@ -113,8 +113,10 @@ class DropsOfEvil(Engine):
         return {viewer: board for viewer in viewers}
 
     def determinize(self, state: dict, viewer: int | None, rng: Rng) -> dict:
-        """Only the bag's order is hidden: reshuffle it (and the future draws' RNG)."""
-        new = clone(state)
+        """Only the bag's order is hidden: reshuffle it (and the future draws' RNG). The bag is
+        sorted before the shuffle: the sample never depends on the real order."""
+        new = public_copy(state, viewer)
+        new["bag"] = sorted(new["bag"])
         rng.shuffle(new["bag"])
         new["rng"] = rng.next64()
         return new

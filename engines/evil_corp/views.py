@@ -7,7 +7,7 @@ too ("It is forbidden to show each other the drawn monster tiles").
 """
 from __future__ import annotations
 
-from engines.base import Rng, clone
+from engines.base import Rng, clone, public_copy
 
 from . import data
 from .effects import LABELS, demon_level, hire_price
@@ -155,8 +155,9 @@ def game_view(state: dict, viewer: int | None, reveal: bool, prompts: dict) -> d
 def determinize(state: dict, viewer: int | None, rng: Rng) -> dict:
     """Redeal, per side, the tiles the viewer cannot see -- the bag and the unrevealed part of
     every other seat's supply (a 4-player partner's included) -- keeping every count; the RNG is
-    reseeded (future draws are unknown)."""
-    det = clone(state)
+    reseeded (future draws are unknown). Each pool is sorted before the shuffle: the sample
+    never depends on the real hidden order."""
+    det = public_copy(state, viewer)
     det["rng"] = rng.next64()
     for side, sd in enumerate(det["sides"]):
         holders = [s for s in seats_of(det, side) if s != viewer]
@@ -167,9 +168,12 @@ def determinize(state: dict, viewer: int | None, rng: Rng) -> dict:
             hidden = [t for t in st["supply"] if t not in st["shown"]]
             kept[s] = len(hidden)
             pool += hidden
+        pool.sort()
         rng.shuffle(pool)
         for s in holders:
             st = det["seats"][s]
             st["supply"] = list(st["shown"]) + [pool.pop() for _ in range(kept[s])]
         sd["bag"] = sorted(pool)
+    # the "Evil Corp." bag is drawn from by a random index: its order is no information
+    det["corp_bag"] = sorted(det["corp_bag"])
     return det

@@ -150,6 +150,32 @@ def engine_suite(engine: Engine, configs: list[Config], *, games: int = 6, leak_
                 assert changed == 0
 
         @pytest.mark.parametrize("players,options", configs, ids=ids)
+        def test_determinize_is_canonical(self, players: int, options: dict) -> None:
+            """determinize is canonical (issue 17, "It cannot cheat, provably"): for two states
+            a viewer cannot tell apart (``other``: the real state with its hidden information
+            resampled, so every view is equal) and equal rngs, the samples are equal -- so a bot
+            that decides from samples decides the same in both states."""
+            samples = 0
+            for seed in range(2):
+                def check(state: dict, step: int) -> None:
+                    nonlocal samples
+                    if step % leak_every:
+                        return
+                    for viewer in _viewers(players):
+                        other = engine.determinize(state, viewer, Rng(step * 31 + 7))
+                        assert engine.view(other, viewer) == engine.view(state, viewer)
+                        for k in (1, 2):
+                            assert engine.determinize(state, viewer, Rng(k)) == \
+                                engine.determinize(other, viewer, Rng(k)), (
+                                f"determinize for {viewer} depends on hidden information "
+                                f"at step {step}")
+                        samples += 1
+
+                playout(engine, players, options, 2100 + seed, on_state=check,
+                        max_actions=max_actions)
+            assert samples > 0
+
+        @pytest.mark.parametrize("players,options", configs, ids=ids)
         def test_views_are_json_and_complete(self, players: int, options: dict) -> None:
             """Views: the common keys of DESIGN.md, JSON-serialisable, reveal only at the end."""
             keys = {"version", "you", "seats", "header", "prompt", "legal_actions", "log",
