@@ -24,6 +24,7 @@ from app import csrf, security
 from app.background import retry_forever, spawn, supervise
 from app.db import make_engine, make_sessionmaker
 from app.fanout import PgFanout
+from app.matches.botpool import BotPool
 from app.matches.expiry import Expiry
 from app.matches.idle import IdleSweeper
 from app.matches.service import MatchService
@@ -73,7 +74,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db = make_engine(settings.async_database_url, pool_size=settings.db_pool_size,
                          max_overflow=settings.db_pool_overflow,
                          pool_timeout=settings.db_pool_timeout)
-        service = MatchService(make_sessionmaker(db), bot_delay=settings.bot_delay)
+        service = MatchService(make_sessionmaker(db), bot_delay=settings.bot_delay,
+                               bot_pool=BotPool(settings.bot_workers or None,
+                                                settings.bot_think_seconds))
         app.state.db = db
         app.state.service = service
         hub = app.state.hub = Hub(service, settings)
@@ -127,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if outside is not None:
                 await outside.stop()
             handoff = await drain(service, settings.shutdown_timeout)
+            service.bot_pool.close()
             if fanout is not None:
                 for match_id in handoff:  # another process makes these bots' moves
                     await fanout.publish(match_id, "bots")

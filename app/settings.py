@@ -25,6 +25,9 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     bot_delay: float = 0.6
+    # Hard bots (issue 17): CPU seconds per decision, and search worker processes (0: cores - 1).
+    bot_think_seconds: float = 1.0
+    bot_workers: int = 0
     cookie_secure: bool = False
     max_message_bytes: int = 64 * 1024
     chat_max_chars: int = 500

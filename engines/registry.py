@@ -4,7 +4,7 @@
 played with); ``get(game_id, version)`` the engine of an earlier ``version`` of its rules, so a
 match, a replay or a record file made before a version bump still runs on the rules it was made
 with (issue 15 §0). ``ENGINES[game_id]`` holds the live engines only. ``bots(game_id, version)``
-gives the bot functions a host may seat (``{"random": fn, ...}``; every game has ``random``).
+gives the bots a host may seat (``{"easy": fn, "normal": fn, "hard": fn, ...}``: engines.levels).
 
 Earlier versions are frozen copies of a game's package, ``engines/<game>/legacy/v<N>/`` (see
 ``docs/versioning.md``), imported on first use: a server that never meets an old match never
@@ -16,7 +16,7 @@ import importlib
 import pkgutil
 import threading
 
-from engines.base import BotFn, Engine, random_bot
+from engines.base import BotFn, Engine
 
 #: The live engine of every game (the newest registered version).
 ENGINES: dict[str, Engine] = {}
@@ -93,10 +93,12 @@ def versions(game_id: str) -> list[int]:
 
 
 def bots(game_id: str, version: int | None = None) -> dict[str, BotFn]:
-    """Bots available for a game at a rules version (``None``: the live one): ``random``
-    always, plus what that engine's ``bots`` attribute adds. Raises like :func:`get`."""
-    engine = get(game_id, version)
-    return {"random": random_bot, **getattr(engine, "bots", {})}
+    """Bots a host may seat in a game at a rules version (``None``: the live one), by name: the
+    levels ``easy``, ``normal``, ``hard`` and the game's own bots that are not levels
+    (:func:`engines.levels.bots`; stored names ``random`` and ``greedy`` resolve through
+    :func:`engines.levels.canonical`). Raises like :func:`get`."""
+    from engines import levels
+    return levels.bots(get(game_id, version))
 
 
 #: Game packages hosted by Lair; each exposes ``ENGINE`` in its ``__init__``.

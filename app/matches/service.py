@@ -26,12 +26,14 @@ from sqlalchemy.orm import aliased
 from app.background import spawn
 from app.db import json_text
 from app.matches import access, pace
+from app.matches.botpool import BotPool
 from app.matches.exact import require_exact
 from app.models import (CHAT_CHANNELS, ActionRow, ChatMessage, Match, Seat, SeatGrant, User,
                         utcnow)
 from app.ops import events as ops_events
-from engines import registry
+from engines import levels, registry
 from engines.base import Engine, IllegalAction
+from engines.search import public_seed
 from engines.records import UNDO, replay_log
 
 log = logging.getLogger("lair.service")
@@ -186,7 +188,8 @@ def new_match_id() -> str:
 class MatchService:
     """Lobby and play operations on matches, safe against concurrent requests and processes."""
 
-    def __init__(self, sessionmaker: async_sessionmaker, *, bot_delay: float = 0.6):
+    def __init__(self, sessionmaker: async_sessionmaker, *, bot_delay: float = 0.6,
+                 bot_pool: BotPool | None = None):
         self.sm = sessionmaker
         #: The engine behind the sessions: the move path uses its pool directly (PostgreSQL:
         #: the asyncpg driver; SQLite: SQLAlchemy Core), not an ORM session.
@@ -198,6 +201,8 @@ class MatchService:
         #: what, snap)`` announces the other changes after their commit.
         self.notifier: Any = None
         self.bot_delay = bot_delay
+        #: Runs bot decisions off the event loop (hard ones in worker processes).
+        self.bot_pool = bot_pool or BotPool()
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._listeners: list[Listener] = []
         self._bot_pending: set[tuple[str, int]] = set()
@@ -759,7 +764,7 @@ class MatchService:
                 self._require_host(snap, host_id)
                 self._require_open(snap)
                 self._seat(snap, seat)
-                if bot is not None and bot not in registry.bots(snap.match.game):
+                if bot is not None and levels.canonical(bot) not in registry.bots(snap.match.game):
                     raise ServiceError("bad_request", "Unknown bot.")
                 await self._empty_seat(s, match_id, seat)
                 await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
@@ -1155,7 +1160,8 @@ class MatchService:
                 info = self._seat(snap, seat)
                 if info.user_id is None:
                     raise ServiceError("bad_request", "A bot already plays that seat.")
-                if bot not in registry.bots(snap.match.game, snap.match.engine_version):
+                if levels.canonical(bot) not in registry.bots(snap.match.game,
+                                                              snap.match.engine_version):
                     raise ServiceError("bad_request", "Unknown bot.")
                 await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
                                 .values(user_id=None, bot=bot, away_user_id=info.user_id))
@@ -1352,10 +1358,13 @@ class MatchService:
             engine = self._engine(m.game, m.engine_version)
             if m.status != "active" or info.seat not in engine.prompts(m.state):
                 return
-            bots = registry.bots(m.game, m.engine_version)
-            bot = bots.get(info.bot or "random", bots["random"])
-            rng = Rng((m.seed * 1_000_003 + m.version * 101 + info.seat) & ((1 << 64) - 1))
-            action = await asyncio.to_thread(bot, engine, m.state, info.seat, rng)
+            # Seeded from the seat's view, never from the match seed (which decides the hidden
+            # information): a bot knows only what its seat may know (issue 17).
+            rng = Rng(public_seed(engine, m.state, info.seat))
+            name = info.bot or "easy"
+            if levels.canonical(name) not in registry.bots(m.game, m.engine_version):
+                name = "easy"  # a bot the game no longer has: still finish the match
+            action = await self.bot_pool.decide(engine, name, m.state, info.seat, rng)
             self._bot_pending.discard(key)
             outcome = await self.submit(match_id, info.seat, f"bot-{m.version}-{info.seat}",
                                         m.version, action, actor=BOT)
@@ -1427,8 +1436,8 @@ class MatchService:
         return info.name or info.away_name or f"Seat {info.seat + 1}"
 
     def _stand_in(self, game: str, version: int | None = None) -> str:
-        bots = registry.bots(game, version)
-        return "greedy" if "greedy" in bots else sorted(bots)[0]
+        """The bot that takes over a seat after a time-out or a vote: the ``normal`` level."""
+        return "normal"
 
     def _pace_start(self, snap: Snapshot, engine: Engine, state: dict) -> dict:
         """``matches`` values for the start: the first clocks and deadline."""

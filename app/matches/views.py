@@ -12,6 +12,7 @@ from typing import Iterable
 from app.matches.service import Snapshot
 from engines import registry
 from engines.base import Engine
+from engines.levels import level_of
 from engines.records import UNDO
 
 
@@ -79,7 +80,7 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
                 if isinstance(v, str):
                     seat_view[k] = game_named(v)
             seat_view.update(name=name,
-                             bot=bool(info.bot), host=info.user_id == m.host_id and info.user_id
+                             bot=bool(info.bot), level=level_of(info.bot), host=info.user_id == m.host_id and info.user_id
                              is not None, connected=bool(info.bot) or info.seat in online)
         hits = named_events.get
         view["log"] = [hit[1] if (hit := hits(id(e))) is not None else named(e)
@@ -196,9 +197,10 @@ def plurals(text: str) -> str:
 
 
 def seats_summary(snap: Snapshot, connected: Iterable[int] = ()) -> list[dict]:
-    """Public seat list for the waiting room: ``[{seat, name, bot, host, connected, empty}]``."""
+    """Public seat list for the waiting room: ``[{seat, name, bot, level, host, connected,
+    empty}]`` (``level``: ``easy``/``normal``/``hard`` for a bot seat, else ``None``)."""
     online = set(connected)
-    return [{"seat": i.seat, "name": i.name, "bot": i.bot,
+    return [{"seat": i.seat, "name": i.name, "bot": i.bot, "level": level_of(i.bot),
              "host": i.user_id is not None and i.user_id == snap.match.host_id,
              "connected": i.seat in online, "empty": i.user_id is None and i.bot is None}
             for i in snap.seats]

@@ -177,3 +177,32 @@ def overlord(engine, state: dict, seat: int, rng: Rng) -> dict:
 
 
 BOTS = {"greedy": greedy, "overlord": overlord}
+
+
+# ----- the search bot (``hard``: engines.search) ------------------------------------------------
+def _evaluate(state: dict, seat: int) -> float:
+    """:func:`evaluate` after a pending combat or retreat is settled (as greedy judges)."""
+    from . import ENGINE
+    return evaluate(settle(ENGINE, state), seat)
+
+
+def _searchable(engine, state: dict, seat: int) -> bool:
+    # A payment (relic by relic, Minion by Minion) and a retreat are micro-steps of a decision
+    # already made: the greedy bot completes them (its payment plan) without a search.
+    top = state["stack"][-1] if state["stack"] else None
+    return top is None or top["kind"] not in ("pay", "retreat")
+
+
+def _rollout(engine, state: dict, seat: int, actions: list, rng: Rng) -> dict:
+    # Uniform among actions that neither cancel (a rollout must not undo) nor buy relics.
+    forward = [a for a in actions if a["type"] not in ("cancel", "buy_relic")]
+    return rng.choice(forward or actions)
+
+
+def _spec():
+    from engines.search import SearchSpec
+    return SearchSpec(evaluate=_evaluate, scale=4.0, greedy=greedy, searchable=_searchable,
+                      rollout=_rollout, depth=6)
+
+
+SPEC = _spec()

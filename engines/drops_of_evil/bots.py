@@ -127,3 +127,54 @@ def greedy(engine, state: dict, seat: int, rng: Rng) -> dict:
 
 
 BOTS = {"greedy": greedy}
+
+
+# ----- the search bot (``hard``: engines.search) ------------------------------------------------
+#: Resources in a pool are worth a share of their Resource value until they are brewed.
+_POOL_SHARE = 0.8
+
+
+def estimate(state: dict, seat: int) -> float:
+    """Estimated final points of ``seat``: the final score once over; else the Score Track,
+    the Brewer's value (:func:`brewer_value`), Resources waiting in the pool, Captured Rats,
+    minus Free Rats for the Income Phases to come. Public information only."""
+    if state["final"] is not None:
+        return float(state["final"]["scores"][str(seat)])
+    a = state["alch"][seat]
+    v = a["score"] + brewer_value(state, seat, a["brewer"])
+    v += _POOL_SHARE * sum(_RES_VALUE[r] * n for r, n in a["pool"].items())
+    v += a["captured"] * a["tox"]["rat"] + 0.5 * a["cheese"]
+    if not a["rat_tamer"]:
+        v -= a["free"] * _incomes_left(state)
+    return v
+
+
+def evaluate(state: dict, seat: int) -> float:
+    """Own estimate minus the best other seat's (points)."""
+    mine = estimate(state, seat)
+    return mine - max(estimate(state, s) for s in range(state["players"]) if s != seat)
+
+
+def _searchable(engine, state: dict, seat: int) -> bool:
+    # Placement (and its Assistants) is where a turn's choice is made; Brewing is a long run of
+    # micro-steps (place, take back, done) that the greedy bot finishes in one pass.
+    return state["phase"] == "placement"
+
+
+def _rollout(engine, state: dict, seat: int, actions: list, rng: Rng) -> dict:
+    # Placements by the greedy heuristic (no apply: cheap); Brewing and the rest uniformly
+    # among actions that are not take-backs (a rollout must not undo).
+    if state["phase"] == "placement":
+        return greedy(engine, state, seat, rng)
+    forward = [a for a in actions if a["type"] != "take_back"]
+    return rng.choice(forward or actions)
+
+
+def _spec():
+    from engines.search import SearchSpec
+    return SearchSpec(evaluate=evaluate, scale=6.0, greedy=greedy, searchable=_searchable,
+                      rollout=_rollout, depth=24,
+                      until=lambda state: state["phase"] != "placement")
+
+
+SPEC = _spec()

@@ -1,0 +1,96 @@
+"""Where bot decisions run (issue 17, "Thinking never slows other tables").
+
+``easy`` and ``normal`` decide in milliseconds: a thread of the server process. ``hard`` searches
+for up to ``BOT_THINK_SECONDS`` of CPU (default 1 s): it runs in a pool of at most cores - 1
+worker processes, spawned (never forked from the running server: no copy of its sockets, locks
+or event loop), at the lowest OS priority (``nice 19``), so the event loop and the other tables'
+moves keep their core; decisions beyond the pool's size queue in the executor. If the pool cannot
+decide (it could not start, a worker died), the move is played at the ``normal`` level instead
+and the failure is logged.
+
+The worker receives the engine object (pickled by reference to its class, so a match's engine
+version travels with it), the state, the seat and the budget; it returns the action.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+from engines import levels
+from engines.base import Action, Engine, Rng, State
+
+log = logging.getLogger("lair.bots")
+
+
+def default_workers() -> int:
+    """cores - 1, at least 1."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def _lowest_priority() -> None:
+    """Worker initializer: the lowest CPU priority (searches yield to the server)."""
+    try:
+        os.nice(19)
+    except OSError:  # not permitted here: still correct, only less polite
+        pass
+
+
+def _hard_decision(engine: Engine, state: State, seat: int, seconds: float) -> Action:
+    """Run in a worker: the ``hard`` level's action (seeded from the seat's view and OS
+    randomness: see :func:`engines.search.search_rng`)."""
+    from engines.search import Budget
+    bot = levels.hard_bot(engine, Budget(seconds=seconds))
+    return bot(engine, state, seat, Rng(0))
+
+
+class BotPool:
+    """Runs bot decisions off the event loop. ``workers``: the process pool's size (default
+    cores - 1); ``seconds``: the hard level's CPU budget per decision."""
+
+    def __init__(self, workers: int | None = None, seconds: float = 1.0):
+        self.workers = workers or default_workers()
+        self.seconds = seconds
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lowest_priority)
+        return self._pool
+
+    async def decide(self, engine: Engine, bot_name: str, state: State, seat: int,
+                     rng: Rng) -> Action:
+        """The action of bot ``bot_name`` (a level, an old name or a game's own bot) for
+        ``seat``. Raises ``KeyError`` for a bot the game does not have."""
+        name = levels.canonical(bot_name)
+        bots = levels.bots(engine)
+        if name not in bots:
+            raise KeyError(bot_name)
+        if name == "hard":
+            try:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(self._executor(), _hard_decision, engine,
+                                                  state, seat, self.seconds)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("hard bot pool failed; playing this move at the normal level",
+                            exc_info=True)
+                self._reset()
+                name = "normal"
+        return await asyncio.to_thread(bots[name], engine, state, seat, rng)
+
+    def _reset(self) -> None:
+        """Drop a broken pool: the next hard decision starts a new one."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the workers (server shutdown); queued decisions are cancelled (their matches'
+        bots are handed over like any bot move)."""
+        self._reset()

@@ -1,0 +1,182 @@
+"""Bot strength benchmark (issue 17): seeded bot-only matches, in-process.
+
+    make bots                      # quick: 40 matches per configuration, 0.05 s per decision
+    make bots FULL=1               # the issue's targets: 100+ matches, 0.2 s (hours)
+    .venv/bin/python bench/bots.py --matches 6 --game covil --budget 0.05
+    .venv/bin/python bench/bots.py --iterations 60          # fixed iterations, not time
+
+Configurations per game: 2 players, ``hard`` against ``normal`` (seats alternated: even
+matches hard sits first, odd matches second); 3 and 4 players, one ``hard`` (seat rotated)
+among ``normal`` bots; Evil Corp. 4 players (two teams): a ``hard`` team against a ``normal``
+team. Reported per configuration: hard's win rate (finishing first, alone or tied: ties count
+as a win of each tied seat... see ``_won``) with a 95 % Wilson interval, the chance level, and
+the mean and p99 wall time of hard's decisions that had at least two legal actions.
+
+Results: printed, written to ``bench/results/bots-<UTC time>.json``; ``--table`` prints the
+Markdown table for ``bench/README.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engines import levels, registry  # noqa: E402
+from engines.base import Rng  # noqa: E402
+from engines.search import Budget, decide  # noqa: E402
+
+#: game -> [(label, players, options, hard seats as a function of the match index)]
+TEAMS_EC = {4: [[0, 2], [1, 3]]}
+
+
+def configs(game: str) -> list[tuple[str, int, dict]]:
+    """``(label, players, options)`` for a game."""
+    engine = registry.get(game)
+    out = [("2p", 2, {})]
+    for p in (3, 4):
+        if engine.min_players <= p <= engine.max_players:
+            out.append((f"{p}p" + ("-teams" if p in engine.teams else ""), p, {}))
+    return out
+
+
+def hard_seats(game: str, players: int, index: int) -> list[int]:
+    """The seats hard plays in match ``index`` (rotated; a whole team in a team game)."""
+    engine = registry.get(game)
+    if players in engine.teams:
+        teams = engine.teams[players]
+        return list(teams[index % len(teams)])
+    return [index % players]
+
+
+def _won(result: dict, seats: list[int]) -> bool:
+    """Hard finished first (shared first place counts: the rulebooks' ties)."""
+    return bool(set(result["ranks"][0]) & set(seats))
+
+
+def play(game: str, players: int, options: dict, seed: int, hard: list[int], budget: Budget,
+         max_actions: int = 20000) -> dict:
+    """One match: ``hard`` seats search with ``budget``, the others play ``normal``.
+    Returns ``{"won", "times", "actions", "result"}`` (times: hard's decisions with >= 2
+    legal actions, wall seconds)."""
+    engine = registry.get(game)
+    normal = levels.bots(engine)["normal"]
+    spec = levels.spec_of(engine)
+    rng = Rng(seed * 7919 + 3)
+    state = engine.setup(players, options, seed)
+    times: list[float] = []
+    n = 0
+    for n in range(max_actions):
+        prompts = engine.prompts(state)
+        if not prompts:
+            break
+        seat = min(s for s in prompts if engine.legal_actions(state, s))
+        if seat in hard:
+            many = len(engine.legal_actions(state, seat)) > 1
+            t = time.perf_counter()
+            b = Budget(seconds=budget.seconds, iterations=budget.iterations,
+                       salt=seed * 1_000_003 + n)
+            action = decide(engine, spec, state, seat, b)
+            if many:
+                times.append(time.perf_counter() - t)
+        else:
+            action = normal(engine, state, seat, rng)
+        state, _ = engine.apply(state, seat, action)
+    result = engine.result(state)
+    if result is None:
+        raise RuntimeError(f"{game} {players}p seed {seed}: no result after {max_actions}")
+    return {"won": _won(result, hard), "times": times, "actions": n, "result": result}
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion ``k/n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def p99(xs: list[float]) -> float:
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    return s[min(len(s) - 1, math.ceil(0.99 * len(s)) - 1)]
+
+
+def run(games: list[str], matches: int, budget: Budget, log=print) -> dict:
+    rows = []
+    for game in games:
+        engine = registry.get(game)
+        for label, players, options in configs(game):
+            wins, times, t0 = 0, [], time.perf_counter()
+            for i in range(matches):
+                hard = hard_seats(game, players, i)
+                out = play(game, players, options, 5000 + i, hard, budget)
+                wins += out["won"]
+                times += out["times"]
+            lo, hi = wilson(wins, matches)
+            chance = 1 / len(engine.teams[players]) if players in engine.teams else 1 / players
+            row = {"game": game, "config": label, "players": players, "matches": matches,
+                   "hard_wins": wins, "win_rate": wins / matches, "ci95": [lo, hi],
+                   "chance": chance, "decisions": len(times),
+                   "mean_s": sum(times) / len(times) if times else 0.0, "p99_s": p99(times),
+                   "wall_s": time.perf_counter() - t0}
+            rows.append(row)
+            log(f"{game:14} {label:9} hard won {wins:3}/{matches} = {row['win_rate']:.0%} "
+                f"[{lo:.0%}, {hi:.0%}] (chance {chance:.0%}); decisions {len(times)}, mean "
+                f"{row['mean_s'] * 1000:.0f} ms, p99 {row['p99_s'] * 1000:.0f} ms; "
+                f"{row['wall_s']:.0f} s")
+    return {"budget": {"seconds": budget.seconds, "iterations": budget.iterations},
+            "matches": matches, "rows": rows, "cpus": os.cpu_count(),
+            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
+def table(report: dict) -> str:
+    """Markdown table of a report."""
+    b = report["budget"]
+    head = (f"Budget: {b['seconds']} s" if b["seconds"] else f"{b['iterations']} iterations") \
+        + f" per decision, {report['matches']} matches per row, {report['time']}.\n\n"
+    lines = ["| game | config | hard wins | 95 % interval | chance | decisions | mean | p99 |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in report["rows"]:
+        lines.append(f"| {r['game']} | {r['config']} | {r['hard_wins']}/{r['matches']} "
+                     f"({r['win_rate']:.0%}) | {r['ci95'][0]:.0%}–{r['ci95'][1]:.0%} | "
+                     f"{r['chance']:.0%} | {r['decisions']} | {r['mean_s'] * 1000:.0f} ms | "
+                     f"{r['p99_s'] * 1000:.0f} ms |")
+    return head + "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    full = os.environ.get("FULL") not in (None, "", "0")
+    ap.add_argument("--game", action="append", choices=sorted(registry.ENGINES))
+    ap.add_argument("--matches", type=int, default=100 if full else 40)
+    ap.add_argument("--budget", type=float, default=0.2 if full else 0.05,
+                    help="CPU seconds per hard decision")
+    ap.add_argument("--iterations", type=int, default=None,
+                    help="fixed iterations per decision instead of a time budget")
+    ap.add_argument("--no-save", action="store_true")
+    args = ap.parse_args(argv)
+    budget = Budget(seconds=None if args.iterations else args.budget, iterations=args.iterations)
+    games = args.game or ["drops_of_evil", "evil_corp", "covil"]
+    report = run(games, args.matches, budget)
+    print()
+    print(table(report))
+    if not args.no_save:
+        out = ROOT / "bench" / "results" / f"bots-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}.json"
+        out.parent.mkdir(exist_ok=True)
+        out.write_text(json.dumps(report, indent=1))
+        print(f"\nwritten {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,198 @@
+"""The search bot every game shares (issue 17): determinized Monte Carlo search over the seat's
+legal actions, with truncated rollouts and the game's evaluation.
+
+One decision (:func:`decide`):
+
+1. Only one legal action, or a micro-step of a long forced sequence (the game's
+   :attr:`SearchSpec.searchable` says no: Drops of Evil's Brewing, a Covil payment): the game's
+   greedy bot finishes it, on a determinized sample (so it too reads only what the seat may know).
+2. Otherwise, until the budget is spent, one iteration: draw a sample of the hidden information
+   with ``engine.determinize(state, seat, rng)``, pick a root action by UCB1, apply it with the
+   trusted apply, let every seat play the game's rollout policy for at most
+   :attr:`SearchSpec.depth` decisions, and score the result with the game's evaluation squashed
+   to ``[0, 1]`` (``0.5`` = even). The most visited action is played.
+
+Why flat (root-only) statistics over determinized samples rather than a tree (ISMCTS): with
+``apply`` at 30-50 us and a sample at 100-200 us, a 1 s budget gives a few thousand iterations at
+most; spread over a tree of 10-40 actions per node they leave the deeper nodes nearly unvisited,
+while at the root they sharpen the choice between the 10-40 first actions. Root statistics are
+also what makes the bot's choice a function of the seat's view alone (every iteration starts from
+a fresh sample, never from a subtree built on one world: no strategy fusion across samples).
+
+The bot cannot cheat: it never reads the real state except through ``determinize`` (canonical:
+equal for states the seat cannot tell apart, checked by the engines' harness) and
+``legal_actions(state, seat)`` (part of the seat's view); its RNG is seeded from the seat's view
+(:func:`public_seed`) and a salt (a fixed number in tests and benchmarks, OS randomness in the
+server), never from the match seed or the state's RNG.
+
+Budgets (:class:`Budget`): CPU seconds of the deciding thread (``time.thread_time``; default 1 s)
+and/or a fixed number of iterations (tests, benchmarks).
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import orjson
+
+from engines.base import Action, BotFn, Engine, Rng, State
+
+_MASK64 = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a decision may think: ``seconds`` of the thread's CPU time (``None``: no time
+    limit) and/or ``iterations`` (``None``: no count limit); at least one must be set. ``salt``:
+    mixed into the view-derived seed (``None``: OS randomness, the server's choice; an int:
+    reproducible, for tests and benchmarks)."""
+
+    seconds: float | None = 1.0
+    iterations: int | None = None
+    salt: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.seconds is None and self.iterations is None:
+            raise ValueError("a budget needs seconds or iterations")
+
+
+#: The server's default: 1 s of CPU per decision.
+DEFAULT_BUDGET = Budget()
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """What the search needs from a game.
+
+    - ``evaluate(state, seat) -> float``: how good ``state`` is for ``seat`` (higher is better;
+      e.g. estimated points minus the best opponent's), reading only public parts of the state
+      or parts a sample gives (the search evaluates samples only).
+    - ``scale``: evaluation units for a clear advantage (the squash is
+      ``1 / (1 + exp(-value / scale))``).
+    - ``greedy``: the game's greedy bot (micro-steps, forced sequences).
+    - ``searchable(engine, state, seat) -> bool``: whether this decision is a real one to search
+      (default: always); ``False`` hands it to ``greedy``.
+    - ``rollout(engine, state, seat, actions, rng) -> Action``: the cheap policy every seat plays
+      in rollouts; it must not undo (take back, cancel) forever: rollouts are also cut at
+      ``depth`` decisions.
+    - ``depth``: decisions played after the root action before the evaluation.
+    - ``until(state) -> bool``: stop a rollout early when true (e.g. at the end of a phase
+      whose outcome the evaluation reads well).
+    """
+
+    evaluate: Callable[[State, int], float]
+    scale: float
+    greedy: BotFn
+    searchable: Callable[[Engine, State, int], bool] = lambda engine, state, seat: True
+    rollout: Callable[[Engine, State, int, list, Rng], Action] | None = None
+    depth: int = 0
+    until: Callable[[State], bool] | None = None
+    exploration: float = 0.7
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def public_seed(engine: Engine, state: State, seat: int) -> int:
+    """A 64-bit seed from what ``seat`` may know: a hash of its view (which holds the state's
+    version). Two states the seat cannot tell apart give the same seed."""
+    view = engine.view(state, seat)
+    digest = hashlib.blake2b(orjson.dumps(view, option=orjson.OPT_SORT_KEYS),
+                             digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def search_rng(engine: Engine, state: State, seat: int, budget: Budget) -> Rng:
+    """The search's RNG: the view's seed mixed with the budget's salt (OS randomness if none)."""
+    import secrets
+
+    salt = secrets.randbits(64) if budget.salt is None else budget.salt
+    return Rng(public_seed(engine, state, seat) ^ (salt * 0x9E3779B97F4A7C15 & _MASK64))
+
+
+def sample(engine: Engine, state: State, seat: int, rng: Rng) -> State:
+    """One determinized sample for ``seat``, without a log (rollouts do not read it, and a
+    long log would make every copy slower)."""
+    det = engine.determinize(state, seat, rng)
+    det["log"] = []
+    return det
+
+
+def random_rollout(engine: Engine, state: State, seat: int, actions: list, rng: Rng) -> Action:
+    """The default rollout policy: uniform among the legal actions."""
+    return rng.choice(actions)
+
+
+def _squash(value: float, scale: float) -> float:
+    x = max(-30.0, min(30.0, value / scale))
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,
+           budget: Budget = DEFAULT_BUDGET, stats: dict | None = None) -> Action:
+    """The hard bot's action for ``seat`` (see the module docstring). ``stats``, when given,
+    receives ``{"iterations", "searched"}``. Raises ``ValueError`` if the seat has no legal
+    action."""
+    actions = engine.legal_actions(state, seat)
+    if not actions:
+        raise ValueError(f"seat {seat} has no legal action")
+    if stats is not None:
+        stats.update(iterations=0, searched=False)
+    if len(actions) == 1:
+        return actions[0]
+    rng = search_rng(engine, state, seat, budget)
+    if not spec.searchable(engine, state, seat):
+        return spec.greedy(engine, sample(engine, state, seat, rng), seat, rng)
+    rollout = spec.rollout or random_rollout
+    n = [0] * len(actions)
+    w = [0.0] * len(actions)
+    start = time.thread_time()
+    total = 0
+    while True:
+        if budget.iterations is not None and total >= budget.iterations:
+            break
+        if budget.seconds is not None and total and time.thread_time() - start >= budget.seconds:
+            break
+        if total < len(actions):
+            i = total
+        else:
+            log_t = math.log(total)
+            i = max(range(len(actions)), key=lambda k: w[k] / n[k]
+                    + spec.exploration * math.sqrt(log_t / n[k]))
+        det = sample(engine, state, seat, rng)
+        engine.apply_trusted(det, seat, actions[i])
+        for _ in range(spec.depth):
+            if spec.until is not None and spec.until(det):
+                break
+            prompts = engine.prompts(det)
+            if not prompts:
+                break
+            mover = None
+            for s in sorted(prompts):
+                acts = engine.legal_actions(det, s)
+                if acts:
+                    mover = s
+                    break
+            if mover is None:
+                break
+            engine.apply_trusted(det, mover, rollout(engine, det, mover, acts, rng))
+        reward = _squash(spec.evaluate(det, seat), spec.scale)
+        n[i] += 1
+        w[i] += reward
+        total += 1
+    if stats is not None:
+        stats.update(iterations=total, searched=True)
+    best = max(range(len(actions)), key=lambda k: (n[k], w[k] / n[k] if n[k] else 0.0, -k))
+    return actions[best]
+
+
+def search_bot(spec: SearchSpec, budget: Budget = DEFAULT_BUDGET) -> BotFn:
+    """A :data:`engines.base.BotFn` for the registry: :func:`decide` with ``budget``. The
+    ``rng`` argument is not used (the search seeds itself from the seat's view: see
+    :func:`search_rng`)."""
+    def hard(engine: Engine, state: State, seat: int, rng: Rng) -> Action:
+        return decide(engine, spec, state, seat, budget)
+    hard.__doc__ = "Search bot (determinized Monte Carlo, see engines.search)."
+    hard.spec = spec  # type: ignore[attr-defined]
+    return hard
