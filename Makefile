@@ -12,7 +12,7 @@ WS_DEFLATE ?= false
 LAIR_TEST_DATABASES ?= sqlite,postgresql
 export LAIR_TEST_DATABASES
 
-.PHONY: run test test-engines test-app test-e2e screenshots bench venv clean
+.PHONY: run test test-engines test-app test-e2e screenshots bench bots venv clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -50,6 +50,11 @@ screenshots: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/load.py
+
+# Bot strength (bench/README.md, "Bots"): quick by default (<= 20 min); FULL=1 for the targets.
+FULL ?=
+bots: $(VENV)/.installed-test
+	FULL=$(FULL) $(BIN)/python bench/bots.py
 
 clean:
 	rm -rf $(VENV) lair.db lair.db-wal lair.db-shm tests/e2e/artifacts

@@ -9,8 +9,9 @@ One decision (:func:`decide`):
 2. Otherwise, until the budget is spent, one iteration: draw a sample of the hidden information
    with ``engine.determinize(state, seat, rng)``, pick a root action by UCB1, apply it with the
    trusted apply, let every seat play the game's rollout policy for at most
-   :attr:`SearchSpec.depth` decisions, and score the result with the game's evaluation squashed
-   to ``[0, 1]`` (``0.5`` = even). The most visited action is played.
+   :attr:`SearchSpec.depth` decisions, and score the result with the game's evaluation, as a
+   gain over the position before the move squashed to ``[0, 1]`` (``0.5`` = no change). The
+   most visited action is played.
 
 Why flat (root-only) statistics over determinized samples rather than a tree (ISMCTS): with
 ``apply`` at 30-50 us and a sample at 100-200 us, a 1 s budget gives a few thousand iterations at
@@ -70,8 +71,12 @@ class SearchSpec:
     - ``evaluate(state, seat) -> float``: how good ``state`` is for ``seat`` (higher is better;
       e.g. estimated points minus the best opponent's), reading only public parts of the state
       or parts a sample gives (the search evaluates samples only).
-    - ``scale``: evaluation units for a clear advantage (the squash is
-      ``1 / (1 + exp(-value / scale))``).
+    - ``scale``: evaluation units for a clear advantage: an iteration's reward is
+      ``1 / (1 + exp(-(value - base + bias(action)) / scale))`` where ``base`` is the
+      evaluation of a sample of the position before the move (so rewards spread around 0.5
+      whatever the evaluation's absolute size).
+    - ``bias(action) -> float``: a small preference in evaluation units (the greedy bots'
+      own: e.g. pass only when nothing useful is left); default none.
     - ``greedy``: the game's greedy bot (micro-steps, forced sequences).
     - ``searchable(engine, state, seat) -> bool``: whether this decision is a real one to search
       (default: always); ``False`` hands it to ``greedy``.
@@ -90,6 +95,7 @@ class SearchSpec:
     rollout: Callable[[Engine, State, int, list, Rng], Action] | None = None
     depth: int = 0
     until: Callable[[State], bool] | None = None
+    bias: Callable[[Action], float] | None = None
     exploration: float = 0.7
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -124,6 +130,30 @@ def random_rollout(engine: Engine, state: State, seat: int, actions: list, rng: 
     return rng.choice(actions)
 
 
+def sampled_greedy(k: int, evaluate: Callable[[State, int], float],
+                   skip: frozenset = frozenset({"take_back", "cancel"})):
+    """A rollout policy: among up to ``k`` of the mover's actions drawn at random (none that
+    undoes), the one whose result ``evaluate`` scores best for the mover -- a cheap model of an
+    opponent who looks one move ahead (the normal bot does that with every action)."""
+    from engines.base import clone
+
+    def policy(engine: Engine, state: State, seat: int, actions: list, rng: Rng) -> Action:
+        pool = [a for a in actions if a.get("type") not in skip] or actions
+        if len(pool) > k:
+            pool = [pool[rng.below(len(pool))] for _ in range(k)]
+        if len(pool) == 1:
+            return pool[0]
+        best, best_v = pool[0], None
+        for a in pool:
+            s = clone(state)
+            engine.apply_trusted(s, seat, a)
+            v = evaluate(s, seat)
+            if best_v is None or v > best_v:
+                best, best_v = a, v
+        return best
+    return policy
+
+
 def _squash(value: float, scale: float) -> float:
     x = max(-30.0, min(30.0, value / scale))
     return 1.0 / (1.0 + math.exp(-x))
@@ -145,6 +175,8 @@ def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,
     if not spec.searchable(engine, state, seat):
         return spec.greedy(engine, sample(engine, state, seat, rng), seat, rng)
     rollout = spec.rollout or random_rollout
+    base = spec.evaluate(sample(engine, state, seat, rng), seat)
+    bias = [spec.bias(a) if spec.bias else 0.0 for a in actions]
     n = [0] * len(actions)
     w = [0.0] * len(actions)
     start = time.thread_time()
@@ -177,7 +209,7 @@ def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,
             if mover is None:
                 break
             engine.apply_trusted(det, mover, rollout(engine, det, mover, acts, rng))
-        reward = _squash(spec.evaluate(det, seat), spec.scale)
+        reward = _squash(spec.evaluate(det, seat) - base + bias[i], spec.scale)
         n[i] += 1
         w[i] += reward
         total += 1

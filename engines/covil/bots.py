@@ -201,8 +201,9 @@ def _rollout(engine, state: dict, seat: int, actions: list, rng: Rng) -> dict:
 
 def _spec():
     from engines.search import SearchSpec
-    return SearchSpec(evaluate=_evaluate, scale=4.0, greedy=greedy, searchable=_searchable,
-                      rollout=_rollout, depth=6)
+    return SearchSpec(evaluate=_evaluate, scale=2.0, greedy=greedy, searchable=_searchable,
+                      rollout=_rollout, depth=6,
+                      bias=lambda a: {"buy_relic": -0.5, "cancel": -1.0}.get(a["type"], 0.0))
 
 
 SPEC = _spec()

@@ -172,7 +172,7 @@ def _rollout(engine, state: dict, seat: int, actions: list, rng: Rng) -> dict:
 
 def _spec():
     from engines.search import SearchSpec
-    return SearchSpec(evaluate=evaluate, scale=6.0, greedy=greedy, searchable=_searchable,
+    return SearchSpec(evaluate=evaluate, scale=3.0, greedy=greedy, searchable=_searchable,
                       rollout=_rollout, depth=24,
                       until=lambda state: state["phase"] != "placement")
 

@@ -89,7 +89,8 @@ def _rollout(engine, state: dict, seat: int, actions: list, rng: Rng) -> dict:
 def _spec():
     from engines.search import SearchSpec
     # depth 0: measured against depth 4 and 8 (random rollouts), which lost more to normal
-    return SearchSpec(evaluate=_evaluate, scale=60.0, greedy=greedy, rollout=_rollout, depth=0)
+    return SearchSpec(evaluate=_evaluate, scale=10.0, greedy=greedy, rollout=_rollout, depth=0,
+                      bias=lambda a: -0.5 if a["type"] == "pass" else 0.0)
 
 
 SPEC = _spec()

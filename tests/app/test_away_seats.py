@@ -62,18 +62,18 @@ def test_a_bot_move_that_fails_is_tried_again(client, monkeypatch):
     themselves)."""
     import time
 
-    from engines import registry
+    from app.matches.botpool import BotPool
 
     calls = []
-    real = registry.random_bot
+    real = BotPool.decide
 
-    def flaky(engine, state, seat, rng):
+    async def flaky(self, engine, name, state, seat, rng):
         calls.append(seat)
         if len(calls) == 1:
             raise RuntimeError("database is locked")
-        return real(engine, state, seat, rng)
+        return await real(self, engine, name, state, seat, rng)
 
-    monkeypatch.setattr(registry, "random_bot", flaky)
+    monkeypatch.setattr(BotPool, "decide", flaky)
     mid, _ = started(client, bots=True)  # the bot bids at once (a simultaneous bid): fails
     client.portal.call(client.app.state.service.drain)
     assert calls == [1] and state_of(client, mid)[0] == 0

@@ -107,7 +107,7 @@ def test_prompt_question_mark_opens_its_rules_section(live_url):
         page.click("#name-submit")
         page.check("#game-drops_of_evil")
         page.click("#create")
-        page.select_option("form[action$='/fill'] select[name=bot]", "random")
+        page.select_option("form[action$='/fill'] select[name=bot]", "easy")
         page.click("#fill")
         page.click("#start")
         link = page.locator("#prompt-text a.rule-link")
