@@ -164,7 +164,9 @@ def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,
     """The hard bot's action for ``seat`` (see the module docstring). ``stats``, when given,
     receives ``{"iterations", "searched"}``. Raises ``ValueError`` if the seat has no legal
     action."""
-    actions = engine.legal_actions(state, seat)
+    from engines.levels import forward_actions
+    # Never a take-back or a cancel (unless nothing else is legal): a turn stays bounded.
+    actions = forward_actions(engine.legal_actions(state, seat))
     if not actions:
         raise ValueError(f"seat {seat} has no legal action")
     if stats is not None:

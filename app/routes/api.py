@@ -40,7 +40,7 @@ async def games() -> list[dict]:
     return [{"id": e.id, "title": e.title, "min_players": e.min_players,
              "max_players": e.max_players, "options": e.options.model_json_schema(),
              "teams": {str(k): v for k, v in e.teams.items()},
-             "bots": sorted(registry.bots(e.id))} for e in registry.ENGINES.values()]
+             "bots": list(registry.bots(e.id))} for e in registry.ENGINES.values()]
 
 
 @router.get("/matches/{match_id}/replay")

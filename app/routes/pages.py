@@ -125,7 +125,7 @@ templates.env.filters["bot_label"] = bot_label
 
 def _games() -> list[dict[str, Any]]:
     return [{"id": e.id, "title": e.title, "min": e.min_players, "max": e.max_players,
-             "fields": option_fields(e), "bots": sorted(registry.bots(e.id))}
+             "fields": option_fields(e), "bots": list(registry.bots(e.id))}
             for e in registry.ENGINES.values()]
 
 
@@ -280,7 +280,7 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
         return _page(request, "waiting.html", status_code=status_code,
                      seats=seats, empty_seats=sum(1 for x in seats if x["empty"]),
                      taken=int(taken) if taken.isdigit() and int(taken) < m.players else None,
-                     team_of=team_of, bots=sorted(registry.bots(m.game)),
+                     team_of=team_of, bots=list(registry.bots(m.game)),
                      option_labels=describe_options(engine, m.options, m.players),
                      pace=SimpleNamespace(**form), pace_error=pace_error,
                      pace_summary=pace.describe(saved), **ctx)
@@ -304,7 +304,7 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
                      [i.seat for i in snap.seats if i.resigned_at is not None] + [you]
                  ) is not None,
                  replaceable=replaceable if is_host and m.status == "active" else [],
-                 bots=sorted(registry.bots(m.game, m.engine_version)), **ctx)
+                 bots=list(registry.bots(m.game, m.engine_version)), **ctx)
 
 
 @router.get("/m/{match_id}", response_class=HTMLResponse)

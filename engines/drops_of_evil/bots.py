@@ -171,6 +171,9 @@ def _rollout(engine, state: dict, seat: int, actions: list, rng: Rng) -> dict:
 
 
 def _spec():
+    # Rollouts to the end of the Placement Phase (greedy placements): measured at 0.05 s a
+    # decision, 2 players, against normal: 7 wins of 8 (6 of 8 with twice the depth); without
+    # rollouts 0 of 8 (a placed pawn is worth nothing to the evaluation before the Gathering).
     from engines.search import SearchSpec
     return SearchSpec(evaluate=evaluate, scale=3.0, greedy=greedy, searchable=_searchable,
                       rollout=_rollout, depth=24,

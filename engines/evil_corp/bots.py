@@ -88,7 +88,9 @@ def _rollout(engine, state: dict, seat: int, actions: list, rng: Rng) -> dict:
 
 def _spec():
     from engines.search import SearchSpec
-    # depth 0: measured against depth 4 and 8 (random rollouts), which lost more to normal
+    # depth 0 (the gain of the move itself, averaged over samples): measured at 0.05 s a
+    # decision, 2 players, against normal: 3 wins of 8; uniform rollouts of depth 4 and 8:
+    # 0 of 8; sampled-greedy opponents (best of 4-6 random replies) at depth 1-2: 2 of 8, 1 of 5
     return SearchSpec(evaluate=_evaluate, scale=10.0, greedy=greedy, rollout=_rollout, depth=0,
                       bias=lambda a: -0.5 if a["type"] == "pass" else 0.0)
 
