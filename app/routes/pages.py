@@ -108,13 +108,14 @@ def describe_options(engine: Engine, options: dict[str, Any],
     return out
 
 
-#: How the seat's bot choice names today's bots: a level first (issue 14, item 10; the bots'
-#: own levels may replace this), the bot's kind after it.
+#: Bot names stored before the levels (issue 17): their level first, the old kind after it.
 BOT_LEVELS = {"random": "Easy", "greedy": "Normal"}
 
 
 def bot_label(kind: str) -> str:
-    """"Easy (random)", "Normal (greedy)"; a bot without a level is named by its kind."""
+    """"Easy", "Normal", "Hard" for the levels (engines.levels); "Easy (random)",
+    "Normal (greedy)" for names stored before them; a game's own bot by its kind
+    ("Overlord")."""
     kind = str(kind)
     level = BOT_LEVELS.get(kind)
     return f"{level} ({kind})" if level else kind.replace("_", " ").capitalize()

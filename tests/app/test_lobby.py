@@ -164,14 +164,16 @@ def test_solo_room_shows_what_solo_plays_and_multiplayer_rooms_no_solo_settings(
 
 def test_start_waits_for_every_seat_and_bots_are_named_by_level(client):
     """Issue 14, item 10: "Start" is disabled while a seat is empty and the room offers to fill
-    the empty seats with bots, named by level ("Easy (random)", "Normal (greedy)")."""
+    the empty seats with bots, named by level (issue 17: Easy, Normal (the default), Hard; a
+    name stored before the levels keeps its kind: "Normal (greedy)")."""
     named(client, "Host")
     mid = create(client, "drops_of_evil", 3)
     page = client.get(f"/m/{mid}").text
     assert re.search(r'id="start" disabled', page) and 'id="start-note"' in page
     assert "Fill the 2 empty seats with bots" in page
-    assert '<option value="random" >Easy (random)</option>' in page
-    assert '<option value="greedy" selected>Normal (greedy)</option>' in page
+    assert '<option value="easy" >Easy</option>' in page
+    assert '<option value="normal" selected>Normal</option>' in page
+    assert '<option value="hard" >Hard</option>' in page
     client.post(f"/m/{mid}/fill", data={"bot": "greedy"})
     page = client.get(f"/m/{mid}").text
     assert 'id="start" disabled' not in page and 'id="fill"' not in page

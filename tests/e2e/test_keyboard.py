@@ -81,7 +81,7 @@ def test_a_whole_turn_by_keyboard(browser, slow_bot_server):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     host_new_match(page, slow_bot_server, "Morgana", "drops_of_evil", 2)
-    page.select_option("form[action$='/fill'] select[name=bot]", "random")
+    page.select_option("form[action$='/fill'] select[name=bot]", "easy")
     page.click("#fill")
     page.click("#start")
     page.wait_for_selector("#table")

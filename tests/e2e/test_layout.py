@@ -150,7 +150,7 @@ def site(browser, lair_server):
 def start_and_play(host, server: str, mid: str) -> None:
     """Fill the match's empty seats with random bots, start it and make some host moves."""
     host.goto(f"{server}/m/{mid}")
-    host.select_option("form[action$='/fill'] select[name=bot]", "random")
+    host.select_option("form[action$='/fill'] select[name=bot]", "easy")
     host.click("#fill")
     host.wait_for_selector("#seats li strong >> nth=-1")
     host.click("#start")
