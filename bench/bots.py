@@ -167,6 +167,12 @@ def table(report: dict) -> str:
     return head + "\n".join(lines)
 
 
+def _run_one(job: tuple) -> dict:
+    """One game's rows in a worker process (``--jobs``); progress lines go to its stdout."""
+    game, matches, budget, only = job
+    return run([game], matches, budget, log=lambda line: print(line, flush=True), only=only)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     full = os.environ.get("FULL") not in (None, "", "0")
@@ -178,12 +184,22 @@ def main(argv: list[str] | None = None) -> None:
                     help="fixed iterations per decision instead of a time budget")
     ap.add_argument("--configs", default=None,
                     help="comma-separated labels to run (e.g. 2p,4p-teams); default all")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="games played in parallel processes (default: every core)")
     ap.add_argument("--no-save", action="store_true")
     args = ap.parse_args(argv)
     budget = Budget(seconds=None if args.iterations else args.budget, iterations=args.iterations)
     games = args.game or ["drops_of_evil", "evil_corp", "covil"]
     only = set(args.configs.split(",")) if args.configs else None
-    report = run(games, args.matches, budget, only=only)
+    if args.jobs > 1 and len(games) > 1:
+        # one process per game (spawned), at most --jobs at once; rows merged in game order
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as ex:
+            parts = list(ex.map(_run_one, [(g, args.matches, budget, only) for g in games]))
+        report = dict(parts[0], rows=[r for p in parts for r in p["rows"]])
+    else:
+        report = run(games, args.matches, budget, only=only)
     print()
     print(table(report))
     if not args.no_save:
