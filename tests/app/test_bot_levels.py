@@ -13,6 +13,7 @@ from app.settings import Settings
 from engines import registry
 from engines.base import Rng
 from tests.app.conftest import create, named, release_cancelled_connections
+from tests.csrf import as_browser
 
 
 @pytest.fixture
@@ -20,7 +21,7 @@ def quick_client(database_url):
     """An app whose hard bots think 20 ms in one worker process."""
     app = create_app(Settings(database_url=database_url, secret_key="test-secret", bot_delay=0,
                               bot_think_seconds=0.02, bot_workers=1))
-    with TestClient(app, base_url="http://testserver") as c:
+    with as_browser(TestClient(app, base_url="http://testserver")) as c:
         yield c
         release_cancelled_connections(c)
 
