@@ -783,7 +783,7 @@ class MatchService:
                 snap = await self.snapshot(match_id, s)
                 self._require_host(snap, host_id)
                 self._require_open(snap)
-                if bot not in registry.bots(snap.match.game):
+                if levels.canonical(bot) not in registry.bots(snap.match.game):
                     raise ServiceError("bad_request", "Unknown bot.")
                 await s.execute(update(Seat).where(Seat.match_id == match_id,
                                                    Seat.user_id.is_(None), Seat.bot.is_(None))
