@@ -61,7 +61,7 @@ def test_players_vote_an_absent_players_seat_to_a_bot(live):
         screenshot(ann, ARTIFACTS / "vote-offered.png", full_page=False)
         vote.click()
         ann.wait_for_selector("#table")
-        ann.locator("#seats", has_text="Bob (random bot)").wait_for()
+        ann.locator("#seats", has_text="Bob (normal bot)").wait_for()
         ann.locator("#chat-messages", has_text="Bob was away: the players voted a bot in.").wait_for()
         assert ann.locator("#vote-1").count() == 0
         ann_ctx.close()

@@ -77,7 +77,7 @@ def new_match(browser, server: str, players: int, options: dict[str, str], size:
     page.click("#create")
     page.wait_for_selector("#start")
     url = page.url
-    page.select_option("form[action$='/fill'] select[name=bot]", "random")
+    page.select_option("form[action$='/fill'] select[name=bot]", "easy")
     page.click("#fill")
     page.wait_for_selector("#seats li strong >> nth=-1")
     page.click("#start")
