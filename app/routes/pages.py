@@ -690,10 +690,13 @@ async def refused_form(request: Request, exc: RequestValidationError) -> Respons
 async def refused_request(request: Request, exc: csrf.Refused) -> Response:
     """A state-changing request refused by the CSRF guard (``app.csrf``), 403: for a browser
     (it asked for HTML) a page saying what to do, else JSON ``{"detail", "code"}`` with code
-    ``csrf_origin`` or ``csrf_token``."""
+    ``csrf_origin``, ``csrf_missing`` (no token at all) or ``csrf_token`` (stale or forged)."""
     if exc.reason == "origin":
         text = ("This form was sent from another site, so Lair did not act on it. If you sent "
                 "it from Lair, reload the page and try again.")
+    elif exc.reason == "missing":
+        text = ("This form had no security token, so Lair did not act on it. Reload the page "
+                "and try again.")
     else:
         text = ("This page is out of date (you may have changed your name or device in another "
                 "tab since it was opened). Reload the page and try again.")
