@@ -1532,7 +1532,7 @@ class MatchService:
 
     async def set_pace(self, match_id: str, host_id: str, raw: dict) -> pace.PaceSettings:
         """Host only, before the start: the match's pace, clocks, replacement limit and webhook
-        (fields of ``pace.PaceSettings``). Raises ``ServiceError('bad_request')`` with the first
+        (fields of ``pace.PaceSettings``; a solo match keeps no replacement limit). Raises ``ServiceError('bad_request')`` with the first
         validation message."""
         try:
             settings = pace.PaceSettings.model_validate(raw)
@@ -1551,6 +1551,8 @@ class MatchService:
                 snap = await self.snapshot(match_id, s)
                 self._require_host(snap, host_id)
                 self._require_open(snap)
+                if snap.match.players < 2:  # solo: nobody to vote the only seat to a bot
+                    settings = settings.model_copy(update={"replace_after_minutes": 0})
                 await s.execute(update(Match).where(Match.id == match_id)
                                 .values(settings=pace.stored(settings), updated_at=utcnow()))
                 await s.commit()
