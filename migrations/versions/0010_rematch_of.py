@@ -2,7 +2,7 @@
 (a double-click, another player's click, another process) leads to the rematch that exists
 
 Revision ID: 0010_rematch_of
-Revises: 0007_seat_grants
+Revises: 0009_atomic_seats
 Create Date: 2026-12-01
 
 The downgrade keeps the links aside and the upgrade puts them back (app/ops/downgrade.py), for
@@ -16,7 +16,7 @@ from alembic import op
 from app.ops.downgrade import keep, restore
 
 revision: str = "0010_rematch_of"
-down_revision: Union[str, Sequence[str], None] = "0007_seat_grants"
+down_revision: Union[str, Sequence[str], None] = "0009_atomic_seats"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
