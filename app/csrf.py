@@ -17,10 +17,11 @@ reads its own body). A request is accepted only when both hold:
   cookie, or else the random pre-session value of the ``lair_pre`` cookie (before a name is
   chosen, so ``POST /name`` and the rejoin confirmation are bound too: login CSRF). A token made
   for another identity (a tab opened before the identity changed) is *stale*: the answer says
-  "reload and try again".
+  "reload and try again". A request with no token at all is told so apart (reason
+  ``missing``): the page or script that sent it never had one.
 
 Refusals raise :class:`Refused` (403): a page for a browser, JSON
-``{"detail", "code": "csrf_origin" | "csrf_token"}`` for other clients (``app.routes.pages``);
+``{"detail", "code": "csrf_origin" | "csrf_missing" | "csrf_token"}`` for other clients (``app.routes.pages``);
 each is logged (``csrf_refused``) and counted (``lair_csrf_refused_total{reason}``).
 Pages get the token from the template globals ``csrf_field()`` (a hidden input, in every
 form) and ``csrf_token()`` (``<meta name="csrf-token">`` for the table's scripts). The
@@ -57,8 +58,9 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 class Refused(Exception):
-    """A state-changing request refused: ``reason`` "origin" (sent from another site) or
-    "token" (missing, forged or stale token)."""
+    """A state-changing request refused: ``reason`` "origin" (sent from another site),
+    "missing" (no token at all: a form or script that never had one) or "token" (a forged or
+    stale token: typically a tab opened before the identity changed)."""
 
     def __init__(self, reason: str):
         super().__init__(reason)
@@ -165,7 +167,11 @@ def check(request: Request, given: str | None) -> None:
         ops_events.csrf_refused("origin", route, origin=request.headers.get("origin"),
                                 site=request.headers.get("sec-fetch-site"))
         raise Refused("origin")
-    if not _token_ok(given or request.headers.get(HEADER, ""), request.cookies, settings):
+    given = given or request.headers.get(HEADER, "")
+    if not given:
+        ops_events.csrf_refused("missing", route)
+        raise Refused("missing")
+    if not _token_ok(given, request.cookies, settings):
         ops_events.csrf_refused("token", route)
         raise Refused("token")
 

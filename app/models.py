@@ -42,6 +42,7 @@ class Match(Base):
     """
 
     __tablename__ = "matches"
+    __table_args__ = (UniqueConstraint("rematch_of", name="uq_matches_rematch_of"),)
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     game: Mapped[str] = mapped_column(String(40), index=True)
     engine_version: Mapped[int] = mapped_column(Integer)
@@ -72,6 +73,11 @@ class Match(Base):
     #: (everyone reads them) instead of the spectators' channel (README "Playing" > chat).
     spectator_chat_open: Mapped[bool] = mapped_column(Boolean, default=False,
                                                       server_default=false())
+    #: The finished match this one is the rematch of (unique: a match has at most one rematch,
+    #: so concurrent "Rematch" clicks in any process agree on it). None: not a rematch.
+    rematch_of: Mapped[str | None] = mapped_column(
+        ForeignKey("matches.id", ondelete="SET NULL", name="fk_matches_rematch_of_matches"),
+        nullable=True)
 
 
 class Seat(Base):

@@ -646,12 +646,17 @@ class MatchService:
 
     # ----- lobby operations -------------------------------------------------------------------
     async def create_match(self, host_id: str, game: str, players: int, options: dict | None,
-                           public: bool, seed: int | None = None, host_seat: int | None = 0
+                           public: bool, seed: int | None = None, host_seat: int | None = 0,
+                           rematch_of: str | None = None,
+                           prepare: Callable[[AsyncSession, Match], Awaitable[None]] | None = None
                            ) -> Match:
         """Create an open match; the host takes ``host_seat`` (None: host only watches).
+        ``rematch_of``: the finished match this is the rematch of; ``prepare(session, match)``
+        runs in the same transaction before the commit (the rematch seats its players).
 
         Raises ``ServiceError('bad_request')`` for an unknown game, a bad player count or
-        invalid options (the pydantic message is passed on).
+        invalid options (the pydantic message is passed on); ``IntegrityError`` when
+        ``rematch_of`` already has a rematch (nothing is created).
         """
         engine = self._engine(game)
         if not engine.min_players <= players <= engine.max_players:
@@ -667,7 +672,7 @@ class MatchService:
                       game=game, engine_version=engine.version, options=opts,
                       seed=seed if seed is not None else secrets.randbits(62), players=players,
                       status="open", version=0, state=None, host_id=host_id, public=public,
-                      invite_token=_token(), watch_token=_token())
+                      invite_token=_token(), watch_token=_token(), rematch_of=rematch_of)
         async with self.sm() as s:
             s.add(match)
             await s.flush()
@@ -678,6 +683,8 @@ class MatchService:
                 await s.execute(update(Seat).where(Seat.match_id == match.id,
                                                    Seat.seat == host_seat)
                                 .values(user_id=host_id))
+            if prepare is not None:
+                await prepare(s, match)
             await s.commit()
         return match
 
@@ -1199,17 +1206,27 @@ class MatchService:
         await self._notice(match_id, f"{name} took their seat back from the bot.")
         return mine[0].seat
 
-    async def rematch(self, match_id: str, host_id: str) -> Match:
-        """Host only, after the end: a new open match with the same game, options and
-        players in the same seats (bots included); everyone at the old table is told."""
+    async def rematch_id(self, match_id: str) -> str | None:
+        """The id of ``match_id``'s rematch, None if it has none (yet)."""
+        async with self.sm() as s:
+            return await s.scalar(select(Match.id).where(Match.rematch_of == match_id))
+
+    async def rematch(self, match_id: str, user_id: str) -> Match:
+        """After the end: the match's rematch, a new open match with the same game, options,
+        pace and players in the same seats (bots included); everyone at the old table is told.
+        Idempotent: once the host made it, any later click (a double-click, another player's,
+        another process's) gets the same rematch; only the host makes it (the unique
+        ``matches.rematch_of`` decides between concurrent clicks)."""
+        existing = await self._rematch(match_id)
+        if existing is not None:
+            return existing
         snap = await self.snapshot(match_id)
-        self._require_host(snap, host_id)
+        self._require_host(snap, user_id)
         m = snap.match
         if m.status != "finished":
             raise ServiceError("bad_request", "A rematch is offered once the match is over.")
-        new = await self.create_match(host_id, m.game, m.players, m.options, m.public,
-                                      host_seat=None)
-        async with self.sm() as s:
+
+        async def seat_players(s: AsyncSession, new: Match) -> None:
             await s.execute(update(Match).where(Match.id == new.id)
                             .values(settings=m.settings))  # the same pace and webhook
             for info in snap.seats:
@@ -1221,9 +1238,22 @@ class MatchService:
                 # the player's other devices follow them to the rematch
                 for grantee in sorted(info.grants) if user else ():
                     s.add(SeatGrant(match_id=new.id, seat=info.seat, user_id=grantee))
-            await s.commit()
+
+        try:
+            new = await self.create_match(user_id, m.game, m.players, m.options, m.public,
+                                          host_seat=None, rematch_of=match_id,
+                                          prepare=seat_players)
+        except IntegrityError:  # another click made it first
+            existing = await self._rematch(match_id)
+            if existing is None:
+                raise
+            return existing
         await self._changed(match_id, f"rematch:{new.id}")
         return new
+
+    async def _rematch(self, match_id: str) -> Match | None:
+        async with self.sm() as s:
+            return await s.scalar(select(Match).where(Match.rematch_of == match_id))
 
     async def set_host(self, match_id: str, host_id: str, seat: int) -> None:
         """Host only: hand the host role to the player in ``seat``."""
@@ -1511,7 +1541,7 @@ class MatchService:
 
     async def set_pace(self, match_id: str, host_id: str, raw: dict) -> pace.PaceSettings:
         """Host only, before the start: the match's pace, clocks, replacement limit and webhook
-        (fields of ``pace.PaceSettings``). Raises ``ServiceError('bad_request')`` with the first
+        (fields of ``pace.PaceSettings``; a solo match keeps no replacement limit). Raises ``ServiceError('bad_request')`` with the first
         validation message."""
         try:
             settings = pace.PaceSettings.model_validate(raw)
@@ -1530,6 +1560,8 @@ class MatchService:
                 snap = await self.snapshot(match_id, s)
                 self._require_host(snap, host_id)
                 self._require_open(snap)
+                if snap.match.players < 2:  # solo: nobody to vote the only seat to a bot
+                    settings = settings.model_copy(update={"replace_after_minutes": 0})
                 await s.execute(update(Match).where(Match.id == match_id)
                                 .values(settings=pace.stored(settings), updated_at=utcnow()))
                 await s.commit()

@@ -296,7 +296,9 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
     # Participants write the table chat; anyone else is a spectator (app.realtime.at_table
     # decides with app.matches.access, this only words the chat panel).
     chat_role = "table" if access.participant(snap, uid) else "spectator"
+    rematch_id = (await _service(request).rematch_id(m.id)) if m.status == "finished" else None
     return _page(request, "table.html", renderer_url=renderer_url, replay_url=replay_url,
+                 rematch_url=f"/m/{rematch_id}" if rematch_id else "",
                  lobby_url="/", away_seat=away_seat, chat_role=chat_role,
                  can_resign=you is not None and m.status == "active",
                  pace_summary=pace.describe(pace.settings_of(m.settings)),
@@ -613,7 +615,8 @@ async def vote_replace(request: Request, match_id: str, seat: int = Form(...)) -
 
 @router.post("/m/{match_id}/rematch")
 async def rematch(request: Request, match_id: str) -> Response:
-    """Host, after the end: the same players again in a new match (its waiting room)."""
+    """Host, after the end: the same players again in a new match (its waiting room); once it
+    exists, anyone's click (a second or double click) leads to it."""
     user = await _user(request)
     if user is None:
         return _name_page(request, f"/m/{match_id}")
@@ -691,10 +694,13 @@ async def refused_form(request: Request, exc: RequestValidationError) -> Respons
 async def refused_request(request: Request, exc: csrf.Refused) -> Response:
     """A state-changing request refused by the CSRF guard (``app.csrf``), 403: for a browser
     (it asked for HTML) a page saying what to do, else JSON ``{"detail", "code"}`` with code
-    ``csrf_origin`` or ``csrf_token``."""
+    ``csrf_origin``, ``csrf_missing`` (no token at all) or ``csrf_token`` (stale or forged)."""
     if exc.reason == "origin":
         text = ("This form was sent from another site, so Lair did not act on it. If you sent "
                 "it from Lair, reload the page and try again.")
+    elif exc.reason == "missing":
+        text = ("This form had no security token, so Lair did not act on it. Reload the page "
+                "and try again.")
     else:
         text = ("This page is out of date (you may have changed your name or device in another "
                 "tab since it was opened). Reload the page and try again.")

@@ -28,7 +28,8 @@ function text(node, value) { node.textContent = value; return node; }
 /** The log and the result, drawn by the table's own code: a finished match's replay shows
  *  every seat's events, each tagged with whose it was ("only Ana", "all but Ana"). */
 function drawLogAndResult(view) {
-  drawLog(document.getElementById("log"), view.log, {you: view.you ?? null, seats: seatCount(), seatName});
+  const revealed = !!(view.match && view.match.status === "finished");
+  drawLog(document.getElementById("log"), view.log, {you: view.you ?? null, seats: seatCount(), seatName, revealed});
   const panel = document.getElementById("result");
   panel.hidden = !view.result;
   if (view.result) {

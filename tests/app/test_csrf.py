@@ -253,7 +253,15 @@ def test_a_refusal_is_a_page_for_browsers_and_typed_json_for_scripts(client):
     r = raw.post("/matches", data={"game": "toy", "players_toy": "2"},
                  headers={"accept": "application/json"})
     assert r.status_code == 403
-    assert r.json()["code"] == "csrf_token" and "Reload the page" in r.json()["detail"]
+    assert r.json()["code"] == "csrf_missing" and "Reload the page" in r.json()["detail"]
+    assert "no security token" in r.json()["detail"] and "out of date" not in r.json()["detail"]
+    r = raw.post("/matches", data={"game": "toy", "players_toy": "2", "csrf_token": ""},
+                 headers=HTML)
+    assert r.status_code == 403 and "no security token" in r.text
+    r = raw.post("/matches", data={"game": "toy", "players_toy": "2", "csrf_token": "garbage"},
+                 headers={"accept": "application/json"})
+    assert r.status_code == 403
+    assert r.json()["code"] == "csrf_token" and "out of date" in r.json()["detail"]
     r = raw.post("/matches", data={"game": "toy", "players_toy": "2"},
                  headers={"origin": "https://evil.example"})
     assert r.status_code == 403 and r.json()["code"] == "csrf_origin"
@@ -325,14 +333,16 @@ def test_refusals_are_logged_and_counted(client, caplog):
     from app.ops.metrics import CSRF_REFUSED
 
     named(client, "Ann")
-    before = (CSRF_REFUSED.labels("origin")._value.get(), CSRF_REFUSED.labels("token")._value.get())
+    reasons = ("origin", "missing", "token")
+    before = [CSRF_REFUSED.labels(r)._value.get() for r in reasons]
     raw = plain(client)
     raw.post("/matches", data={}, headers={"origin": "https://evil.example"})
     raw.post("/matches", data={}, headers=SAME)
-    after = (CSRF_REFUSED.labels("origin")._value.get(), CSRF_REFUSED.labels("token")._value.get())
-    assert after == (before[0] + 1, before[1] + 1)
+    raw.post("/matches", data={"csrf_token": "stale"}, headers=SAME)
+    after = [CSRF_REFUSED.labels(r)._value.get() for r in reasons]
+    assert after == [b + 1 for b in before]
     events = [r for r in caplog.records if getattr(r, "event", None) == "csrf_refused"]
-    assert [(e.reason, e.route) for e in events] == [("origin", "/matches"), ("token", "/matches")]
+    assert [(e.reason, e.route) for e in events] == [(r, "/matches") for r in reasons]
     assert events[0].origin == "https://evil.example"
 
 

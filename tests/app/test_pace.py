@@ -419,3 +419,22 @@ def test_the_address_of_a_refused_form_opens_the_match_page(client):
     assert client.get(f"/m/{mid}/seat", follow_redirects=False).headers["location"] == \
         f"/m/{mid}"
     assert client.get(f"/m/{mid}/replay").status_code in (200, 404)  # its own page still
+
+
+def test_a_solo_waiting_room_offers_no_replacement_vote(client):
+    """Trial finding: a Covil solo waiting room offered "Players may vote an absent player's
+    seat to a bot after…", meaningless with one player. The field is not shown, and a limit
+    sent anyway is not kept (nor shown in the pace summary)."""
+    named(client, "Ann")
+    solo = create(client, game="covil", players=1)
+    page = client.get(f"/m/{solo}").text
+    assert 'id="pace-form"' in page and 'id="save-pace"' in page
+    assert "replace_after_minutes" not in page and "vote an absent" not in page
+    r = client.post(f"/m/{solo}/pace", data={"pace": "live", "replace_after_minutes": "5"},
+                    follow_redirects=False)
+    assert r.status_code == 303
+    assert snap(client, solo).match.settings["replace_after_minutes"] == 0
+    assert "replaceable" not in client.get(f"/m/{solo}").text
+    # two players: offered as before
+    duo = create(client, game="covil", players=2)
+    assert "vote an absent player" in client.get(f"/m/{duo}").text

@@ -49,3 +49,50 @@ def test_host_role_can_be_handed_to_another_player(client):
     told = [m.text for m in client.portal.call(client.app.state.service.chat_history, mid)]
     assert told[-1] == "Bob is the host now."
     assert 'id="start"' not in client.get(f"/m/{mid}").text
+
+
+def _matches(client) -> int:
+    from sqlalchemy import func, select
+
+    from app.models import Match
+
+    async def count():
+        async with client.app.state.service.sm() as s:
+            return await s.scalar(select(func.count()).select_from(Match))
+    return client.portal.call(count)
+
+
+def test_a_second_rematch_click_leads_to_the_rematch_that_exists(client):
+    """Trial finding: each "Rematch" click made another match. A second click (the host's
+    double-click, a player's click, a reloaded page) leads to the one rematch."""
+    mid, bob = _finished_toy_match(client)
+    first = client.post(f"/m/{mid}/rematch", follow_redirects=False).headers["location"]
+    again = client.post(f"/m/{mid}/rematch", follow_redirects=False)
+    assert again.status_code == 303 and again.headers["location"] == first
+    theirs = bob.post(f"/m/{mid}/rematch", follow_redirects=False)
+    assert theirs.status_code == 303 and theirs.headers["location"] == first
+    assert _matches(client) == 2
+    # the finished table, reloaded, offers the way to it instead of another rematch
+    assert f'data-rematch-url="{first}"' in client.get(f"/m/{mid}").text
+    assert f'data-rematch-url="{first}"' in bob.get(f"/m/{mid}").text
+
+
+def test_concurrent_rematch_clicks_make_one_rematch(client):
+    """Two clicks that both found no rematch (two processes at once): the unique
+    ``matches.rematch_of`` lets one create it; the other gets that one, and nothing more is
+    created."""
+    mid, _ = _finished_toy_match(client)
+    service = client.app.state.service
+    real = service._rematch
+    misses = [None, None]  # both clicks look before either has created it
+
+    async def racing(match_id):
+        return misses.pop() if misses else await real(match_id)
+    service._rematch = racing
+    try:
+        user = client.portal.call(service.snapshot, mid).match.host_id
+        one = client.portal.call(service.rematch, mid, user)
+        two = client.portal.call(service.rematch, mid, user)
+    finally:
+        service._rematch = real
+    assert one.id == two.id and _matches(client) == 2

@@ -384,3 +384,39 @@ def test_the_finished_page_reads_names_too(browser, server):
     assert not offenders(texts), offenders(texts)[:10]
     assert errors == []
     ctx.close()
+
+
+def tracks_clear(got) -> bool:
+    """Every fear track wholly in the viewport and above the prompt bar."""
+    return bool(got["tracks"]) and on_screen(got["tracks"], got["bottom"], got["width"])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_fear_track_is_on_screen_at_1366x768_without_scrolling(browser, server, players):
+    """Issue 14 item 2, as a new user's trial found it: in a 3-player match, board 3's fear
+    track sat under the prompt bar for the host at the top of the page and for a spectator.
+    Opened at 1366×768, the table shows every fear track at once, clear of the prompt bar,
+    without a scroll by hand: for the host (on her turn or not, and reloaded) and a spectator."""
+    ctx, page, url = new_match(browser, server, players, {}, "1366x768")
+    boards = {2: 2, 3: 3, 4: 3}[players]
+    got = settled(page)
+    save(page, f"tracks-host-{players}p")
+    assert len(got["tracks"]) == boards and tracks_clear(got), got
+    page.reload()
+    page.wait_for_selector("#board .ec-track")
+    got = settled(page)
+    assert tracks_clear(got), got
+    watcher = browser.new_context(**SIZES["1366x768"], reduced_motion="reduce")
+    spect = watcher.new_page()
+    spect.goto(url)
+    if spect.locator("#name").count():
+        spect.fill("#name", "Watcher")
+        spect.click("#name-submit")
+    spect.wait_for_selector("#board .ec-track")
+    got = settled(spect)
+    save(spect, f"tracks-spectator-{players}p")
+    assert spect.evaluate("window.scrollY") == 0, "a spectator's page was scrolled"
+    assert len(got["tracks"]) == boards and tracks_clear(got), got
+    assert page.js_errors == []
+    watcher.close()
+    ctx.close()

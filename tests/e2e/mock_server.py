@@ -155,8 +155,10 @@ class Game:
         self.log: list[dict] = [{"text": "The match begins.", "to": "all", "irreversible": False},
                                 {"text": "You drew the Crypt Key.", "to": [0], "irreversible": True},
                                 {"text": "You drew a Bat.", "to": [1], "irreversible": True},
-                                # the others' wording of the Bat draw (the server marks it)
+                                # the others' wording of the Bat draw (the server marks it;
+                                # the engine lets spectators read it: engines/base.py)
                                 {"text": "Bob drew a card.", "irreversible": True, "others": True,
+                                 "spectators": True,
                                  "to": [s for s in range(players) if s != 1]}]
         self.result: dict | None = None
         self.status = "active"
@@ -219,7 +221,8 @@ class Game:
                        if seat == self.turn and self.result is None else None),
             "legal_actions": legal,
             "labels": [self.label(a) for a in legal],
-            "log": [e for e in self.log if e["to"] == "all" or (seat is not None and seat in e["to"])],
+            "log": [e for e in self.log if e["to"] == "all" or (seat is not None and seat in e["to"])
+                    or (seat is None and e.get("spectators"))],
             "result": self.result,
             "game": {
                 "cells": dict(self.cells),

@@ -356,6 +356,14 @@ def test_spectator_and_presence(ctx, mock):
     expect(watcher.locator("#prompt-actions button")).to_have_count(0)
     expect(watcher.locator("#board [data-action]")).to_have_count(0)
     expect(watcher.locator("#log")).not_to_contain_text("Crypt Key")
+    # Trial finding: a public line the spectator reads ("Bob drew a card.", the wording for all
+    # but Bob) carried an "all but Bob" tag; for a spectator every line it sees is public
+    # (a finished match's replay keeps the tags: tests/e2e/test_records_and_chat.py).
+    bob_drew = watcher.locator("#log .log-entry", has_text="Bob drew a card.")
+    expect(bob_drew).to_have_count(1)
+    expect(bob_drew.locator(".log-tag")).to_have_count(0)
+    expect(watcher.locator("#log .log-tag")).to_have_count(0)
+    expect(watcher.locator("#log .log-entry.private")).to_have_count(0)
     expect(alice.locator("#spectators")).to_have_text("1 watching")
     mock.post("/mock/presence?spectators=5")
     expect(alice.locator("#spectators")).to_have_text("5 watching")

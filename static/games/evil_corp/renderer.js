@@ -150,6 +150,34 @@ const CSS = `
 .ec-card .ab .ic { width: 1.5rem; height: 1.5rem; flex: none; }
 .ec-card .kind { font-weight: 700; }
 .ec-card .where { color: #5a5048; font-style: italic; }
+/* A short screen (1366×768 and the like, issue 14 item 2): every fear track fits on screen at
+   once above the prompt bar, so the boards are compact: smaller cells, tiles and track steps. */
+@media (min-width: 601px) and (max-height: 900px) {
+  .ec { gap: .35rem; }
+  .ec-strip { padding: .2rem .6rem; }
+  .ec-boards { gap: .35rem; }
+  .ec-board { padding: .15rem .4rem .2rem; gap: .12rem; }
+  .ec-bhead { line-height: 1.15; }
+  .ec-half { padding: .05rem .25rem; }
+  .ec-owner { flex-direction: row; flex-wrap: wrap; align-items: center; gap: .05rem .3rem; }
+  .ec-conq span, .ec-conq span .ic { width: .95rem; height: .95rem; }
+  .ec-cells { gap: .2rem; }
+  .ec-cell { width: 2.6rem; height: 2.6rem; }
+  .ec-cell > .ic.watermark { width: 1.6rem; height: 1.6rem; }
+  .ec-cell .keep { right: -5px; bottom: -5px; width: 1rem; height: 1rem; }
+  .ec-cell .ec-tile { width: 2.45rem; height: 2.45rem; }
+  .ec-cell .ec-tile .ec-glyph { width: 1.05rem; height: 1.05rem; margin-top: .4rem; }
+  .ec-cell .ec-tile .ec-abil .ic { width: .65rem; height: .65rem; }
+  .ec-cell .ec-tile .ec-tl { width: .95rem; height: .95rem; }
+  .ec-cell .ec-tile .ec-tr { width: .85rem; height: .85rem; }
+  .ec-steps > span { height: 1.55rem; }
+  .ec-steps > span .ic { width: min(1.1rem, 90%); height: 1.1rem; }
+  .ec-steps > span.marker .ic { width: min(1.35rem, 100%); height: 1.35rem; }
+  .ec-end { width: 1.3rem; height: 1.6rem; font-size: 13px; }
+  .ec-tile.big { width: 4.6rem; height: 5.3rem; }
+  .ec-tile.big .ec-glyph { margin-top: .9rem; width: 1.6rem; height: 1.6rem; }
+  .ec-tile .ec-name { font-size: 11px; }
+}
 @media (max-width: 600px) {
   .ec-bhead h3 { font-size: 14px; }
   .ec-bhead .ec-word, .ec-phead .ec-word { display: none; }
@@ -397,6 +425,7 @@ function titlesToCards(box) {
  *  partner's move or the seat list redrawn above can shift the page under it. */
 let holdUntil = 0;          // performance.now() until which redraws keep the place in view
 let holdWhat = null;        // () => [first, last] of the place to keep in view
+let drawn = false;          // the first view has been drawn (the page just opened)
 for (const ev of ["wheel", "touchmove", "keydown"]) {
   window.addEventListener(ev, () => { holdUntil = 0; }, {passive: true});
 }
@@ -413,10 +442,22 @@ function bringIntoView(view, box) {
   }
   const p = view.prompt;
   const key = p ? `${view.game.round}:${view.game.phase}:${p.kind}:${view.game.turn_side}` : null;
+  const first = !drawn;
+  drawn = true;
   if (key !== lastPromptKey) {
     lastPromptKey = key;
     holdUntil = 0;
-    if (!p) return;
+    if (!p) {
+      // Opened with nothing to decide (a spectator, another player's turn): every fear track
+      // on screen at once when they fit, unless the player has scrolled already.
+      if (first && window.scrollY === 0) {
+        const start = box.querySelector("#ec-my-screen") || box.querySelector(".ec-board");
+        const again = () => { if (start && start.isConnected && window.scrollY === 0) revealTracks(start, box, behavior); };
+        requestAnimationFrame(again);
+        setTimeout(again, 400);
+      }
+      return;
+    }
     holdWhat = placeOf(p.kind, box);
     holdUntil = performance.now() + 2500;
   } else if (!p || performance.now() > holdUntil) {
@@ -424,9 +465,11 @@ function bringIntoView(view, box) {
   } else {
     holdWhat = placeOf(p.kind, box);   // the same place, redrawn
   }
-  const [first, last] = holdWhat;
-  if (!first) return;
-  const again = () => { if (first.isConnected && performance.now() <= holdUntil) reveal(first, last, behavior); };
+  const [start, last] = holdWhat;
+  if (!start) return;
+  const again = () => {
+    if (start.isConnected && performance.now() <= holdUntil) reveal(start, last, behavior, lastTrack(box));
+  };
   requestAnimationFrame(again);
   // the page around the board (seats, log, fonts) may still be settling: look once more
   setTimeout(again, 400);
@@ -461,9 +504,30 @@ function inView(node) {
   return r.top >= 0 && r.bottom <= visibleBottom();
 }
 
-/** Scroll the least so that first..last is visible (the top of `first` if it cannot all fit). */
-function reveal(first, last, behavior) {
-  const a = first.getBoundingClientRect(), b = last.getBoundingClientRect();
+/** The last fear track on the page (null: none). */
+function lastTrack(box) {
+  const all = box.querySelectorAll("#ec-boards .ec-track");
+  return all.length ? all[all.length - 1] : null;
+}
+
+/** Without a prompt: scroll the least so that `start`..the last fear track is visible, only if
+ *  it all fits (else leave the page where it is). */
+function revealTracks(start, box, behavior) {
+  const end = lastTrack(box);
+  if (!end || inView(end)) return;
+  const a = start.getBoundingClientRect(), b = end.getBoundingClientRect();
+  if (b.bottom - Math.min(a.top, b.top) <= visibleBottom() - 16) reveal(start, end, behavior);
+}
+
+/** Scroll the least so that first..last is visible (the top of `first` if it cannot all fit);
+ *  first..`wish` instead when that fits too (every fear track with the place to decide). */
+function reveal(first, last, behavior, wish = null) {
+  const a = first.getBoundingClientRect();
+  let b = last.getBoundingClientRect();
+  if (wish) {
+    const w = wish.getBoundingClientRect();
+    if (Math.max(w.bottom, b.bottom) - Math.min(a.top, w.top) <= visibleBottom() - 16) b = w.bottom > b.bottom ? w : b;
+  }
   const top = Math.min(a.top, b.top), bottom = Math.max(a.bottom, b.bottom);
   const limit = visibleBottom();
   let dy = 0;

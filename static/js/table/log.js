@@ -1,7 +1,8 @@
 // The match log (DESIGN.md "The table in the browser"): one line per event, each addressed
 // event tagged with who could read it. Shared by the live table and the replay viewer.
 //
-// ctx: {you: seat | null, seats: number of seats, seatName(seat) -> string}
+// ctx: {you: seat | null, seats: number of seats, seatName(seat) -> string,
+//       revealed: true in a finished match's replay (every seat's events are shown)}
 
 import {el} from "../dom.js";
 import {canon} from "./seat-style.js";
@@ -15,7 +16,13 @@ export function logEntry(e, ctx, fresh = false) {
   // (a team), none when every seat but one reads it (the missing seat got its own wording:
   // `others`, marked by the server, app/matches/views.py _others_wordings). A replay (no seat)
   // shows every seat's events, so each says whose it was: "only Ana", "all but Ana".
+  // A spectator (no seat, nothing revealed) reads only public lines (engines/base.py
+  // visible_log: the public wordings marked for spectators): no tag, they are for everyone.
   const me = ctx.you ?? null;
+  if (me === null && !ctx.revealed) {
+    li.append(el("span", {class: "log-text"}, text));
+    return li;
+  }
   const n = ctx.seats || 0;
   const name = ctx.seatName;
   const mine = to && me !== null && to.includes(me);

@@ -48,7 +48,7 @@ export const S = {
   viewAt: 0,
   presence: {seats: new Map(), spectators: null},
   online: false,
-  rematchUrl: null,
+  rematchUrl: root.dataset.rematchUrl || null,  // a rematch made before this page loaded
 };
 
 /** Take `v` as the current view. */
