@@ -185,12 +185,18 @@ const CSS = `
   .ec-half { flex-wrap: wrap; }
   .ec-owner { width: 100%; flex-direction: row; align-items: center; flex-wrap: wrap; }
   .ec-owner .ec-chip { max-width: none; }
-  .ec-cell { width: 3.05rem; height: 3.05rem; }
-  .ec-cell .ec-tile { width: 2.85rem; height: 2.85rem; }
-  .ec-cell .ec-tile .ec-glyph { width: 1.2rem; height: 1.2rem; margin-top: .45rem; }
-  .ec-cell .ec-tile .ec-abil .ic { width: .72rem; height: .72rem; }
-  .ec-cell .ec-tile .ec-tl { width: 1.05rem; height: 1.05rem; }
-  .ec-cell .ec-tile .ec-tr { width: .95rem; height: .95rem; }
+  /* six cells in one row at 375 px, so a phone shows your screen and both usable boards */
+  .ec-cells { gap: .18rem; flex-wrap: nowrap; }
+  .ec-board { padding: .15rem .35rem .2rem; gap: .12rem; }
+  .ec-half { padding: .05rem .2rem; }
+  .ec-cell { width: 2.75rem; height: 2.75rem; }  /* 44 px: the touch-target floor */
+  .ec-cell > .ic.watermark { width: 1.6rem; height: 1.6rem; }
+  .ec-cell .keep { right: -5px; bottom: -5px; width: 1rem; height: 1rem; }
+  .ec-cell .ec-tile { width: 2.6rem; height: 2.6rem; }
+  .ec-cell .ec-tile .ec-glyph { width: 1.1rem; height: 1.1rem; margin-top: .4rem; }
+  .ec-cell .ec-tile .ec-abil .ic { width: .68rem; height: .68rem; }
+  .ec-cell .ec-tile .ec-tl { width: 1rem; height: 1rem; }
+  .ec-cell .ec-tile .ec-tr { width: .9rem; height: .9rem; }
   .ec-steps > span { height: 1.7rem; }
   .ec-steps > span .ic { height: 1.1rem; }
   .ec-steps > span.marker .ic { height: 1.5rem; }
