@@ -32,7 +32,7 @@ def test_a_frozen_version_is_its_own_self_contained_package(game, version):
     assert (engine.id, engine.version) == (game, version)
     assert engine is not registry.get(game) and registry.get(game, version) is engine
     assert type(engine).__module__.startswith(f"engines.{game}.legacy.v{version}.")
-    assert "random" in registry.bots(game, version)
+    assert {"easy", "normal", "hard"} <= set(registry.bots(game, version))  # its own bots, by level
     assert foreign_imports(ROOT / "engines" / game / "legacy" / f"v{version}") == []
 
 
