@@ -102,9 +102,9 @@ _TEXT_JS = """() => {
 #: a-1; Evil Corp.: raid-1).
 CELL_ID = re.compile(r"\b(?:[a-z]{1,3}-\d+(?:-\d+)?(?:-[es])?|raid-\d+)\b")
 #: The two-letter abbreviations the renderers used before pictures (Drops resources and pawns,
-#: Covil terrains).
+#: Covil terrains; the seat panel's "Hp").
 ABBREVIATIONS = ("Ow", "Ba", "Sa", "Sc", "Sp", "Wo", "Mu", "Ra", "Ch", "Cr", "Ca", "Sn",
-                 "Wa", "De", "Mo", "Fo")
+                 "Wa", "De", "Mo", "Fo", "Hp")
 _ABBR = re.compile(r"(?<![\w'])(?:" + "|".join(ABBREVIATIONS) + r")(?![\w'])")
 
 

@@ -4,11 +4,16 @@
 
 import {el} from "./dom.js";
 
+// Keys that are abbreviations in the views' data, read in words (no abbreviation on the table:
+// issue 14 item 3).
+const SPELLED_OUT = {hp: "Hit points", vp: "Victory points"};
+
 /** "gold_coins" / "goldCoins" -> "Gold coins"; text that is already prose ("Power Relic",
  *  "Brewing") is kept as written, since game terms follow the rulebooks' spelling; ids with
  *  digits are kept exactly. */
 export function humanize(key) {
   const raw = String(key);
+  if (SPELLED_OUT[raw]) return SPELLED_OUT[raw];
   if (/\d/.test(raw)) return raw; // an id ("g-1-1", "c0", "AS16"): keep it exactly
   if (/\s/.test(raw) || !/[_\-]|[a-z][A-Z]|^[a-z]/.test(raw)) return raw.charAt(0).toUpperCase() + raw.slice(1);
   const s = raw.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim().toLowerCase();
