@@ -1,0 +1,53 @@
+"""Issue 15 audit: rules that were right but had no dedicated test (rules version 2). Each test
+names its rulebook section and quotes it."""
+from __future__ import annotations
+
+from engines.covil import phases
+
+from .helpers import act, placed, set_hall
+from .test_combat import pos
+from .test_solo import RED, _solo
+
+
+def test_the_dummy_buys_a_relic_on_every_morning_not_only_the_first():
+    """Evil Prevails > Dummy Player A.I. > "Morning phase: Buy Relics. On each morning phase, if
+    possible, the dummy player will spend 3 gold to buy one Power Relic. Keep it facedown next
+    to its dummy player mat for final scoring." The morning of day 2 buys one too; with less
+    than 3 gold ("if possible") it buys none."""
+    s = _solo()
+    s["phase"], s["day"], s["cur"] = "morning", 2, None
+    hand = len(s["own"][RED]["hand"])
+    s["own"][RED]["gold"] = 3
+    phases._step_morning(s)
+    assert s["phase"] == "afternoon"
+    assert len(s["own"][RED]["hand"]) == hand + 1 and s["own"][RED]["gold"] == 0
+    assert s["own"][RED]["active"] == []                    # kept face down, never activated
+
+    s["phase"], s["day"] = "morning", 3
+    s["own"][RED]["gold"] = 2
+    phases._step_morning(s)
+    assert len(s["own"][RED]["hand"]) == hand + 1 and s["own"][RED]["gold"] == 2
+
+
+def test_a_standing_loser_in_its_fortress_zone_lies_down_retreats_and_damages_the_fortress():
+    """The Outcome B: "The defender loses (defender troop was standing up) ... The defender
+    lies down their troop and also retreats the troop by moving it into any adjacent zone";
+    "Also check if the target troop was in the same zone as its player's fortress. In that
+    case, first resolve the outcome and then proceed to the "Fortress gets damaged" section";
+    The fortress gets damaged: "deal the remaining damage to the fortress itself". The
+    retreat goes to an adjacent zone, the troop lying down, and the fortress loses hit points."""
+    s = pos([("K", True)], [("K", True)], hall1=("O2", "S5"))
+    s["own"][0]["gold"] = 0
+    hp = s["own"][1]["hp"]
+    s = act(s, 0, {"type": "attack", "from": "K", "kind": "melee", "slot": 1})
+    s = act(s, 0, {"type": "target", "owner": 1, "zone": "K", "up": True})
+    from engines.covil import ENGINE
+    while any(f["kind"] == "combat" for f in s["stack"]):
+        s = act(s, next(iter(ENGINE.prompts(s))), {"type": "done"})
+    assert s["own"][1]["hp"] < hp                          # damaged first
+    assert ENGINE.prompts(s)[1]["kind"] == "retreat"
+    retreat = [a for a in ENGINE.legal_actions(s, 1) if a["type"] == "retreat"]
+    assert retreat and all(a.get("to") != "K" for a in retreat)
+    s = act(s, 1, retreat[0])
+    troop = s["own"][1]["troops"][0]
+    assert troop["z"] != "K" and troop["up"] is False
