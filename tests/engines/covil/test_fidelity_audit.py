@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engines.covil import phases
 
-from .helpers import act, placed, set_hall
+from .helpers import act, legal, placed, set_hall, take_card
 from .test_combat import pos
 from .test_solo import RED, _solo
 
@@ -51,3 +51,26 @@ def test_a_standing_loser_in_its_fortress_zone_lies_down_retreats_and_damages_th
     s = act(s, 1, retreat[0])
     troop = s["own"][1]["troops"][0]
     assert troop["z"] != "K" and troop["up"] is False
+
+
+def test_several_returned_minions_give_their_printed_costs_minus_the_influenced_price():
+    """2.1 Acquire a Minion: "If the Minion that you replaced at the pool in order to buy a new
+    one is worth more gold than the one that you are acquiring, you may get the difference as
+    gold back"; "Influence effects always apply before the resolution of hiring a Minion"
+    (issue 15 item 2, README 2). The Warrior discount (W5, -2) makes an 8-gold Warrior cost 6;
+    two returned Minions printed 4 + 4 give 8 - 6 = 2 gold back; once the price is covered no
+    further Minion or relic may be added."""
+    s = placed(2)
+    set_hall(s, 0, ["O1", "W5", "G3", "W3", "H1.0"])
+    take_card(s, "W7")
+    s["pool"].append("W7")
+    s["own"][0]["gold"] = 0
+    s = act(s, 0, {"type": "acquire", "card": "W7"})
+    s = act(s, 0, {"type": "pay_minion", "slot": 2})        # G3, printed 4: not covered yet
+    s = act(s, 0, {"type": "pay_minion", "slot": 3})        # W3, printed 4: covered
+    assert {a["type"] for a in legal(s, 0)} == {"confirm", "cancel"}
+    s = act(s, 0, {"type": "confirm"})
+    assert s["own"][0]["gold"] == 2
+    assert [m["id"] for m in s["own"][0]["hall"]] == ["O1", "W5", "H1.0", "W7"]
+    assert s["log"][-1]["text"].endswith("and gets 2 gold back.")
+    assert {"G3", "W3"} <= set(s["pool"])
