@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engines.covil import phases
 
-from .helpers import act, legal, placed, set_hall, take_card
+from .helpers import act, legal, placed, set_hall, set_hand, take_card
 from .test_combat import pos
 from .test_solo import RED, _solo
 
@@ -74,3 +74,24 @@ def test_several_returned_minions_give_their_printed_costs_minus_the_influenced_
     assert [m["id"] for m in s["own"][0]["hall"]] == ["O1", "W5", "H1.0", "W7"]
     assert s["log"][-1]["text"].endswith("and gets 2 gold back.")
     assert {"G3", "W3"} <= set(s["pool"])
+
+
+def test_rebels_retaliate_when_a_relic_brought_the_fifth_and_nobody_raided():
+    """3.4 Raid the town: "If there are 5 Rebel meeples at the town the Rebels will
+    Retaliate!" counts the Rebels in town, whoever brought them. Four Rebels; in the afternoon
+    the Rabble Bell's Instant Ability (P24, add a Rebel) brings the fifth; at night no troop is
+    in town (no Rebel joins by the raid), and still every living fortress is attacked."""
+    from engines.covil import core
+
+    s = placed(2)
+    assert not any(t["z"] in core.town_zones(s) for p in s["own"] for t in p["troops"])
+    set_hand(s, 0, ["P24"])
+    s["rebels"] = 4
+    s = act(s, 0, {"type": "activate", "relic": "P24"})
+    s = act(s, 0, {"type": "effect", "rebel": 1})
+    assert s["rebels"] == 5 and s["log"][-1]["text"] == "Player 1 adds a Rebel (5 in town)."
+    s["phase"], s["nstep"] = "night", phases.NIGHT_STEPS.index("raid")
+    phases._step_night(s)
+    assert s["riot"] and s["log"][-1]["text"] == "The Rebels Retaliate!"
+    first = s["first"]
+    assert s["queue"] == [{"o": first, "t": "fort"}, {"o": 1 - first, "t": "fort"}]
