@@ -86,3 +86,20 @@ def test_a_red_moved_into_a_raid_cell_loots_nothing():
     assert slot(s, 0, 0, "raid-1") is not None and not s["stack"]
     assert s["sides"][0]["gold"] == 0 and s["boards"][0]["loot"]
     assert s["boards"][0]["stone"] is None
+
+
+def test_sending_to_the_discard_pile_reaches_only_the_actors_boards():
+    """Issue 15 item 7, for an ability other than removal. Main Rules: "You always interact with
+    only the 2 settlement boards available to you"; About the 4-Player Game: "Only 2 settlement
+    boards are available to each player: the one nearest to him and the central one". Seat 0's
+    Red #9 ("send to its owner's discard pile", fear 3 or less) may target the opposing team's
+    tiles on board 1 (its own) and the central board 2, never on the far board 3."""
+    s = fresh(4)
+    put(s, 1, "SR1", 0, "raid-2")
+    put(s, 1, "SR2", 1, "raid-1")
+    put(s, 1, "SY2", 2, "raid-1")                          # the far board
+    put(s, 0, "R09", 0, "raid-1")
+    s = activate(s, 0, 0, "raid-1")
+    targets = {(a["board"], a["cell"]) for a in ENGINE.legal_actions(s, 0) if a["type"] == "send"}
+    assert (0, "raid-2") in targets and (1, "raid-1") in targets
+    assert not any(board == 2 for board, _ in targets)
