@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engines.covil import phases
 
-from .helpers import act, legal, placed, set_hall, set_hand, take_card
+from .helpers import act, legal, placed, set_hall, set_hand, set_troops, take_card
 from .test_combat import pos
 from .test_solo import RED, _solo
 
@@ -95,3 +95,35 @@ def test_rebels_retaliate_when_a_relic_brought_the_fifth_and_nobody_raided():
     assert s["riot"] and s["log"][-1]["text"] == "The Rebels Retaliate!"
     first = s["first"]
     assert s["queue"] == [{"o": first, "t": "fort"}, {"o": 1 - first, "t": "fort"}]
+
+
+def test_a_relic_activated_against_the_rebels_lasts_the_rest_of_the_retaliation():
+    """Rebels Retaliate: "players may defend themselves as usual"; a Troop Bonus lasts "until
+    the night phase is started" and 3.1 "No Power Relic stays in play to the next day" (issue
+    15 item 3, README "Relics at night"): Hangman's Noose (P21, +1 defense) activated against
+    the first of two Rebel attacks on Player 1's troops in town defends the second too
+    (defence 1 + 1 both times), and is discarded before the next day."""
+    from engines.covil import ENGINE, core
+
+    s = placed(2)
+    town = sorted(core.town_zones(s))[0]
+    set_troops(s, 0, [(town, True), (town, True)])
+    set_hand(s, 0, ["P21"])
+    s["stack"], s["phase"], s["nstep"] = [], "night", phases.NIGHT_STEPS.index("retaliate")
+    s["queue"], s["riot"], s["rebels"] = [{"o": 0, "t": "troop"}] * 2, True, 5
+    ENGINE._run_automatic(s)
+    assert ENGINE.prompts(s)[0]["kind"] == "combat"
+    s = act(s, 0, {"type": "activate", "relic": "P21"})
+    combats = 0
+    while s["phase"] == "night":
+        kind = ENGINE.prompts(s)[0]["kind"]
+        if kind == "combat":
+            assert s["own"][0]["active"] == ["P21"]
+            combats += 1
+            s = act(s, 0, {"type": "done"})
+        else:
+            s = act(s, 0, next(a for a in legal(s, 0) if a["type"] == "retreat"))
+    assert combats == 2
+    lines = [e["text"] for e in s["log"] if e["text"].startswith(f"Combat in {town}")]
+    assert lines[-2:] == [f"Combat in {town}: attack 3 against defence 2."] * 2
+    assert s["day"] == 2 and s["own"][0]["active"] == [] and "P21" in s["rdiscard"]
