@@ -56,7 +56,8 @@ def test_a_standing_loser_in_its_fortress_zone_lies_down_retreats_and_damages_th
 def test_several_returned_minions_give_their_printed_costs_minus_the_influenced_price():
     """2.1 Acquire a Minion: "If the Minion that you replaced at the pool in order to buy a new
     one is worth more gold than the one that you are acquiring, you may get the difference as
-    gold back"; "Influence effects always apply before the resolution of hiring a Minion"
+    gold back"; "paying its cost with any combination of ... placing one or more unexhausted
+    Minions from your player mat back to the pool"; "Influence effects always apply before the resolution of hiring a Minion"
     (issue 15 item 2, README 2). The Warrior discount (W5, -2) makes an 8-gold Warrior cost 6;
     two returned Minions printed 4 + 4 give 8 - 6 = 2 gold back; once the price is covered no
     further Minion or relic may be added."""
@@ -127,3 +128,28 @@ def test_a_relic_activated_against_the_rebels_lasts_the_rest_of_the_retaliation(
     lines = [e["text"] for e in s["log"] if e["text"].startswith(f"Combat in {town}")]
     assert lines[-2:] == [f"Combat in {town}: attack 3 against defence 2."] * 2
     assert s["day"] == 2 and s["own"][0]["active"] == [] and "P21" in s["rdiscard"]
+
+
+def test_a_player_with_no_standing_troop_acquires_once_and_may_move_a_lying_troop():
+    """Phase 2: Afternoon: "During a player's afternoon turn you may execute these following
+    actions once, in any order: 2.1) Acquire a Minion 2.2) Perform any amount of free actions
+    2.3) Lie down a troop"; 2.3: "An already lying down troop may only perform free actions"
+    (issue 15 item 1). Player 2, all lying, acquires one Minion (then no more),
+    uses the Squire's Command to move its lying troop (it stays lying), and ends the turn."""
+    from engines.covil import ENGINE
+
+    s = placed(2)
+    set_troops(s, 1, [("K", False)])
+    set_hall(s, 1, ["O5", "W6", "H2.1"])                    # H2: Squire, move a troop
+    s = act(s, 0, {"type": "move", "from": "H", "to": "C"})
+    s = act(s, 0, {"type": "end_turn"})
+    s = act(s, 1, {"type": "acquire", "card": "W7"})
+    s = act(s, 1, {"type": "pay_minion", "slot": 1})        # W6 returned
+    s = act(s, 1, {"type": "confirm"})
+    kinds = {a["type"] for a in legal(s, 1)}
+    assert "acquire" not in kinds and {"command", "end_turn"} <= kinds
+    s = act(s, 1, {"type": "command", "slot": 1})
+    s = act(s, 1, {"type": "effect", "from": "K", "up": False, "to": "F"})
+    assert s["own"][1]["troops"] == [{"z": "F", "up": False}]
+    s = act(s, 1, {"type": "end_turn"})
+    assert ENGINE.prompts(s).keys() == {0}

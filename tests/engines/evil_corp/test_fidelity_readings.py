@@ -1,6 +1,7 @@
 """Issue 15 item 10: the readings where a strict reading goes the other way. Each test quotes
-both sides and checks the side the README ("Rule interpretations" 6, 7, 9, 21, 23) says the
-text supports best (rules version 2). Item 10's kept-monster reading is in test_fidelity.py."""
+both sides and checks the side the README ("Rule interpretations" 6, 7, 9, 21) says the text
+supports best (rules version 2). Item 10's kept-monster reading is in test_fidelity.py. Also
+item 7 for an ability other than removal."""
 from __future__ import annotations
 
 from engines.evil_corp import ENGINE, data
