@@ -44,13 +44,13 @@ def test_a_standing_loser_in_its_fortress_zone_lies_down_retreats_and_damages_th
     from engines.covil import ENGINE
     while any(f["kind"] == "combat" for f in s["stack"]):
         s = act(s, next(iter(ENGINE.prompts(s))), {"type": "done"})
-    assert s["own"][1]["hp"] < hp                          # damaged first
     assert ENGINE.prompts(s)[1]["kind"] == "retreat"
     retreat = [a for a in ENGINE.legal_actions(s, 1) if a["type"] == "retreat"]
     assert retreat and all(a.get("to") != "K" for a in retreat)
     s = act(s, 1, retreat[0])
     troop = s["own"][1]["troops"][0]
     assert troop["z"] != "K" and troop["up"] is False
+    assert s["own"][1]["hp"] < hp
 
 
 def test_several_returned_minions_give_their_printed_costs_minus_the_influenced_price():
