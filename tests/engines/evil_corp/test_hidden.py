@@ -91,3 +91,46 @@ def test_illegal_action_reason_reveals_nothing():
         assert "turn" in e.reason
     else:  # pragma: no cover
         raise AssertionError("accepted")
+
+
+def test_no_log_line_names_a_tile_its_reader_cannot_see():
+    """Leak test over the log (issue 15: "the leak test also reads the log"; Day Phase > 4 players:
+    "It is forbidden to show each other the drawn monster tiles"; DESIGN.md: never put hidden
+    information where another seat can read it). In playouts at 2, 3 and 4 players, every log
+    line a seat or a spectator reads names only tile types that its own view shows, before or
+    after the action (a board, the queue, a public pile, a revealed tile, its own screen)."""
+    import json
+    import re
+
+    class Enough(Exception):
+        pass
+
+    code = re.compile(r"\b(S[BRY]\d?|[BRY]\d\d)\b")
+    lines = 0
+    for players in (2, 3, 4):
+        viewers = [*range(players), None]
+        prev: dict = {}
+
+        def check(state, step):
+            nonlocal prev, lines
+            if step > 120:                                 # beyond the first night: enough lines
+                raise Enough
+            for viewer in viewers:
+                view = ENGINE.view(state, viewer)
+                shown = json.dumps({k: x for k, x in view["game"].items()
+                                    if k != "catalog"})      # the catalog lists every type
+                old = prev.get(viewer, {"n": 0, "shown": ""})
+                for e in view["log"][old["n"]:]:
+                    if e["to"] == "all" and " discards " in e["text"]:
+                        continue      # README 5: public as they are discarded (maybe reshuffled)
+                    for c in code.findall(e["text"]):
+                        assert f'"{c}"' in shown or f'"{c}"' in old["shown"], (
+                            players, viewer, step, e["text"])
+                    lines += 1
+                prev[viewer] = {"n": len(view["log"]), "shown": shown}
+
+        try:
+            playout(ENGINE, players, {}, 31 + players, on_state=check)
+        except Enough:
+            pass
+    assert lines > 100
