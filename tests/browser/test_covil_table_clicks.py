@@ -97,6 +97,9 @@ def _standing_and_fit(page) -> None:
     assert line.startswith("Victory Points now"), line
     for n in names:
         assert re.search(re.escape(n) + r"\s+\d+ VP", line), (n, line)
+    own = re.search(r"others see (\d+)", line)
+    if own:  # your own VP counts your hidden relics; the seat panel shows what others see
+        assert own.group(1) == page.locator("#seats .seat-panel.is-you .seat-score strong").inner_text()
     text = visible_text(page)
     assert "Dominance now" not in text and "Night fee (+2 gold) to" in text
     hidden = page.evaluate("""() => [...document.querySelectorAll('#board .cv-zone-letter')].filter((g) => {

@@ -236,6 +236,10 @@ function vpTitle(p) {
   return `Victory Points if the game ended now: ${parts.join(", ")}`
     + (!p.hand && p.hand_count ? ` (+ the gold on ${p.hand_count} hidden Power Relic${p.hand_count === 1 ? "" : "s"})` : "");
 }
+/** The VP other seats see for ``p`` (its Power Relics in hand are hidden from them). */
+function publicVp(g, p) {
+  return p.vp - (p.hand || []).reduce((sum, r) => sum + ((g.relics[r] || {}).gold || 0), 0);
+}
 function standing(g) {
   if (!g.owners.some((p) => typeof p.vp === "number")) return null;
   const order = g.owners.map((p, o) => o).sort((a, b) => g.owners[b].vp - g.owners[a].vp);
@@ -245,7 +249,8 @@ function standing(g) {
       i === 0 && order.length > 1 && p.vp > g.owners[order[1]].vp ? el("span", {"aria-hidden": "true"}, "👑") : null,
       el("b", {style: `color:${ownerColor(g, o)}`}, ownerName(g, o)), " ",
       el("b", {class: "cv-vp-n"}, `${p.vp} VP`),
-      !p.hand && p.hand_count ? el("span", {class: "cv-small"}, ` + ${p.hand_count} hidden relic${p.hand_count === 1 ? "" : "s"}`) : null);
+      !p.hand && p.hand_count ? el("span", {class: "cv-small"}, ` + ${p.hand_count} hidden relic${p.hand_count === 1 ? "" : "s"}`) : null,
+      p.hand && p.hand.length ? el("span", {class: "cv-small"}, ` (others see ${publicVp(g, p)})`) : null);
   });
   const sig = order.map((o) => `${o}:${g.owners[o].vp}:${g.owners[o].hand_count}`).join("|");
   return mark(el("div", {class: "cv-bar cv-standing", role: "status", "aria-label": "Victory Points now"},
