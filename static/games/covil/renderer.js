@@ -20,6 +20,7 @@ const CSS = `
 .cv-bar b{font-weight:700}
 .cv-standing{margin-top:6px;background:#f6eedb}
 .cv-standing .cv-vp-n{font-size:16px}
+@media (max-width:520px){.cv-bar{font-size:13px;gap:2px 10px;padding:4px 8px}.cv-standing .cv-vp-n{font-size:14px}}
 .cv-main{display:grid;grid-template-columns:minmax(0,1.35fr) minmax(290px,1fr);gap:12px;align-items:start}
 .cv-combat .vs .it{display:inline-flex;align-items:center;gap:6px;white-space:nowrap}
 @media (max-width:820px){.cv-main{grid-template-columns:minmax(0,1fr)}}
