@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from . import combat, core, data, phases
+from . import combat, core, data, phases, scoring
 from .text import minion_text, relic_text
 from .data import card, relic
 
@@ -60,6 +60,7 @@ def game_views(state: dict, viewers: list, reveal: bool) -> dict:
             "hand": None, "hand_count": len(p["hand"]),
             "active": list(p["active"]),
             "relic_price": core.relic_price(state, o),
+            "vp": public_vp(state, o),
         })
     zones = {z: {k: d[k] for k in ("terrain", "adj", "spiral", "x", "y")}
              for z, d in core.zone_data(state).items()}
@@ -75,7 +76,8 @@ def game_views(state: dict, viewers: list, reveal: bool) -> dict:
         mine = []
         for o, p in enumerate(state["own"]):
             if reveal or (viewer is not None and p["seat"] == viewer):
-                mine.append(dict(owners[o], hand=sorted(p["hand"])))
+                mine.append(dict(owners[o], hand=sorted(p["hand"]),
+                                 vp=scoring.breakdown(state, o)["total"]))
                 for r in p["hand"]:
                     if r not in seen:
                         seen[r] = _relic_info(r)
@@ -99,10 +101,21 @@ def game_views(state: dict, viewers: list, reveal: bool) -> dict:
     return out
 
 
+def public_vp(state: dict, o: int) -> int:
+    """Owner ``o``'s Victory Points if the game ended now (rulebook "Final Scoring"), counting
+    only what every seat sees: fortress, Treasury, Minions' costs and Influence. The gold on
+    Power Relics still in hand is left out (those cards are hidden); the hand's size is public,
+    so "VP per relic" Influence counts."""
+    b = scoring.breakdown(state, o)
+    return b["total"] - b["relics"]
+
+
 def seat_views(state: dict, viewer: int | None, reveal: bool) -> list[dict]:
+    """Each seat's public facts; ``score`` is :func:`public_vp` (hidden relic gold left out)."""
     out = []
     for s in range(state["players"]):
         p = state["own"][s]
         out.append({"seat": s, "gold": p["gold"], "hp": p["hp"], "relics": len(p["hand"]),
-                    "troops": len(p["troops"]), "fortress": p["fort"], "destroyed": p["dead"]})
+                    "troops": len(p["troops"]), "fortress": p["fort"], "destroyed": p["dead"],
+                    "score": public_vp(state, s)})
     return out

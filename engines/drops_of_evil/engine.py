@@ -20,6 +20,25 @@ from .setup import assistant_at, setup_state
 from .view import game_view, seat_views, token_view
 
 
+
+def _place_words() -> dict[str, str]:
+    """The coordinates the stored labels carry (labels.py: "Gathering space (3,2)", "Vial F
+    (2,3)", "four-arrow space (4,3)") in words: "(3,2)" reads "(column 3, row 2)"; a Toad's
+    "four-arrow space (4,3)" (named by the top-left of the four spaces it points to) reads
+    "four-arrow space between columns 4-5, rows 3-4". Whole tokens only (the namer's rule), so
+    the stored texts keep their codes. A Cat's "double-arrow space 1" has no board-independent
+    wording (its number depends on the board) and stays as it is."""
+    from .data import B_COLS, B_ROWS, BOARDS
+    cols = max([B_COLS] + [b["cols"] for b in BOARDS.values()])
+    rows = max([B_ROWS] + [b["rows"] for b in BOARDS.values()])
+    out = {f"({c},{r})": f"(column {c}, row {r})" for c in range(1, cols + 1) for r in range(1, rows + 1)}
+    out.update({f"four-arrow space ({c},{r})": f"four-arrow space between columns {c}-{c + 1}, rows {r}-{r + 1}"
+                for c in range(1, cols) for r in range(1, rows)})
+    return out
+
+
+_PLACE_WORDS = _place_words()
+
 class Options(BaseModel):
     """``side``: small Forest board side, used only with 2 players (A regular, B variant)."""
 
@@ -127,7 +146,8 @@ class DropsOfEvil(Engine):
         write names into the log and the labels; this keeps any id that reaches a text readable."""
         from .data import RECIPES
         return {**{k: v["name"] for k, v in ASSISTANTS.items()},
-                **{k: v["name"] for k, v in RECIPES.items()}}
+                **{k: v["name"] for k, v in RECIPES.items()},
+                **_PLACE_WORDS}
 
     def describe(self, state: dict, action: dict) -> str:
         t = action["type"]

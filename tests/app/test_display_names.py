@@ -31,3 +31,16 @@ def test_drops_assistant_ids_become_names():
 
 def test_an_engine_without_names_keeps_texts():
     assert Engine.display_names(registry.get("covil")) == {}
+
+
+def test_drops_coordinates_read_as_words():
+    """Table review C5: the stored labels' coordinates ("Vial F (2,3)", "four-arrow space (4,3)")
+    reach players in words; the stored text keeps them; a Cat's number stays (no
+    board-independent wording)."""
+    words = game_namer(registry.get("drops_of_evil"))
+    assert words("Morgana brews Worm into Vial F (2,3)") == "Morgana brews Worm into Vial F (column 2, row 3)"
+    assert words("Vesper places Toad on four-arrow space (4,3)") == \
+        "Vesper places Toad on four-arrow space between columns 4-5, rows 3-4"
+    assert words("Place Crow on Gathering space (6,5)") == "Place Crow on Gathering space (column 6, row 5)"
+    assert words("Place Cat on double-arrow space 1") == "Place Cat on double-arrow space 1"
+    assert words("score (3 -> 5) x(2,3)") == "score (3 -> 5) x(2,3)"

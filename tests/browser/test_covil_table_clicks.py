@@ -85,6 +85,36 @@ def _no_codes(page, where: str) -> None:
     assert not codes, f"{where}: a player can read codes {codes}"
 
 
+def _standing_and_fit(page) -> None:
+    """Table review C4 and C6: every seat's Victory Points are on the table (seat panel score and
+    the "Victory Points now" line, named), the night fee line reads in words, no zone letter is
+    hidden under another zone and no Minion card's text is cut."""
+    names = [n.strip() for n in page.locator("#seats .seat-name").all_inner_texts()]
+    assert len(names) == 2
+    scores = page.locator("#seats .seat-score").all_inner_texts()
+    assert len(scores) == 2 and all(re.fullmatch(r"Score\s+\d+", t.strip()) for t in scores), scores
+    line = page.locator("#board .cv-standing").inner_text()
+    assert line.startswith("Victory Points now"), line
+    for n in names:
+        assert re.search(re.escape(n) + r"\s+\d+ VP", line), (n, line)
+    own = re.search(r"others see (\d+)", line)
+    if own:  # your own VP counts your hidden relics; the seat panel shows what others see
+        assert own.group(1) == page.locator("#seats .seat-panel.is-you .seat-score strong").inner_text()
+    text = visible_text(page)
+    assert "Dominance now" not in text and "Night fee (+2 gold) to" in text
+    hidden = page.evaluate("""() => [...document.querySelectorAll('#board .cv-zone-letter')].filter((g) => {
+        const r = g.getBoundingClientRect();
+        if (r.bottom < 0 || r.top > innerHeight) return false;
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !hit || !(g.contains(hit) || hit.closest('.legal, [data-pick], .zone-legal'));
+      }).map((g) => g.textContent)""")
+    assert not hidden, f"zone letters hidden under the map: {hidden}"
+    cut = page.evaluate("""() => [...document.querySelectorAll('#board .cv-card .tx')]
+        .filter((t) => t.scrollHeight > t.clientHeight + 1 || t.getBoundingClientRect().bottom
+                 > t.closest('.cv-card').getBoundingClientRect().bottom + 1).map((t) => t.textContent)""")
+    assert not cut, f"card texts cut: {cut}"
+
+
 def _shot(page, name: str) -> None:
     size = "phone" if page.viewport_size["width"] < 500 else "desktop"
     screenshot(page, ARTIFACTS / f"covil-table-{name}-{size}.png", full_page=False)
@@ -142,6 +172,8 @@ def test_covil_day_by_clicks(browser, lair_server):
                 shot_combat = True
                 assert _on_screen(page, "#board .cv-combat .vs"), "both strengths are on screen"
                 _no_codes(page, "combat")
+                _standing_and_fit(page)
+                _standing_and_fit(pages[1 - seat])
                 _shot(page, "combat")
                 _shot(pages[1 - seat], "combat-other")
             defend = [a for a in acts if a["type"] == "defend"]

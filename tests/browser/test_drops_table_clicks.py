@@ -10,6 +10,8 @@ and 375×812: tests/e2e/artifacts/drops-table-*.png.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -68,6 +70,28 @@ def _in_view(page, selector: str) -> bool:
 def _no_codes(page, where: str) -> None:
     codes = codes_in(visible_text(page), registry.get("drops_of_evil").display_names())
     assert not codes, f"{where}: a player can read codes {codes}"
+
+
+def _forest_readable(page) -> None:
+    """Table review C5 / C6: no coordinate ("1,1" … "6,5") drawn on the Forest, and all of its
+    columns fit the screen (the phone cut the sixth)."""
+    forest_text = page.evaluate("(document.querySelector('#board .doe-forest') || {}).textContent || ''")
+    assert not re.search(r"\d\s*,\s*\d", forest_text), f"coordinates on the Forest: {forest_text!r}"
+    fits = page.evaluate("""() => { const w = document.querySelector('#board .doe-forest-wrap');
+        return w.scrollWidth <= w.clientWidth + 1; }""")
+    assert fits, "the Forest is wider than its frame (a column cut)"
+
+
+def _done_findable(page) -> None:
+    """Table review C2: while Resources must still be placed, "Done brewing" is on the board,
+    disabled, with the reason beside it."""
+    acts = actions(page)
+    if any(a["type"] == "done" for a in acts) or not any(a["type"] == "brew" for a in acts):
+        return
+    wait = page.locator("#board .doe-lab.mine .doe-done-wait")
+    assert wait.count() == 1, "no Done button while Resources remain"
+    assert wait.locator("button:disabled").inner_text().strip().endswith("Done brewing")
+    assert "must place" in wait.inner_text()
 
 
 def _shots(page, name: str) -> None:
@@ -153,6 +177,7 @@ def test_drops_round_by_clicks(browser, lair_server, size):
             if not shot_placement and placements == 2:
                 shot_placement = True
                 _no_codes(page, "placement")
+                _forest_readable(page)
                 _shots(page, "placement")
             clicks.task = "first placement" if placements == 0 else None
             _place(page, clicks)
@@ -166,6 +191,7 @@ def test_drops_round_by_clicks(browser, lair_server, size):
             if not shot_brewing:
                 shot_brewing = True
                 _no_codes(page, "brewing")
+                _done_findable(page)
                 _shots(page, "brewing")
             brewed = _brew(page, clicks) or brewed
             if brewed:

@@ -18,6 +18,9 @@ const CSS = `
 .cv-bar{display:flex;flex-wrap:wrap;gap:4px 16px;align-items:center;background:#efe6d2;border:1px solid #cdbf9f;border-radius:10px;padding:6px 12px}
 .cv-bar .it{display:inline-flex;flex-wrap:wrap;align-items:center;gap:5px}
 .cv-bar b{font-weight:700}
+.cv-standing{margin-top:6px;background:#f6eedb}
+.cv-standing .cv-vp-n{font-size:16px}
+@media (max-width:520px){.cv-bar{font-size:13px;gap:2px 10px;padding:4px 8px}.cv-standing .cv-vp-n{font-size:14px}}
 .cv-main{display:grid;grid-template-columns:minmax(0,1.35fr) minmax(290px,1fr);gap:12px;align-items:start}
 .cv-combat .vs .it{display:inline-flex;align-items:center;gap:6px;white-space:nowrap}
 @media (max-width:820px){.cv-main{grid-template-columns:minmax(0,1fr)}}
@@ -34,7 +37,7 @@ const CSS = `
 .cv-card .nm{font-weight:700;font-size:13.5px;padding:3px 6px 0;line-height:1.2}
 .cv-card .fam{font-size:12px;color:#5a4a36;padding:0 6px}
 .cv-card .ab{display:flex;align-items:center;gap:3px;font-size:12px;font-weight:600;padding:2px 5px 0;letter-spacing:-.2px}
-.cv-card .tx{font-size:12.5px;color:#3a2f22;padding:0 6px 4px;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
+.cv-card .tx{font-size:12.5px;color:#3a2f22;padding:0 6px 4px}
 .cv-card .ex{display:flex;align-items:center;gap:4px;font-size:12.5px;font-weight:700;padding:2px 6px;margin-top:auto;border-top:1px solid #d8c9a6}
 .cv-card.ex0 .ex{background:#dff1de;color:#1d5e1d}
 .cv-card.ex1{background:#fff4d6}.cv-card.ex1 .ex{background:#ffe6a3;color:#6b4a00}
@@ -204,9 +207,10 @@ function originKey(a) {
 
 // ----- header bar ----------------------------------------------------------------------------
 function infoBar({g}) {
+  // Dominance (rulebook "Phase 3: Night"): who would collect the +2 gold fee per terrain.
   const dom = Object.entries(g.dominance || {}).map(([t, o]) =>
-    el("span", {class: "it", title: `Dominance over ${t} if night came now`}, terrainIcon(t, 20),
-      o === null ? "—" : el("b", {style: `color:${ownerColor(g, o)}`}, ownerName(g, o))));
+    el("span", {class: "it", title: `Dominance over ${t} if night came now (+2 gold at night)`}, terrainIcon(t, 20),
+      `${t}: `, o === null ? el("span", {class: "cv-small"}, "nobody") : el("b", {style: `color:${ownerColor(g, o)}`}, ownerName(g, o))));
   const bar = el("div", {class: "cv-bar"},
     el("span", {class: "it"}, el("b", {}, `Day ${g.day} of ${g.days}`), ` · ${phaseName(g.phase)}`),
     el("span", {class: "it", title: "Evil Scepter (first player)"}, scepterIcon(20),
@@ -218,9 +222,40 @@ function infoBar({g}) {
     el("span", {class: "it", title: "Power Relic deck and discard pile"}, relicIcon(18), "deck ", el("b", {}, String(g.relic_deck)),
       ", discard ", el("b", {}, String(g.relic_discard.length))),
     g.flips && g.flips.length ? el("span", {class: "it"}, "Dummy flips: ", ...g.flips.map((r) => relicChip(g, r))) : null,
-    el("span", {class: "it cv-small"}, "Dominance now: ", ...dom),
+    dom.length ? el("span", {class: "it cv-dom"}, "Night fee (+2 gold) to: ", ...dom) : null,
   );
-  return mark(bar, "bar", `${g.day}|${g.phase}|${g.rebels}|${g.first}`);
+  return el("div", {}, mark(bar, "bar", `${g.day}|${g.phase}|${g.rebels}|${g.first}`), standing(g));
+}
+
+/** Who is winning (rulebook "Final Scoring"): each owner's Victory Points if the game ended
+ *  now, best first. ``vp`` counts what this viewer may see: another player's Power Relics in
+ *  hand are hidden, so their gold is left out and the number of such cards is said. */
+function vpTitle(p) {
+  const parts = [p.destroyed || p.fortress === null ? "no fortress VP" : "5 for the fortress",
+    `${p.gold} gold in the Treasury`, "Minions' costs", "Influence"];
+  if (p.hand) parts.push("your Power Relics in hand");
+  return `Victory Points if the game ended now: ${parts.join(", ")}`
+    + (!p.hand && p.hand_count ? ` (+ the gold on ${p.hand_count} hidden Power Relic${p.hand_count === 1 ? "" : "s"})` : "");
+}
+/** The VP other seats see for ``p`` (its Power Relics in hand are hidden from them). */
+function publicVp(g, p) {
+  return p.vp - (p.hand || []).reduce((sum, r) => sum + ((g.relics[r] || {}).gold || 0), 0);
+}
+function standing(g) {
+  if (!g.owners.some((p) => typeof p.vp === "number")) return null;
+  const order = g.owners.map((p, o) => o).sort((a, b) => g.owners[b].vp - g.owners[a].vp);
+  const items = order.map((o, i) => {
+    const p = g.owners[o];
+    return el("span", {class: "it cv-vp", dataset: {owner: String(o)}, title: vpTitle(p)},
+      i === 0 && order.length > 1 && p.vp > g.owners[order[1]].vp ? el("span", {"aria-hidden": "true"}, "👑") : null,
+      el("b", {style: `color:${ownerColor(g, o)}`}, ownerName(g, o)), " ",
+      el("b", {class: "cv-vp-n"}, `${p.vp} VP`),
+      !p.hand && p.hand_count ? el("span", {class: "cv-small"}, ` + ${p.hand_count} hidden relic${p.hand_count === 1 ? "" : "s"}`) : null,
+      p.hand && p.hand.length ? el("span", {class: "cv-small"}, ` (others see ${publicVp(g, p)})`) : null);
+  });
+  const sig = order.map((o) => `${o}:${g.owners[o].vp}:${g.owners[o].hand_count}`).join("|");
+  return mark(el("div", {class: "cv-bar cv-standing", role: "status", "aria-label": "Victory Points now"},
+    el("span", {class: "it"}, el("b", {}, "Victory Points now:")), ...items), "standing", sig);
 }
 
 function relicChip(g, r) {
@@ -345,10 +380,14 @@ function drawZone(ctx, z, d, action) {
   // terrain drawn as terrain: its icons along the top of the zone
   const icons = terr.length;
   terr.forEach((t, i) => grp.append(gTerrain(t, cx - (icons * 36) / 2 + i * 36 + 2, cy - R + 8, 32)));
-  // the zone's letter on a plaque
-  grp.append(sv("circle", {cx: cx - R + 6, cy: cy - R + 10, r: 15, fill: "#fbf3df", stroke: "#2b2118", "stroke-width": 2.5}),
-    sv("text", {x: cx - R + 6, y: cy - R + 16, "text-anchor": "middle", "font-size": 18, "font-weight": 800, fill: "#2b2118",
-                "font-family": "system-ui,sans-serif"}, z));
+  // the zone's letter on a plaque, inside the zone left of its terrain icons, drawn in the front
+  // layer: a neighbouring zone drawn later must never hide it (table review C6, zone B under I)
+  const px = cx - icons * 18 - 18, py = cy - R + 30;
+  over.append(sv("g", {class: "cv-zone-letter"},
+    sv("circle", {cx: px, cy: py, r: 15, fill: "#fbf3df", stroke: "#2b2118", "stroke-width": 2.5}),
+    sv("text", {x: px, y: py + 6, "text-anchor": "middle", "font-size": 18, "font-weight": 800, fill: "#2b2118",
+                "font-family": "system-ui,sans-serif"}, z),
+    sv("title", {}, `Zone ${z}: ${terr.join(" and ")}`)));
   grp.append(sv("title", {}, `Zone ${z}: ${terr.join(" and ")}${d.spiral ? " (starting spiral)" : ""}`));
   attachCard(grp, () => el("div", {class: "cv-full"},
     el("h3", {}, ...terr.map((t) => terrainIcon(t, 32)), `Zone ${z}`),
@@ -607,6 +646,8 @@ function hallPanel(ctx, o) {
     el("div", {class: "hd"},
       el("h3", {style: `color:${color}`}, `${ownerName(g, o)}${p.dummy ? " (dummy)" : ""}${mine ? " (you)" : ""}`,
         g.first === o ? scepterIcon(18) : null),
+      typeof p.vp === "number" ? el("span", {class: "it cv-vp", title: vpTitle(p)}, el("b", {}, `${p.vp} VP`),
+        !p.hand && p.hand_count ? el("span", {class: "cv-small"}, `+ ${p.hand_count} hidden`) : null) : null,
       el("span", {class: "it", title: `Treasury: ${p.gold} gold of at most ${p.cap}`}, goldIcon(p.gold, 22), el("span", {class: "cv-small"}, `of ${p.cap}`)),
       el("span", {class: "it", title: p.fortress === null ? "no fortress yet" : `fortress in zone ${p.fortress}`},
         fortressIcon(color, null, p.destroyed, 22), p.fortress === null ? "—" : `zone ${p.fortress}`,
@@ -620,5 +661,5 @@ function hallPanel(ctx, o) {
       mark(minionCard(ctx, m.id, m.ex, {action: slotAction(i), throne: i === 0}), `hall-${o}-${m.id}`, String(m.ex)))),
     p.active.length ? el("div", {}, el("div", {class: "cv-small"}, "Active Power Relics:"),
       el("div", {class: "cv-cards"}, ...p.active.map((r) => relicCard(ctx, r, null)))) : null);
-  return mark(hall, `hall-${o}`, `${p.gold}|${p.hp}|${p.hand_count}|${p.active.length}`);
+  return mark(hall, `hall-${o}`, `${p.gold}|${p.hp}|${p.hand_count}|${p.active.length}|${p.vp}`);
 }

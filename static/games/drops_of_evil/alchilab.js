@@ -31,7 +31,16 @@ function drawControls(ctx, lab, mine) {
   const done = legal.find((a) => a.type === "done");
   const uses = legal.filter((a) => a.type === "assistant");
   const alts = legal.filter((a) => a.type === "alternative");
-  if (!done && !uses.length && !alts.length) return null;
+  // "Place your Resources, then Done" while Done is not legal yet (rulebook "Placing
+  // Ingredients": "You must place all of your Ingredients if possible"): Done is shown, disabled,
+  // with the reason, so the player never hunts for it (table review C2).
+  const brewable = RES_ORDER.filter((r) => (lab.pool || {})[r] && legal.some((a) => a.type === "brew" && a.res === r));
+  const waitDone = !done && brewable.length ? el("div", {class: "doe-done-row doe-done-wait"},
+    el("span", {class: "doe-done-why", id: "doe-done-why"},
+      `Done brewing opens once your Resources are placed: you must place every Resource you can (still ${brewable.map((r) => resName(ctx, r)).join(", ")}).`),
+    el("button", {type: "button", class: "doe-btn done", disabled: "", "aria-describedby": "doe-done-why"},
+      el("span", {class: "doe-done-mark", "aria-hidden": "true"}, "✔"), "Done brewing")) : null;
+  if (!done && !uses.length && !alts.length && !waitDone) return null;
   const box = el("section", {class: "doe-panel doe-controls", role: "group", "aria-label": "Brewing choices"});
   const as = lab.assistant;
   const tile = as ? (ctx.game.assistants || []).find((t) => t.id === as.id) : null;
@@ -58,6 +67,7 @@ function drawControls(ctx, lab, mine) {
     }
     box.append(asst);
   }
+  if (waitDone) box.append(waitDone);
   if (done) {
     const unused = [];
     if (uses.length || alts.length) unused.push(`your Assistant${tile ? ` (${tile.name})` : ""}`);
@@ -65,7 +75,6 @@ function drawControls(ctx, lab, mine) {
     if (bonus) unused.push(`${bonus} Bonus token${bonus === 1 ? "" : "s"} to take`);
     if (legal.some((a) => a.type === "spend_worms")) unused.push("an Extra Resource (Worm token)");
     if (legal.some((a) => a.type === "cheese")) unused.push("Cheese to capture a Rat");
-    const brewable = RES_ORDER.filter((r) => (lab.pool || {})[r] && legal.some((a) => a.type === "brew" && a.res === r));
     if (brewable.length) unused.push(`Resources you can still place (${brewable.map((r) => resName(ctx, r)).join(", ")})`);
     const end = el("button", {type: "button", class: "doe-btn done"}, el("span", {class: "doe-done-mark", "aria-hidden": "true"}, "✔"), "Done brewing");
     if (unused.length && !asking) {

@@ -62,7 +62,7 @@ export function drawForest(ctx) {
   const svg = sv("svg", {class: "doe-forest", viewBox: `0 0 ${W} ${H}`, width: W, height: H,
                          role: "group", "aria-label": "Forest board"});
   svg.style.setProperty("--w", `${W}px`);
-  svg.style.setProperty("--minw", `${geo.cols * 64}px`);
+  svg.style.setProperty("--minw", `${geo.cols * 50}px`);  // six columns fit a 375 px phone
   svg.append(sv("rect", {class: "doe-forest-bg", x: 0, y: 0, width: W, height: H, rx: 14}));
 
   const byId = new Map();
@@ -78,15 +78,19 @@ export function drawForest(ctx) {
     node.append(sv("rect", {class: "chg", x: -C / 2 - 8, y: -C / 2 - 8, width: C + 16, height: C + 16, rx: 13}),
       sv("rect", {class: "hl", x: -C / 2 - 4, y: -C / 2 - 4, width: C + 8, height: C + 8, rx: 11}));
     node.append(sv("rect", {class: "cell", x: -C / 2, y: -C / 2, width: C, height: C, rx: 8}));
-    node.append(sv("text", {class: "coord", x: C / 2 - 4, y: -C / 2 + 11, "text-anchor": "end"},
-      `${g.col},${g.row}`));
+    // No coordinate on the space (table review C5: the rulebook names spaces by their kind);
+    // its kind and what it holds are in its tooltip.
     const here = res[g.id] || {};
     const types = Object.keys(here).filter((k) => here[k] > 0);
     types.sort((a, b) => Object.keys(RES).indexOf(a) - Object.keys(RES).indexOf(b));
+    const kind = g.clearing ? "Clearing space" : "Underbrush space";
     if (!types.length) {
-      node.append(sv("text", {class: "empty", "text-anchor": "middle", y: 6}, "empty"),
-        sv("text", {class: "empty small", "text-anchor": "middle", y: 20}, "→ 1 Worm"));
+      // an empty space: a faded Worm in the middle (a Familiar gathering here takes 1 Worm),
+      // small enough that the Cat spaces beside it never sit on it (review C6)
+      node.append(sv("g", {class: "doe-empty-worm", transform: "translate(0,2)"}, gRes("worm", 0, 0, 20)),
+        sv("title", {}, `${kind}, empty: a Familiar gathering here takes 1 Worm`));
     } else {
+      node.append(sv("title", {}, `${kind}: ${types.map((t) => `${resName(ctx, t)} ×${here[t]}`).join(", ")}`));
       const shown = types.length > 4 ? types.slice(0, 3) : types;
       const pos = SLOTS[Math.max(1, Math.min(4, types.length))];
       shown.forEach((t, i) => node.append(svgRes(ctx, t, here[t], pos[i][0], pos[i][1])));

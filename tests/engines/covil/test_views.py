@@ -69,3 +69,26 @@ def test_determinize_keeps_a_pending_payment_consistent():
         assert ENGINE.view(d, 1) == ENGINE.view(s, 1)
         d2 = ENGINE.apply(d, 0, {"type": "pay_minion", "slot": 1})[0]
         ENGINE.check_invariants(d2)
+
+
+def test_standing_shows_public_victory_points_and_hides_relic_gold():
+    """Final Scoring: "Score 5 VP if your fortress is not destroyed. Score one VP for each gold
+    left in your Treasury, shown in your acquired Minions' costs and shown in Power Relics that
+    are still in your hand." The table shows each seat's VP if the game ended now; the gold on a
+    hidden hand is counted only for its owner (another seat sees the same score whatever the
+    hand holds)."""
+    from engines.covil import scoring
+    s = placed(3)
+    set_hand(s, 1, ["P05", "P06"])
+    full = scoring.breakdown(s, 1)
+    assert full["relics"] > 0
+    public = full["total"] - full["relics"]
+    for viewer in (0, 2, None):
+        v = ENGINE.view(s, viewer)
+        assert v["seats"][1]["score"] == public
+        assert v["game"]["owners"][1]["vp"] == public
+    assert ENGINE.view(s, 1)["game"]["owners"][1]["vp"] == full["total"]
+    set_hand(s, 1, ["P01", "P02"])
+    assert ENGINE.view(s, 0)["seats"][1]["score"] == scoring.breakdown(s, 1)["total"] - scoring.breakdown(s, 1)["relics"]
+    assert [x["score"] for x in ENGINE.view(s, 0)["seats"]] == [
+        scoring.breakdown(s, o)["total"] - scoring.breakdown(s, o)["relics"] for o in range(3)]
