@@ -146,7 +146,11 @@ def test_oversized_messages_are_refused_before_they_are_read(server, deflate):
     assert after < before * 1.10, (before, after)
     # the server still serves: a normal spectator gets its view
     with connect(ws_url, compression=compression) as ws:
-        assert json.loads(ws.recv(timeout=10))["type"] == "lobby"
+        # the attackers' sockets closing may still announce presence before the view arrives
+        kinds: list[str] = []
+        while "lobby" not in kinds and len(kinds) < 20:
+            kinds.append(json.loads(ws.recv(timeout=10))["type"])
+        assert "lobby" in kinds, kinds
         ws.send(json.dumps({"type": "ping"}))
         while json.loads(ws.recv(timeout=10))["type"] != "pong":
             pass
