@@ -1154,9 +1154,10 @@ class MatchService:
             raise ServiceError("not_your_seat", "This seat is not yours (any more): a bot may "
                                                 "play it; take it back from the table page.")
 
-    async def replace_with_bot(self, match_id: str, host_id: str, seat: int, bot: str) -> None:
-        """Host only, during the match: a bot plays ``seat`` for a player who left; the player
-        can take the seat back with :meth:`reclaim_seat`. Raises ``ServiceError``."""
+    async def replace_with_bot(self, match_id: str, host_id: str, seat: int,
+                               bot: str | None = None) -> None:
+        """Host only, during the match: a bot plays ``seat`` for a player who left (``bot``; none
+        or "": the match's stand-in level); the player can take the seat back with :meth:`reclaim_seat`. Raises ``ServiceError``."""
         async with self._locks[match_id]:
             async with self.sm() as s:
                 snap = await self.snapshot(match_id, s)
@@ -1167,6 +1168,7 @@ class MatchService:
                 info = self._seat(snap, seat)
                 if info.user_id is None:
                     raise ServiceError("bad_request", "A bot already plays that seat.")
+                bot = bot or self._stand_in(snap.match)
                 if levels.canonical(bot) not in registry.bots(snap.match.game,
                                                               snap.match.engine_version):
                     raise ServiceError("bad_request", "Unknown bot.")
@@ -1465,9 +1467,11 @@ class MatchService:
     def _display_name(info: SeatInfo) -> str:
         return info.name or info.away_name or f"Seat {info.seat + 1}"
 
-    def _stand_in(self, game: str, version: int | None = None) -> str:
-        """The bot that takes over a seat after a time-out or a vote: the ``normal`` level."""
-        return "normal"
+    @staticmethod
+    def _stand_in(m: Match) -> str:
+        """The bot that takes over a seat (a time-out, a vote, a resignation, the host handing a
+        seat without naming a bot): the match's ``stand_in`` level (default ``normal``)."""
+        return pace.settings_of(m.settings).stand_in
 
     def _pace_start(self, snap: Snapshot, engine: Engine, state: dict) -> dict:
         """``matches`` values for the start: the first clocks and deadline."""
@@ -1529,7 +1533,7 @@ class MatchService:
         resigned). Returns False if the seat changed hands meanwhile."""
         m = snap.match
         values: dict[str, Any] = {"user_id": None,
-                                  "bot": self._stand_in(m.game, m.engine_version),
+                                  "bot": self._stand_in(m),
                                   "away_user_id": info.user_id, "replace_votes": None}
         if resigned:
             values["resigned_at"] = self.now()

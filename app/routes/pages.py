@@ -307,7 +307,9 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
                      [i.seat for i in snap.seats if i.resigned_at is not None] + [you]
                  ) is not None,
                  replaceable=replaceable if is_host and m.status == "active" else [],
-                 bots=list(registry.bots(m.game, m.engine_version)), **ctx)
+                 bots=list(registry.bots(m.game, m.engine_version)),
+                 stand_in=pace.settings_of(m.settings).stand_in,
+                 hints_on=pace.settings_of(m.settings).hints, **ctx)
 
 
 @router.get("/m/{match_id}", response_class=HTMLResponse)
@@ -538,7 +540,7 @@ async def cancel(request: Request, match_id: str) -> Response:
 
 @router.post("/m/{match_id}/replace")
 async def replace_with_bot(request: Request, match_id: str, seat: int = Form(...),
-                           bot: str = Form("greedy")) -> Response:
+                           bot: str = Form("")) -> Response:
     """Host, during the match: a bot plays the seat of a player who left (who may come back)."""
     service = _service(request)
     return await _host_or_player_action(
@@ -559,7 +561,10 @@ async def set_pace(request: Request, match_id: str) -> Response:
     and webhook URL."""
     form = await request.form()
     raw: dict[str, Any] = {"pace": str(form.get("pace") or "live"),
-                           "webhook": str(form.get("webhook") or "")}
+                           "webhook": str(form.get("webhook") or ""),
+                           "stand_in": str(form.get("stand_in") or "normal"),
+                           # a checkbox: sent when ticked; the form says it is there
+                           "hints": bool(form.get("hints")) if "hints_shown" in form else True}
     for key in ("bank_minutes", "increment_seconds", "turn_hours", "replace_after_minutes"):
         value = str(form.get(key) or "").strip()
         if value:
