@@ -308,8 +308,7 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
                  ) is not None,
                  replaceable=replaceable if is_host and m.status == "active" else [],
                  bots=list(registry.bots(m.game, m.engine_version)),
-                 stand_in=pace.settings_of(m.settings).stand_in,
-                 hints_on=pace.settings_of(m.settings).hints, **ctx)
+                 stand_in=pace.settings_of(m.settings).stand_in, **ctx)
 
 
 @router.get("/m/{match_id}", response_class=HTMLResponse)
@@ -562,9 +561,7 @@ async def set_pace(request: Request, match_id: str) -> Response:
     form = await request.form()
     raw: dict[str, Any] = {"pace": str(form.get("pace") or "live"),
                            "webhook": str(form.get("webhook") or ""),
-                           "stand_in": str(form.get("stand_in") or "normal"),
-                           # a checkbox: sent when ticked; the form says it is there
-                           "hints": bool(form.get("hints")) if "hints_shown" in form else True}
+                           "stand_in": str(form.get("stand_in") or "normal")}
     for key in ("bank_minutes", "increment_seconds", "turn_hours", "replace_after_minutes"):
         value = str(form.get(key) or "").strip()
         if value:
