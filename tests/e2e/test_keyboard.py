@@ -58,8 +58,10 @@ def keyboard_move(page) -> str:
     # Walk back (from the prompt bar, or wherever the focus is) onto the board's targets and
     # play the first forward one.
     # A pick (a Resource to brew, a pawn) is taken with Enter on the way; its targets follow.
+    # Every piece and place on the board takes the focus (it shows its card or its name), and a
+    # Drops of Evil board has a few hundred: the walk may be long.
     stops, picked = [], False
-    for _ in range(80):
+    for _ in range(600):
         page.keyboard.press("Shift+Tab")
         f = focused(page)
         stops.append(f)
@@ -72,7 +74,10 @@ def keyboard_move(page) -> str:
     if forward:
         page.keyboard.press(forward[0])
         return "digit"
-    raise AssertionError(f"no move reachable by keyboard: {stops[:30]}")
+    targets = page.locator("#board [data-action]").evaluate_all(
+        "es => es.map(e => [e.tagName, e.dataset.action, e.getAttribute('tabindex')])")
+    raise AssertionError(f"no move reachable by keyboard: board targets {targets[:20]}; "
+                         f"prompt keys {keys}; {len(stops)} focus stops, the first: {stops[:30]}")
 
 
 def test_a_whole_turn_by_keyboard(browser, slow_bot_server):
