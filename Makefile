@@ -32,16 +32,24 @@ run: $(VENV)/.installed-run
 	$(BIN)/alembic upgrade head
 	HOST=$(HOST) PORT=$(PORT) WS_DEFLATE=$(WS_DEFLATE) $(BIN)/lair serve
 
-test: test-engines test-app test-e2e
+# The whole suite in one run, spread over TEST_JOBS processes (pytest-xdist): most tests wait
+# (on a browser, a server, a bot's delay), so four processes keep two cores busy. A file's tests
+# stay together in one process (--dist loadfile: module-scoped servers). TEST_JOBS=0: one process.
+TEST_JOBS ?= 4
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
+XDIST = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile)
+
+test: $(VENV)/.installed-test
+	$(PYTEST) $(XDIST) tests
 
 test-engines: $(VENV)/.installed-test
-	$(BIN)/python -m pytest tests/engines -m "not e2e" -q -p no:cacheprovider
+	$(PYTEST) $(XDIST) tests/engines -m "not e2e"
 
 test-app: $(VENV)/.installed-test
-	$(BIN)/python -m pytest tests/app tests/records -m "not e2e" -q -p no:cacheprovider
+	$(PYTEST) $(XDIST) tests/app tests/records -m "not e2e"
 
 test-e2e: $(VENV)/.installed-test
-	$(BIN)/python -m pytest tests -m e2e -q -p no:cacheprovider
+	$(PYTEST) $(XDIST) tests -m e2e
 
 # Opens every page mid-match at phone and desktop sizes and refreshes docs/screenshots/.
 screenshots: $(VENV)/.installed-test
