@@ -57,8 +57,9 @@ class ClockTimer(Background):
                         # Wall clock, like the deadlines; never a busy loop on a stuck match.
                         delay = min(self.poll, max(0.2, nxt - self.service.now().timestamp()))
             started = time.monotonic()
-            try:
-                await asyncio.wait_for(self._wake.wait(), delay)
+            try:  # not wait_for: on 3.11 it drops a cancel that lands as a move wakes us
+                async with asyncio.timeout(delay):
+                    await self._wake.wait()
             except TimeoutError:
                 pass
             # Many moves in a row: look at most every 0.2 s.
