@@ -19,6 +19,8 @@ import httpx
 import orjson
 import websockets
 
+from bench.common import form_headers
+
 BACKWARD = {"take_back", "cancel", "rebrew", "undo"}
 
 
@@ -111,7 +113,7 @@ class Table:
 
     async def create_match(self) -> str:
         """Host creates a public match, the others sit, the host starts (HTTP lobby)."""
-        h = lambda i: {"Cookie": f"lair_user={self.cookies[i]}"}  # noqa: E731
+        h = lambda i: form_headers(self.cookies[i])  # noqa: E731
         r = await self.http.post("/matches", headers=h(0), data={
             "game": self.game_id, f"players_{self.game_id}": str(len(self.cookies)),
             "public": "on"})

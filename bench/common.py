@@ -131,3 +131,22 @@ def stop(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+#: The bench servers' SECRET_KEY (their CSRF tokens are signed with it: :func:`form_headers`).
+SECRET_KEY = "bench"
+
+
+def form_headers(lair_user: str | None = None) -> dict[str, str]:
+    """Headers for one form POST to a bench server as its page would send it (``app.csrf``):
+    the identity cookie ``lair_user`` (None: a fresh visitor with a pre-session cookie) and the
+    ``X-CSRF-Token`` bound to it."""
+    import secrets
+
+    from app import csrf
+    from app.identity import COOKIE
+    from app.settings import Settings
+
+    cookies = {COOKIE: lair_user} if lair_user else {csrf.PRE_COOKIE: secrets.token_urlsafe(24)}
+    token = csrf.token_for(cookies, Settings(secret_key=SECRET_KEY)) or ""
+    return {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()), csrf.HEADER: token}

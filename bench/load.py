@@ -39,8 +39,9 @@ import httpx  # noqa: E402
 import orjson  # noqa: E402
 
 from bench import clients, pgcommit  # noqa: E402
-from bench.common import (cpu_seconds, free_port, latency_summary, machine_busy,  # noqa
-                          postgres_cpu, raise_fd_limit, rss_bytes, start_uvicorn, stop)
+from bench.common import (SECRET_KEY, cpu_seconds, form_headers, free_port,  # noqa: E402
+                          latency_summary, machine_busy, postgres_cpu, raise_fd_limit, rss_bytes,
+                          start_uvicorn, stop)
 from bench.engine_profile import profile_game  # noqa: E402
 from bench.server_profile import PySpy  # noqa: E402
 
@@ -106,12 +107,13 @@ async def measure(units: list, window: clients.Window, mode: str, pid: int, warm
     return out
 
 
-async def churn(tables: list, pid: int, cycles: int, concurrency: int = 50) -> dict:
-    """Spectator sockets connect (until their first view), then close; RSS at checkpoints."""
+async def churn(tables: list, pid: int, cycles: int, concurrency: int = 50,
+                warmup: int = 200) -> dict:
+    """Spectator sockets connect (until their first view), then close: ``warmup`` cycles, then
+    ``cycles`` more with RSS at 5 checkpoints (issue 13, item 4: after the warm-up, RSS grows
+    less than 1 MB per 1,000 cycles)."""
     import websockets
     done, errors = 0, Counter()
-    marks = [int(cycles * k / 5) for k in range(1, 6)]
-    points = [{"cycles": 0, "rss_mb": round(rss_bytes(pid) / 2**20, 1)}]
     rng = random.Random(5)
 
     async def one() -> None:
@@ -126,18 +128,45 @@ async def churn(tables: list, pid: int, cycles: int, concurrency: int = 50) -> d
             errors[type(exc).__name__] += 1
         done += 1
 
-    start = time.perf_counter()
-    for mark in marks:
+    async def run_to(mark: int) -> None:
         while done < mark:
-            batch = min(concurrency, mark - done)
-            await asyncio.gather(*(one() for _ in range(batch)))
+            await asyncio.gather(*(one() for _ in range(min(concurrency, mark - done))))
+
+    start = time.perf_counter()
+    before_warmup = round(rss_bytes(pid) / 2**20, 1)
+    await run_to(warmup)
+    await asyncio.sleep(1.0)
+    points = [{"cycles": 0, "rss_mb": round(rss_bytes(pid) / 2**20, 1)}]
+    for k in range(1, 6):
+        await run_to(warmup + int(cycles * k / 5))
         await asyncio.sleep(1.0)
-        points.append({"cycles": done, "rss_mb": round(rss_bytes(pid) / 2**20, 1)})
-    growth = points[-1]["rss_mb"] - points[1]["rss_mb"]
-    return {"cycles": cycles, "seconds": round(time.perf_counter() - start, 1),
+        points.append({"cycles": done - warmup, "rss_mb": round(rss_bytes(pid) / 2**20, 1)})
+    growth = points[-1]["rss_mb"] - points[0]["rss_mb"]
+    return {"warmup_cycles": warmup, "cycles": cycles, "seconds": round(time.perf_counter() - start, 1),
+            "rss_before_warmup_mb": before_warmup,
             "rss_checkpoints": points, "errors": dict(errors),
-            "growth_after_first_fifth_mb": round(growth, 1),
-            "growth_kb_per_1000_cycles": round(growth * 1024 / max(1, cycles * 0.8) * 1000, 1)}
+            "growth_after_warmup_mb": round(growth, 1),
+            "growth_mb_per_1000_cycles": round(growth / max(1, cycles) * 1000, 2),
+            "target_met": growth / max(1, cycles) * 1000 < 1.0}
+
+
+async def idle_maps(base: str, ttl: float) -> dict:
+    """Once every socket is closed: poll the server's per-match map sizes
+    (``bench/memory_probe.py``) until the service's are empty or 3 TTLs have passed (the sweeper
+    frees a match idle for one whole period, so it takes up to 2 TTLs)."""
+    start = time.perf_counter()
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        first = (await http.get("/_bench/memory")).json()
+        while True:
+            now = (await http.get("/_bench/memory")).json()
+            waited = time.perf_counter() - start
+            service_empty = all(v == 0 for k, v in now.items() if k.startswith("service."))
+            if (service_empty and now["hub.conns"] == 0) or waited > 3 * ttl + 5:
+                break
+            await asyncio.sleep(1)
+    return {"ttl_s": ttl, "sockets_closed_maps": first, "after_idle_maps": now,
+            "seconds_until_freed": round(waited, 1),
+            "service_maps_empty": service_empty, "hub_conns_empty": now["hub.conns"] == 0}
 
 
 # ----- Lair -------------------------------------------------------------------------------------
@@ -146,7 +175,7 @@ async def make_guests(http: httpx.AsyncClient, n: int, sem: asyncio.Semaphore) -
         async with sem:
             # An explicit Cookie header keeps the client's jar out (each guest is new).
             r = await http.post("/name", data={"name": f"bot{i}", "next": "/"},
-                                headers={"Cookie": "fresh=1"})
+                                headers=form_headers())
             return r.cookies["lair_user"]
     return list(await asyncio.gather(*(one(i) for i in range(n))))
 
@@ -155,8 +184,10 @@ async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy |
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server_log = Path(tempfile.gettempdir()) / f"lair-bench-{port}.log"
-    server = start_uvicorn("app.main:app", {"DATABASE_URL": db_url, "SECRET_KEY": "bench",
-                                            "BOT_DELAY": "0", "LOG_LEVEL": "WARNING"}, port,
+    # bench/memory_probe.py: the app plus a read-only route with its per-match map sizes
+    server = start_uvicorn("bench.memory_probe:app",
+                           {"DATABASE_URL": db_url, "SECRET_KEY": SECRET_KEY, "BOT_DELAY": "0",
+                            "LOG_LEVEL": "WARNING", "MATCH_IDLE_TTL": str(args.idle_ttl)}, port,
                            log=server_log, deflate=args.server_deflate)
     out: dict = {"players": players, "spectators": args.spectators, "matches": args.matches}
     window = clients.Window()
@@ -193,31 +224,39 @@ async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy |
                              "connect_seconds": round(time.perf_counter() - t0, 1)}
             log(f"{game}: {sockets} sockets connected in {out['memory']['connect_seconds']} s, "
                 f"{out['memory']['kb_per_socket']} KB/socket")
-            out["paced"] = await measure(tables, window, "paced", server.pid, args.warmup,
-                                         args.seconds)
-            log(f"{game}: paced {brief(out['paced'])}")
-            for t in tables[args.sat_matches:]:
-                t.active = False
-            out["saturation"] = await measure(tables, window, "saturation", server.pid,
-                                              args.warmup, args.seconds, profiler)
-            out["saturation"]["active_matches"] = min(args.sat_matches, len(tables))
-            log(f"{game}: saturation {brief(out['saturation'])}")
-            out["rss_after_play_mb"] = round(rss_bytes(server.pid) / 2**20, 1)
-            for t in tables:
-                t.active = True
+            if not args.churn_only:
+                out["paced"] = await measure(tables, window, "paced", server.pid, args.warmup,
+                                             args.seconds)
+                log(f"{game}: paced {brief(out['paced'])}")
+                for t in tables[args.sat_matches:]:
+                    t.active = False
+                out["saturation"] = await measure(tables, window, "saturation", server.pid,
+                                                  args.warmup, args.seconds, profiler)
+                out["saturation"]["active_matches"] = min(args.sat_matches, len(tables))
+                log(f"{game}: saturation {brief(out['saturation'])}")
+                out["rss_after_play_mb"] = round(rss_bytes(server.pid) / 2**20, 1)
+                for t in tables:
+                    t.active = True
             if args.churn:
-                out["churn"] = await churn(tables, server.pid, args.churn)
-                log(f"{game}: churn {out['churn']['rss_checkpoints']}")
+                out["churn"] = await churn(tables, server.pid, args.churn,
+                                           warmup=args.churn_warmup)
+                log(f"{game}: churn {out['churn']['rss_checkpoints']} "
+                    f"({out['churn']['growth_mb_per_1000_cycles']} MB per 1,000 cycles)")
             sample = window.sample_view()  # of the saturation run (the last measured)
             for t in tables:
                 for s in t.socks:
                     s.stop()
             await asyncio.sleep(0.5)
+            if args.churn:
+                log(f"{game}: every socket closed; waiting for the per-match maps to empty "
+                    f"(MATCH_IDLE_TTL {args.idle_ttl} s)")
+                out["idle"] = await idle_maps(base, args.idle_ttl)
+                log(f"{game}: idle {out['idle']}")
     finally:
         stop(server)
         # Keep the server's log only when something other than a typed refusal happened.
         codes = {c for k in ("paced", "saturation") for c in out.get(k, {}).get("errors", {})}
-        if codes - {"stale"} or "saturation" not in out:
+        if codes - {"stale"} or ("saturation" not in out and not args.churn_only):
             out["server_log"] = str(server_log)
         else:
             server_log.unlink(missing_ok=True)
@@ -293,6 +332,13 @@ async def main_async(args) -> dict:
         from engines import registry
         concurrency = min(args.sat_matches, args.matches, 40)  # Lair's pool: 20 + 20 overflow
         state_bytes = 20000
+        if args.churn_only:  # issue 13, item 4: only the connect/close cycles and idle maps
+            for game in games:
+                players = max(registry.get(game).min_players,
+                              min(args.players, registry.get(game).max_players))
+                result["games"][game] = {"lair": (await run_lair(args, game, db_url, players,
+                                                                 None))[0]}
+            games = []
         for game in games:
             eng = registry.get(game)
             players = max(eng.min_players, min(args.players, eng.max_players))
@@ -301,12 +347,13 @@ async def main_async(args) -> dict:
             state_bytes = max(state_bytes, prof["mean_state_bytes"])
             result["games"][game] = {"engine": prof}
             log(f"{game}: engine µs/action {prof['us_per_action']}")
-        log(f"raw PostgreSQL commits at concurrency {concurrency}")
-        result["postgres_raw"] = await pgcommit.measure(dsn, concurrency, args.pg_seconds,
-                                                        state_bytes=state_bytes)
-        raw = result["postgres_raw"]["single_row"]["commits_per_s"]
-        log(f"raw commits/s: single row {raw}, update+insert "
-            f"{result['postgres_raw']['update_insert']['commits_per_s']}")
+        if games:
+            log(f"raw PostgreSQL commits at concurrency {concurrency}")
+            result["postgres_raw"] = await pgcommit.measure(dsn, concurrency, args.pg_seconds,
+                                                            state_bytes=state_bytes)
+            raw = result["postgres_raw"]["single_row"]["commits_per_s"]
+            log(f"raw commits/s: single row {raw}, update+insert "
+                f"{result['postgres_raw']['update_insert']['commits_per_s']}")
         for game in games:
             entry = result["games"][game]
             players = entry["engine"]["players"]
@@ -368,6 +415,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, help="measured seconds per phase (6; --full 30)")
     parser.add_argument("--warmup", type=float, default=2)
     parser.add_argument("--churn", type=int, help="connect/disconnect cycles per game (300; --full 10000)")
+    parser.add_argument("--churn-warmup", type=int, default=200,
+                        help="connect/disconnect cycles before the churn's first RSS reading")
+    parser.add_argument("--churn-only", action="store_true", help="only connect the matches, "
+                        "run the churn cycles and wait for the per-match maps to empty")
+    parser.add_argument("--idle-ttl", type=float, default=10.0,
+                        help="the server's MATCH_IDLE_TTL (s) for the idle-maps check")
     parser.add_argument("--profile-actions", type=int, default=300,
                         help="engine profile length (~one whole match)")
     parser.add_argument("--pg-seconds", type=float, default=3)
@@ -408,6 +461,10 @@ def print_summary(r: dict) -> None:
     deflate = r['args']['compression'] and r['args'].get('server_deflate')
     print(f"\n== Lair bench ({'deflate' if deflate else 'no deflate'}): {m['cpus']} CPUs ({m['cpu_model']}), load avg at start "
           f"{m['loadavg_at_start'][0]:.1f}, {r['wall_seconds']} s ==")
+    if r["args"]["churn_only"]:
+        for game, e in r["games"].items():
+            print_churn(game, e["lair"])
+        return
     pg = r["postgres_raw"]
     print(f"raw PostgreSQL at concurrency {pg['single_row']['concurrency']}: "
           f"{pg['single_row']['commits_per_s']} single-row commits/s "
@@ -424,11 +481,23 @@ def print_summary(r: dict) -> None:
         mem = lair["memory"]
         print(f"  memory: {mem['kb_per_socket']} KB/socket ({mem['sockets']} sockets; bare "
               f"server {bare['kb_per_socket']} KB/socket)")
-        if "churn" in lair:
-            c = lair["churn"]
-            print(f"  churn: {c['cycles']} cycles, RSS MB {[p['rss_mb'] for p in c['rss_checkpoints']]}"
-                  f" ({c['growth_kb_per_1000_cycles']} KB per 1000 cycles after the first fifth)")
+        print_churn(game, lair)
         print(f"  ratios: {e['ratios']}")
+
+
+def print_churn(game: str, lair: dict) -> None:
+    """The churn figures and the idle-maps check of one game (issue 13, item 4)."""
+    if "churn" in lair:
+        c = lair["churn"]
+        print(f"  {game} churn: {c['warmup_cycles']} warm-up + {c['cycles']} cycles, RSS MB "
+              f"{c['rss_before_warmup_mb']} before, then {[p['rss_mb'] for p in c['rss_checkpoints']]}"
+              f": {c['growth_mb_per_1000_cycles']} MB per 1,000 cycles after the warm-up "
+              f"(target < 1: {'met' if c['target_met'] else 'NOT met'}); errors {c['errors']}")
+    if "idle" in lair:
+        i = lair["idle"]
+        print(f"  {game} idle maps (TTL {i['ttl_s']} s): sockets closed {i['sockets_closed_maps']}"
+              f" -> after {i['seconds_until_freed']} s {i['after_idle_maps']} (service maps "
+              f"{'empty' if i['service_maps_empty'] else 'NOT empty'})")
 
 
 if __name__ == "__main__":

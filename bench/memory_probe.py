@@ -1,0 +1,39 @@
+"""Lair's app with one extra read-only route for the bench: ``GET /_bench/memory`` answers the
+sizes of the per-match maps this process keeps in memory (issue 13, item 4), so the churn run
+can check they empty once every socket has been idle for ``MATCH_IDLE_TTL``.
+
+Served by ``bench/load.py`` instead of ``app.main:app`` (started the same way, ``lair serve``'s
+options); every other path goes to the app unchanged. Bench only: never deployed.
+"""
+from __future__ import annotations
+
+import orjson
+
+from app.main import app as lair
+
+#: The service's and the hub's per-match maps (attribute names; a missing one counts -1, so a
+#: renamed map shows up in the bench's output instead of passing silently as empty).
+SERVICE_MAPS = ("_snaps", "_locks", "_prompts_at", "_movers", "_bot_failures")
+HUB_MAPS = ("conns", "left_at", "remote")
+
+
+def sizes(state) -> dict[str, int]:
+    """``{"service._snaps": n, ..., "hub.conns": n, ...}`` for the app's ``state``."""
+    out = {}
+    for owner, names in (("service", SERVICE_MAPS), ("hub", HUB_MAPS)):
+        obj = getattr(state, owner, None)
+        for name in names:
+            kept = getattr(obj, name, None)
+            out[f"{owner}.{name}"] = -1 if kept is None else len(kept)
+    return out
+
+
+async def app(scope, receive, send):
+    """ASGI: the probe at ``/_bench/memory``, Lair for everything else (lifespan included)."""
+    if scope["type"] == "http" and scope["path"] == "/_bench/memory":
+        body = orjson.dumps(sizes(lair.state))
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": body})
+        return
+    await lair(scope, receive, send)
