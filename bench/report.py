@@ -10,9 +10,28 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def churn_rows(path: Path, r: dict) -> list[str]:
+    """A ``--churn-only`` run: the churn and idle-maps figures per game (issue 13, item 4)."""
+    m = r["machine"]
+    out = [f"**{path.name}** — churn only, load avg at start {m['loadavg_at_start'][0]:.1f} on "
+           f"{m['cpus']} CPUs", "",
+           "| game | warm-up + cycles | RSS MB after warm-up → end | MB per 1,000 cycles | "
+           "per-match maps freed after (TTL) | left after |", "|---|---|---|---:|---|---|"]
+    for game, e in r["games"].items():
+        c, i = e["lair"]["churn"], e["lair"].get("idle", {})
+        left = {k: v for k, v in i.get("after_idle_maps", {}).items() if v}
+        out.append(f"| {game} | {c['warmup_cycles']} + {c['cycles']} | "
+                   f"{c['rss_checkpoints'][0]['rss_mb']} → {c['rss_checkpoints'][-1]['rss_mb']} | "
+                   f"{c['growth_mb_per_1000_cycles']} | {i.get('seconds_until_freed')} s "
+                   f"({i.get('ttl_s')} s) | {left or 'nothing'} |")
+    return out + [""]
+
+
 def rows(path: Path) -> list[str]:
     r = orjson.loads(path.read_bytes())
     a, m = r["args"], r["machine"]
+    if a.get("churn_only"):
+        return churn_rows(path, r)
     raw = r["postgres_raw"]
     head = (f"**{path.name}** — {a['matches']} matches ({a['sat_matches']} in saturation), "
             f"{a['seconds']:.0f} s phases, {'deflate' if a.get('compression') else 'no deflate'}, "
