@@ -175,6 +175,7 @@ renderSpectators();
 start({onMessage, onState});
 loadRenderer(queuePrompt).then(() => {
   if (S.view) {
+    renderSeats();  // the renderer draws the seats' player boards too
     runRenderer();
     renderPrompt();
   }

@@ -7,6 +7,7 @@ import {attachCard} from "../../js/dom.js";
 import {assistantIcon, recipeIcon, resIcon, pawnIcon, scrollIcon, flameIcon, pointsIcon} from "./icons.js";
 import {drawForest} from "./forest.js";
 import {drawAlchilab} from "./alchilab.js";
+import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 
 export const title = "Drops of Evil";
 
@@ -51,6 +52,37 @@ export function update(view) {
     if (view.you !== null && view.you !== undefined) shownSeat = view.you;
   }
   render(true);
+}
+
+const ORDINAL = ["1st", "2nd", "3rd", "4th"];
+
+/** A seat's player board for its seat panel (docs/renderer-contract.md): the Resources still to
+ *  place this round, Cheese, captured Rats, Scrolls and Income icons as pictures with counts,
+ *  the pawns still at home, its place in the turn order and its Assistant by name. */
+export function seatBoard(seat, view) {
+  const g = view.game;
+  const lab = g && (g.alchilabs || [])[seat];
+  if (!lab) return null;
+  const names = (g.geometry && g.geometry.names) || {};
+  const name = (key) => names[key] || key;
+  const k = (what) => `doe-${seat}-${what}`;
+  const pool = lab.pool || {};
+  const stats = RES_ORDER.filter((r) => r !== "rat" && pool[r] > 0)
+    .map((r) => sbStat(resIcon(r, 22), pool[r], `${name(r)} to place this round`, k(r)));
+  if (lab.cheese) stats.push(sbStat(resIcon("cheese", 22), lab.cheese, "Cheese (captures a Rat)", k("cheese")));
+  stats.push(sbStat(resIcon("rat", 22), lab.captured_rats || 0, "Captured Rats", k("rats")));
+  stats.push(sbStat(scrollIcon("owl", null, 22), (lab.scrolls || []).length, "Scrolls gained", k("scrolls")));
+  stats.push(sbStat(flameIcon(true, 22), lab.income_icons || 0, "Income icons revealed", k("income")));
+  const order = (g.turn_order || []).indexOf(seat);
+  const home = lab.pawns_home || [];
+  const hired = lab.assistant && (g.assistants || []).find((a) => a.space === lab.assistant.space);
+  return seatBoardBox(seat, ...stats,
+    home.length ? el("span", {class: "sb-stat", title: `At home: ${home.map(name).join(", ")}`,
+                              "aria-label": `Pawns at home: ${home.map(name).join(", ")}`},
+      ...home.map((p) => pawnIcon(p, table.seatColor(seat), 22))) : null,
+    note(order >= 0 ? `${ORDINAL[order] || order + 1} in turn order` : null,
+      hired ? ` · Assistant: ` : null, hired ? el("b", {}, hired.name) : null,
+      lab.done && g.phase === "brewing" ? " " : null, lab.done && g.phase === "brewing" ? tag("done brewing") : null));
 }
 
 function legalActions() {

@@ -68,6 +68,19 @@ export function hasRenderer() {
   return renderer !== null;
 }
 
+/** The seat's player board for its seat panel, drawn by the renderer's optional
+ *  `seatBoard(seat, view)` (docs/renderer-contract.md): a node, or null when the renderer has
+ *  none or it fails (the panel then lists the seat's facts as words). */
+export function seatBoard(seat) {
+  if (!renderer || typeof renderer.seatBoard !== "function" || !S.view) return null;
+  try {
+    return renderer.seatBoard(seat, S.view) || null;
+  } catch (e) {
+    console.error("table: seat board failed", e);
+    return null;
+  }
+}
+
 /** Draw the current view on the board. */
 export function runRenderer() {
   claims.claimed = new Set();
