@@ -20,7 +20,7 @@ import pytest
 
 from engines.base import Rng
 from tests.browser import ARTIFACTS, DESKTOP, PHONE, ROOT, screenshot
-from tests.e2e.test_full_match import click_something, name_yourself, wait_version_change
+from tests.e2e.test_full_match import click_something, name_yourself, no_codes, wait_version_change
 
 pytestmark = pytest.mark.e2e
 
@@ -204,6 +204,7 @@ def test_table_mid_match(browser, site, game):
         page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=20_000)
         page.wait_for_timeout(300)  # fonts and the renderer's first paint settle
         save(page, f"{game}-{size}", game if size == "desktop" else None)
+        no_codes(page, game, f"the table ({size})")
         check_layout(page, size)
         assert page.locator("#board").is_visible()
         assert check_prompt_bar(page, size) >= 0
@@ -225,6 +226,7 @@ def test_replay(browser, site, game):
         page.wait_for_function("Number(document.getElementById('replay').dataset.shown || 0) > 0")
         page.wait_for_timeout(300)
         save(page, f"replay-{game}-{size}")
+        no_codes(page, game, f"the replay ({size})")
         check_layout(page, size)
         for b in page.locator(".replay-controls button").all():
             assert b.is_visible()

@@ -193,6 +193,16 @@ export function seatBoard(seat, view) {
       g.first === o ? " " : null, g.first === o ? tag("Evil Scepter", "Holds the Evil Scepter: first player") : null));
 }
 
+/** The map's zones a log line names ("moves a troop from K to G", "Combat in E"), for the
+ *  table's log hover (docs/renderer-contract.md). */
+export function logPlaces(text, view) {
+  const g = view.game;
+  if (!g || !g.zones || !root) return [];
+  const zones = new Set();
+  for (const m of text.matchAll(/\b(?:from|to|in|into|zone|at) ([A-Z])\b/g)) if (g.zones[m[1]]) zones.add(m[1]);
+  return [...zones].map((z) => root.querySelector(`[data-zone="${z}"]`)).filter(Boolean);
+}
+
 const markOf = (g, o) => (seatIndex(g, o) !== null ? seatIndex(g, o) : 6);
 const zoneName = (z) => `zone ${z}`;
 const phaseName = (p) => (p ? p[0].toUpperCase() + p.slice(1) : "");

@@ -54,6 +54,40 @@ export function update(view) {
   render(true);
 }
 
+/** Log words for the Cat's "double-arrow space N" (a number that depends on the Forest board,
+ *  so the stored line keeps it): "double-arrow space between columns 3-4, row 2", as the
+ *  other spaces are worded. For the table's log (docs/renderer-contract.md). */
+export function logText(text, view) {
+  if (!text.includes("double-arrow space ")) return text;
+  const spaces = (((view.game || {}).geometry || {}).forest || {}).action_spaces || [];
+  return text.replace(/double-arrow space (\d+)\b/g, (all, n) => {
+    const sp = spaces.find((x) => x.id === `k-${n}`);
+    const ends = sp && sp.targets.map((t) => /^g-(\d+)-(\d+)$/.exec(t)).filter(Boolean);
+    if (!ends || ends.length !== 2) return all;
+    const [[, c1, r1], [, c2, r2]] = ends;
+    return r1 === r2 ? `double-arrow space between columns ${Math.min(c1, c2)}-${Math.max(c1, c2)}, row ${r1}`
+      : `double-arrow space between rows ${Math.min(r1, r2)}-${Math.max(r1, r2)}, column ${c1}`;
+  });
+}
+
+const SPACE_WORDS = [
+  [/Gathering space \(column (\d+), row (\d+)\)/g, (m) => `g-${m[1]}-${m[2]}`],
+  [/four-arrow space between columns (\d+)-\d+, rows (\d+)-\d+/g, (m) => `t-${m[1]}-${m[2]}`],
+  [/double-arrow space (\d+)\b/g, (m) => `k-${m[1]}`],
+  [/down-arrow space of column (\d+)/g, (m) => `s-${m[1]}`],
+];
+
+/** The Forest spaces a log line names ("places Toad on four-arrow space between …"), for the
+ *  table's log hover (docs/renderer-contract.md). */
+export function logPlaces(text) {
+  if (!root) return [];
+  const out = [];
+  for (const [re, id] of SPACE_WORDS) {
+    for (const m of text.matchAll(re)) out.push(...root.querySelectorAll(`[data-space="${id(m)}"]`));
+  }
+  return out;
+}
+
 const ORDINAL = ["1st", "2nd", "3rd", "4th"];
 
 /** A seat's player board for its seat panel (docs/renderer-contract.md): the Resources still to
@@ -282,7 +316,7 @@ function drawLabs(ctx) {
     const b = el("button", {type: "button", class: `doe-tab${s === shownSeat ? " on" : ""}`, role: "tab",
                             "aria-selected": s === shownSeat ? "true" : "false",
                             dataset: {seatTab: String(s)}, style: {"--seat": ctx.table.seatColor(s)}},
-      el("span", {class: "dot"}), nameSpan(ctx, s), s === ctx.you ? " (you)" : "",
+      el("span", {class: "dot"}), nameSpan(ctx, s), s === ctx.you ? el("span", {class: "doe-you"}, " (you)") : null,
       el("span", {class: "doe-tab-score", title: finalTotal(ctx, s) !== null ? "Final total" : "Score track"},
         String(finalTotal(ctx, s) ?? (lab.score || 0))));
     b.addEventListener("click", () => { shownSeat = s; render(false); });

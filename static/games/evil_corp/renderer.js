@@ -439,6 +439,30 @@ export function seatBoard(seat, view) {
     shown.length ? note("Revealed: ", el("b", {}, shown.join(", "))) : null);
 }
 
+const CELL_WORDS = [[/raid cell (\d+)/, (n) => `raid-${n}`], [/port cell (\d+)/, (n) => `port-${n}`],
+                    [/\bfortress\b/, () => "fortress"], [/\bportal\b/, () => "portal"]];
+
+/** The board cells a log line names ("… into play: raid cell 1 of board 2", "… moves … to
+ *  fortress of board 3"), on the half of the side whose player the line begins with; else the
+ *  settlement board it names. For the table's log hover (docs/renderer-contract.md). */
+export function logPlaces(text, view) {
+  const game = view.game;
+  const m = /\bof board (\d+)/.exec(text);
+  if (!game || !root || !m) return [];
+  const board = root.querySelector(`.ec-board[data-board="${Number(m[1]) - 1}"]`) ||
+    root.querySelector(`[data-board="${Number(m[1]) - 1}"]`);
+  if (!board) return [];
+  const actor = (game.screens || []).find((x) => text.startsWith(`${table.seatName(x.seat)} `));
+  for (const [re, id] of CELL_WORDS) {
+    const c = re.exec(text.slice(0, m.index + 1));
+    if (!c) continue;
+    const sel = `[data-cell="${id(c[1])}"]` + (actor ? `[data-side="${actor.side}"]` : "");
+    const cells = [...board.querySelectorAll(sel)];
+    if (cells.length) return cells;
+  }
+  return [board];
+}
+
 /** Every small piece with a `title` (a token, a coin count, a track) shows its words as a card
  *  on hover, focus or long-press too (a native tooltip never shows on a touch screen). */
 function titlesToCards(box) {
@@ -663,7 +687,8 @@ function halfNode(game, b, h, mySide) {
   const cells = el("div", {class: "ec-cells"});
   const mine = half.side === mySide;
   for (const c of half.cells) {
-    const cell = el("div", {class: `ec-cell k-${c.kind}`, "aria-label": `${cellName(c)}, ${sideName(game, half.side)}`});
+    const cell = el("div", {class: `ec-cell k-${c.kind}`, "aria-label": `${cellName(c)}, ${sideName(game, half.side)}`,
+                            dataset: {cell: c.cell, side: String(half.side)}});
     if (c.kind === "fortress") {
       const k = I.goldCoin(b.keep_cost, `Keep cost ${b.keep_cost} gold`); k.classList.add("keep");
       cell.append(k);

@@ -62,6 +62,7 @@ export async function loadRenderer(claimed) {
     toast("The game board failed to start; use the buttons below.", "warn");
   }
   renderer = mod;
+  S.words = logText;  // labels of actions name places as the log does
 }
 
 export function hasRenderer() {
@@ -78,6 +79,31 @@ export function seatBoard(seat) {
   } catch (e) {
     console.error("table: seat board failed", e);
     return null;
+  }
+}
+
+/** The log's words for `text` (a stored log line), by the renderer's optional
+ *  `logText(text, view)`: places a line names by a board-dependent number get their name as
+ *  on the board. Unchanged without one. */
+export function logText(text) {
+  if (!renderer || typeof renderer.logText !== "function" || !S.view) return text;
+  try {
+    return renderer.logText(text, S.view) || text;
+  } catch (e) {
+    console.error("table: log wording failed", e);
+    return text;
+  }
+}
+
+/** The board's elements that the log line `text` names (the renderer's optional
+ *  `logPlaces(text, view)`), highlighted while the line is hovered or focused; [] without. */
+export function logPlaces(text) {
+  if (!renderer || typeof renderer.logPlaces !== "function" || !S.view) return [];
+  try {
+    return [...(renderer.logPlaces(text, S.view) || [])].filter((n) => n && dom.board.contains(n));
+  } catch (e) {
+    console.error("table: log places failed", e);
+    return [];
   }
 }
 
