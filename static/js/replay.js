@@ -85,13 +85,14 @@ async function show(n) {
   renderer.update(current);
   motion.play(document.getElementById("board"), before);
   drawLogAndResult(current);
+  logHover.refresh();
   // Only now is the step fully drawn: the counter (and data-shown, for tests) say so.
   text(document.getElementById("step"), `${cur()} / ${steps}`);
   root.dataset.shown = String(step);
 }
 
 // Hovering a log line shows where it happened on the board (the renderer's logPlaces).
-wireLogHover(document.getElementById("log"), (t) => {
+const logHover = wireLogHover(document.getElementById("log"), (t) => {
   const board = document.getElementById("board");
   if (!renderer || typeof renderer.logPlaces !== "function" || !current) return [];
   return [...(renderer.logPlaces(t, current) || [])].filter((n) => n && board.contains(n));

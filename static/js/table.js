@@ -106,6 +106,7 @@ function onView(v) {
   drawLog(dom.log, v.log, logCtx());
   renderChatNote();
   runRenderer();
+  logHover.refresh();
   renderPrompt();
   const myTurn = document.body.dataset.yourTurn === "true";
   if (!wasMyTurn && myTurn && !v.result) focusPromptBar();
@@ -174,7 +175,7 @@ function renderResult() {
 }
 
 document.body.dataset.pending = "false";
-wireLogHover(dom.log, logPlaces);
+const logHover = wireLogHover(dom.log, logPlaces);
 wireCopyButtons();
 renderChatNote();
 renderSpectators();

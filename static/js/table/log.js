@@ -49,21 +49,27 @@ export function logEntry(e, ctx, fresh = false) {
  *  item 5). */
 export function wireLogHover(box, placesOf) {
   let lit = [];
+  let line = null;  // the line hovered or focused now
   const clear = () => {
     for (const n of lit) n.classList.remove("log-hit");
     lit = [];
   };
-  const show = (ev) => {
-    const li = ev.target.closest ? ev.target.closest("li.log-entry") : null;
+  const light = () => {
     clear();
-    if (!li || !box.contains(li)) return;
-    lit = placesOf(li._lairText || li.textContent);
+    if (!line || !box.contains(line)) return;
+    lit = placesOf(line._lairText || line.textContent);
     for (const n of lit) n.classList.add("log-hit");
+  };
+  const show = (ev) => {
+    line = ev.target.closest ? ev.target.closest("li.log-entry") : null;
+    light();
   };
   box.addEventListener("mouseover", show);
   box.addEventListener("focusin", show);
-  box.addEventListener("mouseleave", clear);
-  box.addEventListener("focusout", (ev) => { if (!box.contains(ev.relatedTarget)) clear(); });
+  box.addEventListener("mouseleave", () => { line = null; clear(); });
+  box.addEventListener("focusout", (ev) => { if (!box.contains(ev.relatedTarget)) { line = null; clear(); } });
+  // the board was drawn again under a hovered line: light its places in the new drawing
+  return {refresh: () => { if (line) light(); }};
 }
 
 /** Draw the log again from its start (the words of its lines changed: a renderer arrived). */
