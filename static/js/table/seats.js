@@ -41,7 +41,8 @@ export function renderSeats() {
     const ps = paceSeat(seat);
     if (waiting.includes(seat) && !v.result) {
       // a player with no table open is not thinking: the table waits for them to come back
-      const text = seat === me ? "Your move" : awayFor(ps) !== null ? "Their move (away)" : "Thinking…";
+      // (a bot thinks; a person is simply on the move)
+      const text = seat === me ? "Your move" : awayFor(ps) !== null ? "Their move (away)" : s.bot ? "Thinking…" : "Their move";
       panel.append(el("p", {class: "seat-waiting"}, text));
     }
     if (ps.resigned) {
