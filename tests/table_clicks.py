@@ -106,6 +106,9 @@ CELL_ID = re.compile(r"\b(?:[a-z]{1,3}-\d+(?:-\d+)?(?:-[es])?|raid-\d+)\b")
 ABBREVIATIONS = ("Ow", "Ba", "Sa", "Sc", "Sp", "Wo", "Mu", "Ra", "Ch", "Cr", "Ca", "Sn",
                  "Wa", "De", "Mo", "Fo", "Hp")
 _ABBR = re.compile(r"(?<![\w'])(?:" + "|".join(ABBREVIATIONS) + r")(?![\w'])")
+#: Places named by a number that depends on the board (Drops of Evil's Cat spaces: the table
+#: words them "double-arrow space between columns 3-4, row 2").
+BOARD_NUMBER = re.compile(r"\bdouble-arrow space \d+")
 
 
 def visible_text(page) -> str:
@@ -122,4 +125,5 @@ def codes_in(text: str, catalogue: dict[str, str]) -> list[str]:
         found += ids.findall(text)
     found += CELL_ID.findall(text)
     found += _ABBR.findall(text)
+    found += BOARD_NUMBER.findall(text)
     return sorted(set(found))

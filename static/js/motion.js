@@ -46,8 +46,17 @@ function play(root, before) {
 function slide(node, from) {
   if (reducedMotion() || typeof node.animate !== "function") return null;
   const to = node.getBoundingClientRect();
-  const dx = from.left - to.left, dy = from.top - to.top;
+  let dx = from.left - to.left, dy = from.top - to.top;
   if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return null;
+  // Inside a scaled SVG drawing a CSS translate is in the drawing's units, not the screen's.
+  // (Keyed SVG pieces are plain <g> wrappers: a transform attribute of their own would be
+  // replaced by the animation's.)
+  const ctm = node instanceof SVGGraphicsElement && node.parentNode && node.parentNode.getScreenCTM
+    ? node.parentNode.getScreenCTM() : null;
+  if (ctm && ctm.a && ctm.d) {
+    dx /= ctm.a;
+    dy /= ctm.d;
+  }
   node.dataset.moving = "true";
   const anim = node.animate([{transform: `translate(${dx}px, ${dy}px)`}, {transform: "none"}],
                             {duration: DURATION_MS, easing: "ease-out"});

@@ -2,7 +2,7 @@
 // log and the result are drawn with the live table's own modules.
 
 import {motion} from "./motion.js";
-import {drawLog} from "./table/log.js";
+import {drawLog, wireLogHover} from "./table/log.js";
 import {resultParts} from "./table/result.js";
 import {seatColor, seatNameIn, seatShape} from "./table/seat-style.js";
 
@@ -29,7 +29,9 @@ function text(node, value) { node.textContent = value; return node; }
  *  every seat's events, each tagged with whose it was ("only Ana", "all but Ana"). */
 function drawLogAndResult(view) {
   const revealed = !!(view.match && view.match.status === "finished");
-  drawLog(document.getElementById("log"), view.log, {you: view.you ?? null, seats: seatCount(), seatName, revealed});
+  const reword = (t) => (renderer && typeof renderer.logText === "function" ? renderer.logText(t, view) || t : t);
+  drawLog(document.getElementById("log"), view.log, {you: view.you ?? null, seats: seatCount(), seatName, revealed,
+                                                     reword, places: true});
   const panel = document.getElementById("result");
   panel.hidden = !view.result;
   if (view.result) {
@@ -83,11 +85,18 @@ async function show(n) {
   renderer.update(current);
   motion.play(document.getElementById("board"), before);
   drawLogAndResult(current);
+  logHover.refresh();
   // Only now is the step fully drawn: the counter (and data-shown, for tests) say so.
   text(document.getElementById("step"), `${cur()} / ${steps}`);
   root.dataset.shown = String(step);
 }
 
+// Hovering a log line shows where it happened on the board (the renderer's logPlaces).
+const logHover = wireLogHover(document.getElementById("log"), (t) => {
+  const board = document.getElementById("board");
+  if (!renderer || typeof renderer.logPlaces !== "function" || !current) return [];
+  return [...(renderer.logPlaces(t, current) || [])].filter((n) => n && board.contains(n));
+});
 document.getElementById("first").onclick = () => go(0);
 // The slider shows the step while dragging and loads it when released (one request, not fifty).
 document.getElementById("slider").addEventListener("input", (e) => {

@@ -17,11 +17,11 @@
 import {wireCopyButtons} from "./copy.js";
 import {el} from "./dom.js";
 import {acked, refused, setPending} from "./table/actions.js";
-import {bringDecisionIntoView, loadRenderer, runRenderer} from "./table/board.js";
+import {bringDecisionIntoView, loadRenderer, logPlaces, logText, runRenderer} from "./table/board.js";
 import {addChat, renderChatNote} from "./table/chat.js";
 import {renderHeader, renderSpectators} from "./table/header.js";
 import {focusPromptBar} from "./table/keys.js";
-import {drawLog} from "./table/log.js";
+import {drawLog, redrawLog, wireLogHover} from "./table/log.js";
 import {queuePrompt, renderPrompt} from "./table/prompt.js";
 import {resultParts} from "./table/result.js";
 import {onPresence, presenceFromView, refreshDots, renderSeats} from "./table/seats.js";
@@ -103,9 +103,10 @@ function onView(v) {
   renderSeats();
   renderSpectators();
   renderResult();
-  drawLog(dom.log, v.log, {you: you(), seats: seatCount(), seatName});
+  drawLog(dom.log, v.log, logCtx());
   renderChatNote();
   runRenderer();
+  logHover.refresh();
   renderPrompt();
   const myTurn = document.body.dataset.yourTurn === "true";
   if (!wasMyTurn && myTurn && !v.result) focusPromptBar();
@@ -118,6 +119,11 @@ function onView(v) {
   if (resign) resign.hidden = !!v.result || (you() !== null && paceSeat(you()).resigned);
   // Seat controls rendered with the page make no sense once the match is over.
   for (const box of document.querySelectorAll(".host-controls, .away-notice")) box.hidden = !!v.result;
+}
+
+/** How the log draws its lines: with the renderer's words for places, hoverable. */
+function logCtx() {
+  return {you: you(), seats: seatCount(), seatName, reword: logText, places: true};
 }
 
 /** What the viewer is asked now (empty when it is not their turn). */
@@ -169,13 +175,18 @@ function renderResult() {
 }
 
 document.body.dataset.pending = "false";
+const logHover = wireLogHover(dom.log, logPlaces);
 wireCopyButtons();
 renderChatNote();
 renderSpectators();
 start({onMessage, onState});
 loadRenderer(queuePrompt).then(() => {
   if (S.view) {
+    renderSeats();  // the renderer draws the seats' player boards too
+    redrawLog(dom.log, S.view.log, logCtx());  // and words some of the log's places
     runRenderer();
     renderPrompt();
+    // the page opened on the player's prompt: the place where they decide comes into view
+    if (turnOf().myTurn && !S.view.result) bringDecisionIntoView();
   }
 });

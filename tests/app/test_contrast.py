@@ -56,6 +56,11 @@ LITERALS = [
     (V["text"], "#142230", 4.5),        # a private log entry
     (V["text"], "#10202c", 4.5),        # an info toast
     ("#1b1424", "#f0c419", 4.5),        # the turn badge
+    ("#2b2118", "#efe6d2", 7.0),        # a seat's player board (.seat-board)
+    ("#2b2118", "#fbf7ee", 7.0),        # its counts
+    ("#4a3d2c", "#efe6d2", 4.5),        # its lines of words
+    ("#fbf7ee", "#2b2118", 4.5),        # its tags ("passed")
+    ("#2b2118", "#f0c93e", 4.5),        # a count that just changed (flash)
 ]
 
 

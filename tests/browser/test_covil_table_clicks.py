@@ -234,6 +234,12 @@ def test_covil_day_by_clicks(browser, lair_server):
             moved = True
             clicks.task = None
             _shot(page, "after-move")
+            # the other player hovers the move's log line: both zones light up on the map
+            other = pages[1 - seat]
+            line = other.locator("#log li", has_text=f"from {home} to {MEET}").last
+            line.hover()
+            lit = other.evaluate("() => [...document.querySelectorAll('#board .log-hit')].map((n) => n.dataset.zone)")
+            assert sorted(lit) == sorted([home, MEET]), lit
             continue
         clicks.task = None
         _generic(page, clicks)

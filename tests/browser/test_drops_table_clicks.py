@@ -206,6 +206,11 @@ def test_drops_round_by_clicks(browser, lair_server, size):
         pytest.fail("the round did not end")
     assert brewed and placements >= 4
     _no_codes(page, "after the Brewing")
+    # hovering a placement's log line lights its Forest space (one space per line)
+    line = page.locator("#log li", has_text=re.compile(r"places \w+ on (?:Gathering|four-arrow|double-arrow|down-arrow) space")).last
+    line.hover()
+    lit = page.evaluate("() => [...document.querySelectorAll('#board .log-hit')].map((n) => n.dataset.space)")
+    assert len(lit) == 1 and lit[0], (line.inner_text(), lit)
     clicks.report(f"Drops of Evil ({size})")
     assert 1 <= clicks.counts["first placement"] <= 2
     assert clicks.counts["a Brewing"] >= 3

@@ -286,6 +286,13 @@ def test_no_code_cell_id_or_abbreviation_is_visible(browser, four_players):
             raise AssertionError(f"no card for piece {i}: {info}")
         texts.append(pop.inner_text())
     assert not offenders(texts), offenders(texts)[:10]
+    # hovering a log line that puts a monster into play lights that cell of that board
+    line = page.locator("#log li", has_text=re.compile(r"into play: raid cell \d+ of board \d+")).last
+    m = re.search(r"raid cell (\d+) of board (\d+)", line.inner_text())
+    line.hover()
+    lit = page.evaluate("() => [...document.querySelectorAll('#board .log-hit')].map((n) => "
+                        "[n.closest('[data-board]').dataset.board, n.dataset.cell])")
+    assert lit == [[str(int(m.group(2)) - 1), f"raid-{m.group(1)}"]], (line.inner_text(), lit)
     replay = page.context.new_page()
     replay.goto(four_players["url"] + "/replay")
     replay.wait_for_function("Number(document.getElementById('replay').dataset.shown || 0) > 0")

@@ -15,8 +15,10 @@ import os
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from engines import registry
 from engines.base import Rng
 from tests.browser import ARTIFACTS, ROOT, screenshot
+from tests.table_clicks import codes_in, visible_text
 
 pytestmark = pytest.mark.e2e
 
@@ -171,12 +173,20 @@ def start_match(browser, server: str, game: str, players: int, options: dict[str
     return (host_ctx, friend_ctx, watch_ctx), players_pages, watcher
 
 
+def no_codes(page, game: str, where: str) -> None:
+    """Issue 14 item 3: no catalogue id, cell id, board-dependent number or old abbreviation
+    in the page's visible text (HTML and SVG)."""
+    codes = codes_in(visible_text(page), registry.get(game).display_names())
+    assert not codes, f"{game}, {where}: a player can read codes {codes}"
+
+
 def finish_and_check(pages, watcher, game: str, players: int) -> None:
     host = pages[0]
     for page in (*pages, watcher):
         page.wait_for_function("document.body.dataset.finished === 'true'", timeout=30_000)
         assert page.locator("#result").is_visible()
     shoot(host, f"{game}-{players}p-final")
+    no_codes(host, game, "the finished match")
     shoot(watcher, f"{game}-{players}p-spectator-final")
     assert watcher.locator("#prompt-actions [data-action]").count() == 0
     host.click("#result a[href*='replay']")
@@ -185,6 +195,7 @@ def finish_and_check(pages, watcher, game: str, players: int) -> None:
         "(() => { const b = document.getElementById('step').textContent.split(' / ')[1];"
         " return document.getElementById('replay').dataset.shown === b && Number(b) > 0; })()")
     assert host.locator("#result").is_visible()  # the last step of the replay is the result
+    no_codes(host, game, "the finished match's replay")
     host.click("#first")
     host.wait_for_function("document.getElementById('replay').dataset.shown === '0'")
     shoot(host, f"{game}-{players}p-replay-start")

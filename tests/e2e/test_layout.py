@@ -20,7 +20,7 @@ import pytest
 
 from engines.base import Rng
 from tests.browser import ARTIFACTS, DESKTOP, PHONE, ROOT, screenshot
-from tests.e2e.test_full_match import click_something, name_yourself, wait_version_change
+from tests.e2e.test_full_match import click_something, name_yourself, no_codes, wait_version_change
 
 pytestmark = pytest.mark.e2e
 
@@ -114,6 +114,17 @@ def check_prompt_bar(page, size: str) -> int:
     return len(got["buttons"])
 
 
+def settle_scroll(page) -> None:
+    """Wait until the page stops scrolling (two reads 150 ms apart agree)."""
+    last = page.evaluate("scrollY")
+    for _ in range(20):
+        page.wait_for_timeout(150)
+        now = page.evaluate("scrollY")
+        if now == last:
+            return
+        last = now
+
+
 def open_as(browser, cookies, size: str, url: str):
     """A page at ``size`` in a fresh context carrying the host's cookies, opened at ``url``."""
     ctx = browser.new_context(**SIZES[size], reduced_motion="reduce")
@@ -203,7 +214,9 @@ def test_table_mid_match(browser, site, game):
         page.wait_for_function("document.body.dataset.version !== undefined")
         page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=20_000)
         page.wait_for_timeout(300)  # fonts and the renderer's first paint settle
+        settle_scroll(page)  # the table brings the decision into view (smoothly)
         save(page, f"{game}-{size}", game if size == "desktop" else None)
+        no_codes(page, game, f"the table ({size})")
         check_layout(page, size)
         assert page.locator("#board").is_visible()
         assert check_prompt_bar(page, size) >= 0
@@ -225,6 +238,7 @@ def test_replay(browser, site, game):
         page.wait_for_function("Number(document.getElementById('replay').dataset.shown || 0) > 0")
         page.wait_for_timeout(300)
         save(page, f"replay-{game}-{size}")
+        no_codes(page, game, f"the replay ({size})")
         check_layout(page, size)
         for b in page.locator(".replay-controls button").all():
             assert b.is_visible()

@@ -139,6 +139,18 @@ function scepterParts() {
 }
 export const scepterIcon = (size = 18) => icon(size, "Evil Scepter", ...scepterParts());
 
+/** A Minion card (the Champions Hall's count on a seat's player board). */
+export const cardIcon = (size = 22) => icon(size, "Minion cards",
+  sv("rect", {x: 9, y: 5, width: 17, height: 24, rx: 3, fill: "#e9dcc0", ...LINE, "stroke-width": 1.6}),
+  sv("rect", {x: 6, y: 3, width: 17, height: 24, rx: 3, fill: "#fffaf0", ...LINE}),
+  sv("path", {d: "M10 9 H19 M10 13 H19", ...LINE, "stroke-width": 1.4}),
+  sv("path", {d: "M18 17 L21 17 L21 20 L14 25 L12 23 Z", fill: "#d8dde3", ...LINE, "stroke-width": 1.2}));
+
+/** The crown beside whoever leads on Victory Points (our drawing: no emoji font is needed). */
+export const crownIcon = (size = 18) => icon(size, "leading",
+  sv("path", {d: "M5 24 L3 9 L11 16 L16 6 L21 16 L29 9 L27 24 Z", fill: "#f2c230", ...LINE}),
+  sv("path", {d: "M5 27 H27", fill: "none", ...LINE, "stroke-width": 3}));
+
 // ----- pieces on the map -------------------------------------------------------------------------
 /** The seat's shape (colour is never the only cue): circle, triangle, square, diamond, star,
  *  pentagon, cross — the order of table.js's SEAT_SHAPES. Drawn centred at (cx, cy), radius r. */

@@ -5,8 +5,9 @@
 // Champions Hall. Clickable legal targets carry data-action; a move's origin is a local pick
 // (data-pick). Hover or long-press any card or piece for its full card (attachCard).
 import {el, sv, attachCard} from "../../js/dom.js";
+import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import {TERRAIN_FILL, terrainIcon, gTerrain, classIcon, abilityIcon, abilityLabel, goldIcon, relicIcon,
-        exIcon, exName, scepterIcon, gMeeple, meepleIcon, gRebel, rebelIcon, gFortress, fortressIcon, hpIcon,
+        cardIcon, crownIcon, exIcon, exName, scepterIcon, gMeeple, meepleIcon, gRebel, rebelIcon, gFortress, fortressIcon, hpIcon,
         strengthIcon, gStrength} from "./icons.js";
 
 export const title = "Covil: The Dark Overlords";
@@ -166,9 +167,81 @@ function ownerName(g, o) {
   const s = seatIndex(g, o);
   return s !== null ? table.seatName(s) : g.owners[o].name;
 }
+/** A seat's player board for its seat panel (docs/renderer-contract.md): the Treasury, the
+ *  fortress with its hit points, troops on the map and in supply, Minions in the Champions
+ *  Hall and Power Relics in hand, as pictures with counts. */
+export function seatBoard(seat, view) {
+  const g = view.game;
+  const o = g && (g.owners || []).findIndex((p) => p.seat === seat);
+  if (!g || o === undefined || o < 0) return null;
+  const p = g.owners[o];
+  const color = ownerColor(g, o);
+  const k = (what) => `cv-${seat}-${what}`;
+  const troops = p.troops || [];
+  const standingN = troops.filter((t) => t.up).length;
+  return seatBoardBox(seat,
+    sbStat(goldIcon(null, 22), p.cap ? `${p.gold}/${p.cap}` : p.gold,
+      p.cap ? `Treasury: gold (of at most ${p.cap})` : "Treasury: gold", k("gold")),
+    sbStat(fortressIcon(color, null, p.destroyed, 22), p.destroyed ? 0 : p.hp,
+      p.destroyed ? "Fortress destroyed" : "Fortress hit points", k("hp")),
+    sbStat(meepleIcon(color, true, seat, 22), standingN, "Standing troops on the map", k("up")),
+    sbStat(meepleIcon(color, false, seat, 22), troops.length - standingN, "Lying troops on the map", k("down")),
+    sbStat(cardIcon(22), (p.hall || []).length, "Minions in the Champions Hall", k("hall")),
+    sbStat(relicIcon(22), p.hand_count ?? 0, "Power Relics in hand", k("relics")),
+    note(p.fortress && !p.destroyed ? `Fortress in zone ${p.fortress}` : p.destroyed ? "Fortress destroyed" : "No fortress yet",
+      ` · ${p.supply ?? 0} troops in supply`,
+      g.first === o ? " " : null, g.first === o ? tag("Evil Scepter", "Holds the Evil Scepter: first player") : null));
+}
+
+/** The map's zones a log line names ("moves a troop from K to G", "Combat in E"), for the
+ *  table's log hover (docs/renderer-contract.md). */
+export function logPlaces(text, view) {
+  const g = view.game;
+  if (!g || !g.zones || !root) return [];
+  const zones = new Set();
+  for (const m of text.matchAll(/\b(?:from|to|in|into|zone|at) ([A-Z])\b/g)) if (g.zones[m[1]]) zones.add(m[1]);
+  return [...zones].map((z) => root.querySelector(`[data-zone="${z}"]`)).filter(Boolean);
+}
+
 const markOf = (g, o) => (seatIndex(g, o) !== null ? seatIndex(g, o) : 6);
 const zoneName = (z) => `zone ${z}`;
 const phaseName = (p) => (p ? p[0].toUpperCase() + p.slice(1) : "");
+
+// ----- motion: troops are interchangeable, matched by owner, zone and posture ------------------
+let troopKeys = new Map();  // "owner|zone|up|i" (the i-th such meeple drawn) -> its data-motion-key
+let freshKeys = 0;
+
+/** Motion keys (static/js/motion.js) for every meeple on the map. A group (owner, zone,
+ *  posture) keeps the keys its meeples had; a meeple that appeared in one group takes the key of
+ *  one that left another group of the same owner, so a move or a lying down slides from where
+ *  the troop was; a summoned troop gets a new key (nothing to slide from). */
+function assignTroopKeys(g) {
+  const count = new Map();
+  g.owners.forEach((p, o) => {
+    for (const t of p.troops || []) {
+      const k = `${o}|${t.z}|${t.up ? 1 : 0}`;
+      count.set(k, (count.get(k) || 0) + 1);
+    }
+  });
+  const next = new Map();
+  const left = new Map();    // owner -> keys of meeples that left their group
+  for (const [slot, key] of troopKeys) {
+    const [o, z, up, i] = slot.split("|");
+    if (Number(i) >= (count.get(`${o}|${z}|${up}`) || 0)) {
+      if (!left.has(o)) left.set(o, []);
+      left.get(o).push(key);
+    }
+  }
+  for (const [k, n] of count) {
+    const o = k.split("|")[0];
+    for (let i = 0; i < n; i++) {
+      const slot = `${k}|${i}`;
+      const key = troopKeys.get(slot) || (left.get(o) || []).shift() || `troop-${freshKeys++}`;
+      next.set(slot, key);
+    }
+  }
+  return next;
+}
 
 function render() {
   const view = lastView;
@@ -180,6 +253,7 @@ function render() {
   if (picked && !moves.some((a) => originKey(a) === picked)) picked = null;
   const me = g.owners.findIndex((q) => q.seat === view.you && view.you !== null && view.you !== undefined);
   const ctx = {view, g, legal, moves, me};
+  troopKeys = assignTroopKeys(g);
   const myHall = me >= 0 ? hallPanel(ctx, me) : null;
   root.replaceChildren(
     infoBar(ctx),
@@ -247,7 +321,7 @@ function standing(g) {
   const items = order.map((o, i) => {
     const p = g.owners[o];
     return el("span", {class: "it cv-vp", dataset: {owner: String(o)}, title: vpTitle(p)},
-      i === 0 && order.length > 1 && p.vp > g.owners[order[1]].vp ? el("span", {"aria-hidden": "true"}, "👑") : null,
+      i === 0 && order.length > 1 && p.vp > g.owners[order[1]].vp ? crownIcon(16) : null,
       el("b", {style: `color:${ownerColor(g, o)}`}, ownerName(g, o)), " ",
       el("b", {class: "cv-vp-n"}, `${p.vp} VP`),
       !p.hand && p.hand_count ? el("span", {class: "cv-small"}, ` + ${p.hand_count} hidden relic${p.hand_count === 1 ? "" : "s"}`) : null,
@@ -436,8 +510,9 @@ function drawZone(ctx, z, d, action) {
     const w = n * (up ? 24 : 34);
     const tr = sv("g", {}, sv("rect", {class: "hit", x: x - 3, y: rowY - 3, width: w + 6, height: 40, rx: 8, fill: "transparent", stroke: "none"}));
     for (let i = 0; i < n; i++) {
-      tr.append(up ? gMeeple(x + i * 24 - 5, rowY, 34, color, true, markOf(g, o))
-        : gMeeple(x + i * 34 - 1, rowY + 4, 36, color, false, markOf(g, o)));
+      tr.append(sv("g", {dataset: {motionKey: troopKeys.get(`${o}|${z}|${up ? 1 : 0}|${i}`) || ""}},
+        up ? gMeeple(x + i * 24 - 5, rowY, 34, color, true, markOf(g, o))
+          : gMeeple(x + i * 34 - 1, rowY + 4, 36, color, false, markOf(g, o))));
     }
     tr.append(sv("title", {}, `${ownerName(g, o)}: ${n} ${up ? "standing" : "lying"} troop${n === 1 ? "" : "s"} in zone ${z}`));
     attachCard(tr, () => el("div", {class: "cv-full"},

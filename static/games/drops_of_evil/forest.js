@@ -36,7 +36,9 @@ function svgPawn(ctx, seat, pawn, x, y, w = 28, h = 18) {
   const g = sv("g", {class: "doe-spawn", transform: `translate(${x},${y})`},
     sv("circle", {r: w / 2 + 2, fill: "#fff"}), gPawn(pawn, ctx.table.seatColor(seat), 0, 0, w),
     sv("title", {}, label));
-  return attachCard(g, () => resCard(ctx, pawn, true, seat));
+  attachCard(g, () => resCard(ctx, pawn, true, seat));
+  // a plain wrapper carries the motion key (the slide's transform must not replace the placing one)
+  return sv("g", {dataset: {motionKey: `pawn-${seat}-${pawn}`}}, g);
 }
 
 /** Action by space for the viewer's legal placements (Crow/Cat/Toad/Snake; seer_put on cells). */
@@ -135,7 +137,7 @@ export function drawForest(ctx) {
     node.append(sv("circle", {class: "chg", r: 25}), sv("circle", {class: "hl", r: 21}), arrows);
     if (p) {
       // the seat's colour as a style: the stylesheet's .disc fill would beat an attribute
-      node.append(gPawn(p.pawn, ctx.table.seatColor(p.seat), 0, 0, 34),
+      node.append(sv("g", {dataset: {motionKey: `pawn-${p.seat}-${p.pawn}`}}, gPawn(p.pawn, ctx.table.seatColor(p.seat), 0, 0, 34)),
         sv("title", {}, `${resName(ctx, p.pawn)} of ${ctx.table.seatName(p.seat)}`));
     } else {
       node.append(sv("g", {class: "doe-empty-pawn"}, gPawn(s.pawn, null, 0, 0, 32)),

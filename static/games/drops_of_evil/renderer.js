@@ -7,6 +7,7 @@ import {attachCard} from "../../js/dom.js";
 import {assistantIcon, recipeIcon, resIcon, pawnIcon, scrollIcon, flameIcon, pointsIcon} from "./icons.js";
 import {drawForest} from "./forest.js";
 import {drawAlchilab} from "./alchilab.js";
+import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 
 export const title = "Drops of Evil";
 
@@ -51,6 +52,71 @@ export function update(view) {
     if (view.you !== null && view.you !== undefined) shownSeat = view.you;
   }
   render(true);
+}
+
+/** Log words for the Cat's "double-arrow space N" (a number that depends on the Forest board,
+ *  so the stored line keeps it): "double-arrow space between columns 3-4, row 2", as the
+ *  other spaces are worded. For the table's log (docs/renderer-contract.md). */
+export function logText(text, view) {
+  if (!text.includes("double-arrow space ")) return text;
+  const spaces = (((view.game || {}).geometry || {}).forest || {}).action_spaces || [];
+  return text.replace(/double-arrow space (\d+)\b/g, (all, n) => {
+    const sp = spaces.find((x) => x.id === `k-${n}`);
+    const ends = sp && sp.targets.map((t) => /^g-(\d+)-(\d+)$/.exec(t)).filter(Boolean);
+    if (!ends || ends.length !== 2) return all;
+    const [[, c1, r1], [, c2, r2]] = ends;
+    return r1 === r2 ? `double-arrow space between columns ${Math.min(c1, c2)}-${Math.max(c1, c2)}, row ${r1}`
+      : `double-arrow space between rows ${Math.min(r1, r2)}-${Math.max(r1, r2)}, column ${c1}`;
+  });
+}
+
+const SPACE_WORDS = [
+  [/Gathering space \(column (\d+), row (\d+)\)/g, (m) => `g-${m[1]}-${m[2]}`],
+  [/four-arrow space between columns (\d+)-\d+, rows (\d+)-\d+/g, (m) => `t-${m[1]}-${m[2]}`],
+  [/double-arrow space (\d+)\b/g, (m) => `k-${m[1]}`],
+  [/down-arrow space of column (\d+)/g, (m) => `s-${m[1]}`],
+];
+
+/** The Forest spaces a log line names ("places Toad on four-arrow space between …"), for the
+ *  table's log hover (docs/renderer-contract.md). */
+export function logPlaces(text) {
+  if (!root) return [];
+  const out = [];
+  for (const [re, id] of SPACE_WORDS) {
+    for (const m of text.matchAll(re)) out.push(...root.querySelectorAll(`[data-space="${id(m)}"]`));
+  }
+  return out;
+}
+
+const ORDINAL = ["1st", "2nd", "3rd", "4th"];
+
+/** A seat's player board for its seat panel (docs/renderer-contract.md): the Resources still to
+ *  place this round, Cheese, captured Rats, Scrolls and Income icons as pictures with counts,
+ *  the pawns still at home, its place in the turn order and its Assistant by name. */
+export function seatBoard(seat, view) {
+  const g = view.game;
+  const lab = g && (g.alchilabs || [])[seat];
+  if (!lab) return null;
+  const names = (g.geometry && g.geometry.names) || {};
+  const name = (key) => names[key] || key;
+  const k = (what) => `doe-${seat}-${what}`;
+  const pool = lab.pool || {};
+  const stats = RES_ORDER.filter((r) => r !== "rat" && pool[r] > 0)
+    .map((r) => sbStat(resIcon(r, 22), pool[r], `${name(r)} to place this round`, k(r)));
+  if (lab.cheese) stats.push(sbStat(resIcon("cheese", 22), lab.cheese, "Cheese (captures a Rat)", k("cheese")));
+  stats.push(sbStat(resIcon("rat", 22), lab.captured_rats || 0, "Captured Rats", k("rats")));
+  stats.push(sbStat(scrollIcon("owl", null, 22), (lab.scrolls || []).length, "Scrolls gained", k("scrolls")));
+  stats.push(sbStat(flameIcon(true, 22), lab.income_icons || 0, "Income icons revealed", k("income")));
+  const order = (g.turn_order || []).indexOf(seat);
+  const home = lab.pawns_home || [];
+  const hired = lab.assistant && (g.assistants || []).find((a) => a.space === lab.assistant.space);
+  return seatBoardBox(seat, ...stats,
+    home.length ? el("span", {class: "sb-stat", title: `At home: ${home.map(name).join(", ")}`,
+                              "aria-label": `Pawns at home: ${home.map(name).join(", ")}`},
+      ...home.map((p) => pawnIcon(p, table.seatColor(seat), 22))) : null,
+    note(order >= 0 ? `${ORDINAL[order] || order + 1} in turn order` : null,
+      hired ? ` · Assistant: ` : null, hired ? el("b", {}, hired.name) : null,
+      lab.done && g.phase === "brewing" ? " " : null, lab.done && g.phase === "brewing" ? tag("done brewing") : null));
 }
 
 function legalActions() {
@@ -250,7 +316,7 @@ function drawLabs(ctx) {
     const b = el("button", {type: "button", class: `doe-tab${s === shownSeat ? " on" : ""}`, role: "tab",
                             "aria-selected": s === shownSeat ? "true" : "false",
                             dataset: {seatTab: String(s)}, style: {"--seat": ctx.table.seatColor(s)}},
-      el("span", {class: "dot"}), nameSpan(ctx, s), s === ctx.you ? " (you)" : "",
+      el("span", {class: "dot"}), nameSpan(ctx, s), s === ctx.you ? el("span", {class: "doe-you"}, " (you)") : null,
       el("span", {class: "doe-tab-score", title: finalTotal(ctx, s) !== null ? "Final total" : "Score track"},
         String(finalTotal(ctx, s) ?? (lab.score || 0))));
     b.addEventListener("click", () => { shownSeat = s; render(false); });

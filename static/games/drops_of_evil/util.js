@@ -67,7 +67,7 @@ export function resChip(ctx, res, {count = null, size = "", extra = ""} = {}) {
 
 export function pawnChip(ctx, seat, pawn, extra = "") {
   const label = `${resName(ctx, pawn)} of ${ctx.table.seatName(seat)}`;
-  const node = el("span", {class: `doe-pawn ${extra}`.trim(), "aria-label": label,
+  const node = el("span", {class: `doe-pawn ${extra}`.trim(), "aria-label": label, dataset: {motionKey: `pawn-${seat}-${pawn}`},
                            style: {"--seat": ctx.table.seatColor(seat)}}, pawnIcon(pawn, ctx.table.seatColor(seat), 32));
   return attachCard(node, () => resCard(ctx, pawn, true, seat));
 }

@@ -9,6 +9,7 @@
 // Hover (mouse), focus (keyboard) or long-press (touch) any piece for its full card (attachCard).
 
 import {el, attachCard} from "../../js/dom.js";
+import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import * as I from "./icons.js";
 
 export const title = "Evil Corp.";
@@ -352,8 +353,9 @@ function tileNode(game, t, extra = {}) {
   const c = typeOf(game, t);
   const fear = extra.fear !== undefined ? extra.fear : c.fear;
   const size = extra.size || "";
+  // data-motion-key: the same tile slides from where it was (screen, cell, discard…) to here
   const node = el("div", {class: `ec-tile c-${c.colour} ${size}` + (extra.up === false ? " inactive" : "") +
-    (fear > c.fear ? " boosted" : ""), "aria-label": `${c.name}, ${c.colour}, fear strength ${fear}, hire cost ${c.cost}` +
+    (fear > c.fear ? " boosted" : ""), dataset: {motionKey: `tile-${t.id}`}, "aria-label": `${c.name}, ${c.colour}, fear strength ${fear}, hire cost ${c.cost}` +
     (extra.up === false ? ", inactive" : "")});
   const fi = I.fear(fear); fi.classList.add("ec-tl");
   const ci = c.starting ? I.startingSign() : I.goldCoin(c.cost); ci.classList.add("ec-tr");
@@ -410,6 +412,55 @@ export function update(view) {
   previous = nextSigs;
   titlesToCards(box);
   bringIntoView(view, box);
+}
+
+/** A seat's player board for its seat panel (docs/renderer-contract.md): its side's gold,
+ *  magic coins, victory tokens, bag and discard pile, the monsters behind its screen, as
+ *  pictures with counts; the team (4 players), the boards it may use, the monsters revealed in
+ *  front of its screen by name, and whether it passed. */
+export function seatBoard(seat, view) {
+  const game = view.game;
+  const s = game && (game.screens || []).find((x) => x.seat === seat);
+  if (!s) return null;
+  const sd = game.sides[s.side];
+  const k = (what) => `ec-${seat}-${what}`;
+  const boards = (game.boards || []).filter((b) => (b.available_to || []).includes(seat)).map((b) => b.board + 1);
+  const shown = (s.shown || []).map((t) => typeOf(game, t).name);
+  return seatBoardBox(seat,
+    sbStat(I.goldCoin(null), sd.gold, "Gold", k("gold")),
+    sbStat(I.magicCoin(null), sd.magic, "Magic coins", k("magic")),
+    sbStat(I.victoryToken(null), `${sd.vp}/${game.victory_to_win}`, "Victory tokens (of those needed to win)", k("vp")),
+    sbStat(I.screenIcon(), s.supply_count, "Monsters behind the screen", k("screen")),
+    sbStat(I.bag(), sd.bag_count, "Monsters in the bag", k("bag")),
+    sbStat(I.discardPile(), sd.discard.length, "Discard pile", k("discard")),
+    note(game.players === 4 ? el("b", {}, `${sideName(game, s.side)} · `) : null,
+      boards.length ? `${boards.length === 1 ? "Board" : "Boards"} ${boards.join(" and ")}` : "No board to use",
+      s.passed ? " " : null, s.passed ? tag("passed", "Passed this round") : null),
+    shown.length ? note("Revealed: ", el("b", {}, shown.join(", "))) : null);
+}
+
+const CELL_WORDS = [[/raid cell (\d+)/, (n) => `raid-${n}`], [/port cell (\d+)/, (n) => `port-${n}`],
+                    [/\bfortress\b/, () => "fortress"], [/\bportal\b/, () => "portal"]];
+
+/** The board cells a log line names ("… into play: raid cell 1 of board 2", "… moves … to
+ *  fortress of board 3"), on the half of the side whose player the line begins with; else the
+ *  settlement board it names. For the table's log hover (docs/renderer-contract.md). */
+export function logPlaces(text, view) {
+  const game = view.game;
+  const m = /\bof board (\d+)/.exec(text);
+  if (!game || !root || !m) return [];
+  const board = root.querySelector(`.ec-board[data-board="${Number(m[1]) - 1}"]`) ||
+    root.querySelector(`[data-board="${Number(m[1]) - 1}"]`);
+  if (!board) return [];
+  const actor = (game.screens || []).find((x) => text.startsWith(`${table.seatName(x.seat)} `));
+  for (const [re, id] of CELL_WORDS) {
+    const c = re.exec(text.slice(0, m.index + 1));
+    if (!c) continue;
+    const sel = `[data-cell="${id(c[1])}"]` + (actor ? `[data-side="${actor.side}"]` : "");
+    const cells = [...board.querySelectorAll(sel)];
+    if (cells.length) return cells;
+  }
+  return [board];
 }
 
 /** Every small piece with a `title` (a token, a coin count, a track) shows its words as a card
@@ -636,7 +687,8 @@ function halfNode(game, b, h, mySide) {
   const cells = el("div", {class: "ec-cells"});
   const mine = half.side === mySide;
   for (const c of half.cells) {
-    const cell = el("div", {class: `ec-cell k-${c.kind}`, "aria-label": `${cellName(c)}, ${sideName(game, half.side)}`});
+    const cell = el("div", {class: `ec-cell k-${c.kind}`, "aria-label": `${cellName(c)}, ${sideName(game, half.side)}`,
+                            dataset: {cell: c.cell, side: String(half.side)}});
     if (c.kind === "fortress") {
       const k = I.goldCoin(b.keep_cost, `Keep cost ${b.keep_cost} gold`); k.classList.add("keep");
       cell.append(k);

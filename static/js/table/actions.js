@@ -34,7 +34,7 @@ export function label(action) {
   if (!v) return "";
   const i = S.legalIndex.get(canon(action));
   const labels = Array.isArray(v.labels) ? v.labels : [];
-  if (i !== undefined && labels[i]) return String(labels[i]);
+  if (i !== undefined && labels[i]) return S.words(String(labels[i]));
   return Object.entries(action || {})
     .map(([k, x]) => (k === "type" ? humanize(x) : `${humanize(k)} ${typeof x === "object" ? canon(x) : x}`))
     .join(" · ");

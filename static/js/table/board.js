@@ -62,10 +62,49 @@ export async function loadRenderer(claimed) {
     toast("The game board failed to start; use the buttons below.", "warn");
   }
   renderer = mod;
+  S.words = logText;  // labels of actions name places as the log does
 }
 
 export function hasRenderer() {
   return renderer !== null;
+}
+
+/** The seat's player board for its seat panel, drawn by the renderer's optional
+ *  `seatBoard(seat, view)` (docs/renderer-contract.md): a node, or null when the renderer has
+ *  none or it fails (the panel then lists the seat's facts as words). */
+export function seatBoard(seat) {
+  if (!renderer || typeof renderer.seatBoard !== "function" || !S.view) return null;
+  try {
+    return renderer.seatBoard(seat, S.view) || null;
+  } catch (e) {
+    console.error("table: seat board failed", e);
+    return null;
+  }
+}
+
+/** The log's words for `text` (a stored log line), by the renderer's optional
+ *  `logText(text, view)`: places a line names by a board-dependent number get their name as
+ *  on the board. Unchanged without one. */
+export function logText(text) {
+  if (!renderer || typeof renderer.logText !== "function" || !S.view) return text;
+  try {
+    return renderer.logText(text, S.view) || text;
+  } catch (e) {
+    console.error("table: log wording failed", e);
+    return text;
+  }
+}
+
+/** The board's elements that the log line `text` names (the renderer's optional
+ *  `logPlaces(text, view)`), highlighted while the line is hovered or focused; [] without. */
+export function logPlaces(text) {
+  if (!renderer || typeof renderer.logPlaces !== "function" || !S.view) return [];
+  try {
+    return [...(renderer.logPlaces(text, S.view) || [])].filter((n) => n && dom.board.contains(n));
+  } catch (e) {
+    console.error("table: log places failed", e);
+    return [];
+  }
 }
 
 /** Draw the current view on the board. */

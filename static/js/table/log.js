@@ -9,8 +9,11 @@ import {canon} from "./seat-style.js";
 
 /** One <li> for log event `e` (a string or {text, to?, others?}); `fresh` marks it new. */
 export function logEntry(e, ctx, fresh = false) {
-  const text = typeof e === "string" ? e : e && e.text !== undefined ? String(e.text) : canon(e);
-  const li = el("li", {class: fresh ? "log-entry new" : "log-entry"});
+  const stored = typeof e === "string" ? e : e && e.text !== undefined ? String(e.text) : canon(e);
+  const text = ctx.reword ? ctx.reword(stored) : stored;
+  // tabindex -1: a click or a tap focuses the line, which shows where it happened (wireLogHover)
+  const li = el("li", {class: fresh ? "log-entry new" : "log-entry", tabindex: ctx.places ? "-1" : null});
+  li._lairText = stored;
   const to = e && Array.isArray(e.to) ? e.to : null;
   // Tag who could read an addressed event, from the viewer's side: "only you", "you & Ana"
   // (a team), none when every seat but one reads it (the missing seat got its own wording:
@@ -39,6 +42,41 @@ export function logEntry(e, ctx, fresh = false) {
   }
   li.append(el("span", {class: "log-text"}, text));
   return li;
+}
+
+/** Hovering or focusing a line of the log `box` highlights (class `log-hit`) the board's
+ *  elements `placesOf(storedText)` names: where another seat's move happened (issue 14,
+ *  item 5). */
+export function wireLogHover(box, placesOf) {
+  let lit = [];
+  let line = null;  // the line hovered or focused now
+  const clear = () => {
+    for (const n of lit) n.classList.remove("log-hit");
+    lit = [];
+  };
+  const light = () => {
+    clear();
+    if (!line || !box.contains(line)) return;
+    lit = placesOf(line._lairText || line.textContent);
+    for (const n of lit) n.classList.add("log-hit");
+  };
+  const show = (ev) => {
+    line = ev.target.closest ? ev.target.closest("li.log-entry") : null;
+    light();
+  };
+  box.addEventListener("mouseover", show);
+  box.addEventListener("focusin", show);
+  box.addEventListener("mouseleave", () => { line = null; clear(); });
+  box.addEventListener("focusout", (ev) => { if (!box.contains(ev.relatedTarget)) { line = null; clear(); } });
+  // the board was drawn again under a hovered line: light its places in the new drawing
+  return {refresh: () => { if (line) light(); }};
+}
+
+/** Draw the log again from its start (the words of its lines changed: a renderer arrived). */
+export function redrawLog(box, log, ctx) {
+  box._lairLog = null;
+  box.replaceChildren();
+  drawLog(box, log, {...ctx, noFresh: true});
 }
 
 /** Draw `log` (a list of events) into the <ol> `box`, appending only what is new since the

@@ -4,9 +4,11 @@
 
 import {el} from "../dom.js";
 import {renderPairs} from "../kv.js";
+import {motion} from "../motion.js";
+import {seatBoard} from "./board.js";
 import {$, cfg, dom, kvCtx, paceSeat, postForm, S, seatColor, seatName, seatShape, turnOf} from "./state.js";
 
-const SEAT_FIXED_KEYS = ["seat", "name", "bot", "connected", "host", "color", "colour", "score"];
+const SEAT_FIXED_KEYS = ["seat", "name", "bot", "level", "connected", "host", "color", "colour", "score"];
 
 let voteShown = "";  // which seats offered a replacement vote at the last seat render
 
@@ -16,6 +18,7 @@ export function renderSeats() {
   const {waiting, me} = turnOf();
   const scores = v.result && v.result.scores ? v.result.scores : null;
   const prev = S.prevView;
+  const before = motion.snapshot(dom.seats);  // the player boards' numbers flash when they change
   const panels = seats.map((s, i) => {
     const seat = typeof s.seat === "number" ? s.seat : i;
     const panel = el("section", {class: `seat-panel seat-${seat}`, dataset: {seat: String(seat)},
@@ -30,7 +33,7 @@ export function renderSeats() {
       el("span", {class: "seat-name"}, seatName(seat)),
       seat === me ? el("span", {class: "badge badge-you"}, "you") : null,
       s.host ? el("span", {class: "badge badge-host", title: "Host"}, "host") : null,
-      s.bot ? el("span", {class: "badge badge-bot", title: "Played by a bot"}, "bot") : null,
+      s.bot ? el("span", {class: "badge badge-bot", title: s.level ? `Played by a bot (level: ${s.level})` : "Played by a bot"}, "bot") : null,
       dot);
     panel.append(head);
     setDot(panel, S.presence.seats.has(seat) ? S.presence.seats.get(seat) : !!s.connected);
@@ -38,7 +41,8 @@ export function renderSeats() {
     const ps = paceSeat(seat);
     if (waiting.includes(seat) && !v.result) {
       // a player with no table open is not thinking: the table waits for them to come back
-      const text = seat === me ? "Your move" : awayFor(ps) !== null ? "Their move (away)" : "Thinking…";
+      // (a bot thinks; a person is simply on the move)
+      const text = seat === me ? "Your move" : awayFor(ps) !== null ? "Their move (away)" : s.bot ? "Thinking…" : "Their move";
       panel.append(el("p", {class: "seat-waiting"}, text));
     }
     if (ps.resigned) {
@@ -58,16 +62,18 @@ export function renderSeats() {
     const prevSeat = prev && prev.seats ? prev.seats[i] : null;
     const score = scores ? (scores[seat] ?? scores[String(seat)]) : s.score;
     if (score !== undefined && score !== null) {
-      const sc = el("p", {class: "seat-score"}, el("span", {class: "muted"}, "Score "),
-                    el("strong", {dataset: {key: "score"}}, String(score)));
-      if (!scores && prevSeat && prevSeat.score !== s.score) sc.classList.add("changed");
-      panel.append(sc);
+      panel.append(el("p", {class: "seat-score"}, el("span", {class: "muted"}, "Score "),
+        el("strong", {dataset: {key: "score", count: `seat-${seat}-score`}}, String(score))));
     }
+    // The game's player board (resources as pictures with counts), else the facts as words.
+    const board = seatBoard(seat);
     const info = Object.keys(s).filter((k) => !SEAT_FIXED_KEYS.includes(k));
-    if (info.length) panel.append(renderPairs(s, kvCtx(), {skip: SEAT_FIXED_KEYS, prev: prevSeat}));
+    if (board) panel.append(board);
+    else if (info.length) panel.append(renderPairs(s, kvCtx(), {skip: SEAT_FIXED_KEYS, prev: prevSeat}));
     return panel;
   });
   dom.seats.replaceChildren(...panels);
+  motion.play(dom.seats, before);
   voteShown = voteKey();
   tickClocks();
 }

@@ -49,6 +49,7 @@ export const S = {
   presence: {seats: new Map(), spectators: null},
   online: false,
   rematchUrl: root.dataset.rematchUrl || null,  // a rematch made before this page loaded
+  words: (text) => text,  // the renderer's words for places in texts (board.js logText)
 };
 
 /** Take `v` as the current view. */

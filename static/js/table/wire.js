@@ -35,7 +35,7 @@ function setWs(state, text) {
   root.classList.toggle("offline", state !== "open");
   dom.conn.dataset.state = state;
   dom.conn.textContent = text;
-  dom.conn.title = state === "closed" && !conn.fatal ? "Click to retry now" : "";
+  dom.conn.title = state === "closed" && !conn.fatal ? "Click to retry now" : text;
   conn.onState(state);
 }
 

@@ -1,0 +1,45 @@
+"""The lobby's create form (issue 14, item 10): a game's solo settings show only when 1 player
+is chosen, and a setting solo always plays one way (Covil's board B) shows that value, fixed,
+for 1 player; back at 2 players the player's own choice returns. A solo match made so starts
+on the solo board. By real clicks in Chromium."""
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.test_full_match import name_yourself
+
+pytestmark = pytest.mark.e2e
+
+SOLO_ONLY = ["opt_covil_dummies", "opt_covil_dummy_next_to_you"]
+
+
+def test_covil_solo_settings_only_for_one_player(browser, lair_server):
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(lair_server + "/")
+        name_yourself(page, "Morgana")
+        page.check("#game-covil")
+        board = page.locator("select[name=opt_covil_board]")
+        board.select_option("A")
+        for players in ("2", "3", "4"):
+            page.select_option("#players-covil", players)
+            for name in SOLO_ONLY:
+                assert not page.locator(f"[name={name}]").is_visible(), (players, name)
+            assert board.is_enabled()
+        page.select_option("#players-covil", "1")
+        for name in SOLO_ONLY:
+            assert page.locator(f"[name={name}]").is_visible(), name
+        assert board.is_disabled() and board.input_value() == "B"  # solo plays the Desert Town
+        page.select_option("#players-covil", "2")
+        assert board.is_enabled() and board.input_value() == "A"  # the player's own choice again
+        page.select_option("#players-covil", "1")
+        page.click("#create")
+        page.wait_for_selector("#start")
+        shown = page.locator("#options").inner_text()
+        assert "Board: B" in shown and "Dummy players (solo): 1" in shown, shown
+        assert errors == []
+    finally:
+        ctx.close()
