@@ -49,7 +49,7 @@ class Failures:
 
     def failed(self, exc: BaseException) -> float:
         """Note a failure; returns the back-off (s) before the next try."""
-        from app.ops import events
+        from app.telemetry import events
 
         self.count += 1
         kind = type(exc).__name__
@@ -120,7 +120,7 @@ def _report(task: asyncio.Task) -> None:
         return
     exc = task.exception()
     if exc is not None:
-        from app.ops import events
+        from app.telemetry import events
 
         events.background_failed(task.get_name(), type(exc).__name__, 0.0)
         log.error("background task %s failed (%s: %s)", task.get_name(), type(exc).__name__,

@@ -44,8 +44,8 @@ from starlette.requests import HTTPConnection
 
 from app.identity import COOKIE as IDENTITY_COOKIE
 from app.identity import read_user_id
-from app.ops import events as ops_events
-from app.ops.metrics import authorized
+from app.telemetry import events as ops_events
+from app.telemetry.metrics import authorized
 from app.settings import Settings
 
 FIELD = "csrf_token"

@@ -4,10 +4,11 @@ Run with ``lair serve`` (``make run``; app/serve.py: uvicorn with the settings' 
 schema comes from Alembic migrations only (``alembic upgrade head``); the app never creates
 tables itself.
 
-Operations (``app/ops/``): JSON logs configured at start-up, request/match ids per request,
-``/readyz``, ``/metrics`` and ``/admin`` (operator token), and the graceful shutdown: uvicorn closes
-the sockets with 1012 on SIGTERM, then the lifespan drains in-flight actions and bot moves and hands
-pending bot moves to the other processes before the database is closed.
+Telemetry (``app/telemetry/``): JSON logs configured at start-up, request/match ids per
+request, ``/metrics``. Operations (``app/ops/``): ``/readyz``, ``/admin`` (operator token) and the
+graceful shutdown: uvicorn closes the sockets with 1012 on SIGTERM, then the lifespan drains
+in-flight actions and bot moves and hands pending bot moves to the other processes before the
+database is closed.
 """
 from __future__ import annotations
 
@@ -31,12 +32,12 @@ from app.matches.service import MatchService
 from app.matches.timer import ClockTimer
 from app.matches.watch import OutsideChanges
 from app.matches.webhooks import Webhooks
-from app.ops import events as logs_events
-from app.ops import logs, metrics
+from app.telemetry import events as logs_events
+from app.telemetry import logs, metrics
 from app.ops.admin import router as admin_router
 from app.ops.health import router as health_router
-from app.ops.metrics import router as metrics_router
-from app.ops.requests import RequestContext
+from app.telemetry.metrics import router as metrics_router
+from app.telemetry.requests import RequestContext
 from app.ops.shutdown import drain
 from app.ratelimit import Limiter
 from app.realtime import Hub

@@ -220,7 +220,7 @@ class Limiter:
         except Exception:
             reset = time.time() + item.get_expiry()
         wait = max(1, int(reset - time.time() + 0.999))
-        from app.ops import events
+        from app.telemetry import events
         events.rate_limited(rule, self.rules[rule].per)
         what = self.rules[rule].what
         return Verdict(False, wait, f"Too many {what} from you for now ({_describe(item)}); "

@@ -24,7 +24,7 @@ from app.identity import read_user_id
 from app.matches import access, pace
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import build_views, seat_names, seats_summary
-from app.ops import events as ops_events
+from app.telemetry import events as ops_events
 from app.ratelimit import address_key
 from app.settings import Settings
 from engines import registry

@@ -26,8 +26,8 @@ import uvicorn
 
 from app.settings import Settings
 
-#: JSON logs from uvicorn's first line (app/ops/logs.py installs the same handler at start-up).
-LOG_CONFIG = str(Path(__file__).resolve().parent / "ops" / "log-config.json")
+#: JSON logs from uvicorn's first line (app/telemetry/logs.py installs the same handler at start-up).
+LOG_CONFIG = str(Path(__file__).resolve().parent / "telemetry" / "log-config.json")
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
@@ -58,7 +58,7 @@ def uvicorn_config(settings: Settings, app: Any, host: str | None = None,
 def serve(settings: Settings, app: Any = "app.main:app", **overrides: Any) -> None:
     """Run the site in this process until SIGTERM/SIGINT (``lair serve``) at the settings'
     ``HOST``:``PORT``: ``WEB_CONCURRENCY`` worker processes (each imports ``app``, an import
-    string), JSON logs (``app/ops/log-config.json``) unless ``overrides`` say otherwise. Exits
+    string), JSON logs (``app/telemetry/log-config.json``) unless ``overrides`` say otherwise. Exits
     with status 3 when the server cannot start (uvicorn's start-up failure: a port in use)."""
     uvicorn.run(app, host=settings.host, port=settings.port,
                 **{**uvicorn_options(settings), "log_config": LOG_CONFIG,

@@ -174,7 +174,7 @@ def lair_process(db: Path, **env: str) -> Iterator[str]:
     subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
                    check=True, capture_output=True)
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "app.ops.cli", "serve"], cwd=ROOT,
                             env={**env, "HOST": "127.0.0.1", "PORT": str(port)})
     url = f"http://127.0.0.1:{port}"
     try:

@@ -24,7 +24,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.models import Heartbeat, Match, Seat
-from app.ops import events as ops_events
+from app.telemetry import events as ops_events
 
 log = logging.getLogger("lair.outage")
 

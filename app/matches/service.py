@@ -30,7 +30,7 @@ from app.matches.botpool import BotPool
 from app.matches.exact import require_exact
 from app.models import (CHAT_CHANNELS, ActionRow, ChatMessage, Match, Seat, SeatGrant, User,
                         utcnow)
-from app.ops import events as ops_events
+from app.telemetry import events as ops_events
 from engines import levels, registry
 from engines.base import Engine, IllegalAction
 from engines.search import public_seed
@@ -1443,6 +1443,18 @@ class MatchService:
         """Wait for the running bot tasks (tests and shutdown)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    def pending(self) -> int:
+        """How many bot tasks are running (the shutdown logs it)."""
+        return len(self._tasks)
+
+    async def settle(self) -> None:
+        """Wait for the running bot tasks, then for every action holding its match's lock: the
+        lock is held until the action's commit and fan-out are done (app.ops.shutdown)."""
+        await self.drain()
+        for lock in list(self._locks.values()):
+            async with lock:
+                pass
 
     # ----- pace: clocks, resignation, replacement votes (app.matches.pace) -------------------
     def _ts(self) -> float:

@@ -36,7 +36,7 @@ from app.background import spawn
 from app.matches import pace
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import seat_label
-from app.ops import events as ops_events
+from app.telemetry import events as ops_events
 from engines import registry
 
 log = logging.getLogger("lair.webhooks")

@@ -26,7 +26,7 @@ from sqlalchemy import delete, func, select
 from app.matches.service import MatchService, ServiceError
 from app.matches.views import build_view
 from app.models import ChatMessage, Match, User
-from app.ops.metrics import authorized
+from app.telemetry.metrics import authorized
 from app.ratelimit import address_key
 from app.routes.pages import templates
 from engines import registry

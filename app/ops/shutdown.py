@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from app.ops import events
+from app.telemetry import events
 
 log = logging.getLogger("lair.shutdown")
 
@@ -20,17 +20,9 @@ async def drain(service, timeout: float) -> set[str]:
     """Stop scheduling bot moves and wait (at most ``timeout`` s) for in-flight actions and bot
     moves. Returns the ids of matches whose pending bot moves this process did not make."""
     service.stopping = True
-    events.shutdown("draining", bot_tasks=len(service._tasks))
-
-    async def wait() -> None:
-        await service.drain()
-        # An action being applied holds its match's lock until its commit and fan-out are done.
-        for lock in list(service._locks.values()):
-            async with lock:
-                pass
-
+    events.shutdown("draining", bot_tasks=service.pending())
     try:
-        await asyncio.wait_for(wait(), timeout)
+        await asyncio.wait_for(service.settle(), timeout)
     except asyncio.TimeoutError:
         log.error("shutdown: in-flight work still running after %.1f s; exiting anyway", timeout)
     return set(service.handoff)

@@ -18,7 +18,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
-from app.ops.metrics import LIMIT_HITS
+from app.telemetry.metrics import LIMIT_HITS
 from app.routes.pages import _message
 
 log = logging.getLogger("lair.http")

@@ -27,7 +27,7 @@ from app.identity import request_user_id
 from app.matches import records, replays
 from app.matches.history import finished_matches
 from app.matches.views import build_view
-from app.ops import events as ops_events
+from app.telemetry import events as ops_events
 from app.routes.pages import ROOT, _message, _page, _user
 from engines import registry
 

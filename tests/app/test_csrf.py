@@ -330,7 +330,7 @@ def test_cookieless_record_upload_needs_no_token(client):
 
 
 def test_refusals_are_logged_and_counted(client, caplog):
-    from app.ops.metrics import CSRF_REFUSED
+    from app.telemetry.metrics import CSRF_REFUSED
 
     named(client, "Ann")
     reasons = ("origin", "missing", "token")

@@ -6,14 +6,16 @@ import asyncio
 import io
 import os
 import shutil
+import importlib
 import subprocess
+import tomllib
 from pathlib import Path
 
 from sqlalchemy import update
 
-from app.cli import run
 from app.db import make_engine
 from app.models import Match
+from app.ops.cli import main, run
 from tests.app.conftest import create, named
 from tests.app.test_live import act, recv, started, view_at
 from tests.app.toygame import TOY
@@ -94,6 +96,15 @@ def test_verify_catches_a_state_the_log_does_not_give(client, database_url):
     assert "1 failed" in out
     status, out = lair(database_url, "verify", done)
     assert status == 0 and "1 match(es) verified, 0 failed" in out
+
+
+def test_lair_console_script_names_the_cli():
+    """``[project.scripts]`` points ``lair`` at the command line's ``main`` (checked even where
+    the project is not installed, so a move of the module cannot leave the script dangling)."""
+    root = Path(__file__).resolve().parents[2]
+    target = tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"]["lair"]
+    module, _, name = target.partition(":")
+    assert getattr(importlib.import_module(module), name) is main
 
 
 def test_lair_console_script_is_installed(database_url):

@@ -15,7 +15,7 @@ import signal
 
 from websockets.sync.client import connect
 
-from app.ops.logs import scrub
+from app.telemetry.logs import scrub
 from engines import registry
 from engines.records import replay_states
 from tests.app.test_ops_support import (ADMIN, SECRET, browser, free_port, link, log_records,

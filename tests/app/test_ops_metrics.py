@@ -100,7 +100,7 @@ def test_workers_sharing_a_port_sum_their_metrics(database_url, tmp_path):
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "test-workers",
            "ADMIN_TOKEN": ADMIN, "WEB_CONCURRENCY": "2", "LOG_LEVEL": "warning",
            "PROMETHEUS_MULTIPROC_DIR": str(tmp_path), "HOST": "127.0.0.1", "PORT": str(port)}
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "app.ops.cli", "serve"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
 

@@ -10,8 +10,8 @@ import logging
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from app.ops import metrics
-from app.ops.logs import json_formatter
+from app.telemetry import metrics
+from app.telemetry.logs import json_formatter
 from tests.app.conftest import create, named, new_client
 
 

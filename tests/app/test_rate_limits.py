@@ -97,7 +97,7 @@ def test_new_identities_matches_and_uploads_are_limited_per_address(settings, ca
     """Per client address: new guest identities (a rename is not one), matches and record
     uploads; over the limit a 429 page (or JSON) with Retry-After, and nothing is created; each
     refusal is a log event and a metric."""
-    from app.ops.metrics import RATE_LIMITED
+    from app.telemetry.metrics import RATE_LIMITED
 
     refused_before = RATE_LIMITED.labels("identities")._value.get()
     app = _app(settings, rate_identities="2/hour", rate_matches="2/hour", rate_records="1/hour")

@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 
 from app import security
 from app.main import create_app
-from app.ops.metrics import LIMIT_HITS
+from app.telemetry.metrics import LIMIT_HITS
 from app.settings import DEV_SECRET, Settings
 from tests.app.conftest import migrate, named, release_cancelled_connections
 from tests.app.test_live import recv, started
@@ -105,7 +105,7 @@ def test_a_server_on_every_interface_with_the_development_secret_does_not_start(
     env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "PUBLIC_URL")}
     env.update(HOST="0.0.0.0", PORT="0", PYTHONPATH=str(ROOT),
                DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
-    proc = subprocess.run([sys.executable, "-m", "app.cli", "serve"], cwd=tmp_path, env=env,
+    proc = subprocess.run([sys.executable, "-m", "app.ops.cli", "serve"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)  # `lair serve`
     assert proc.returncode != 0
     assert "Refusing to start on HOST=0.0.0.0" in proc.stderr
@@ -129,7 +129,7 @@ def test_with_the_development_secret_only_loopback_requests_are_served(database_
 # ----- admin sign-in ----------------------------------------------------------------------------
 def test_admin_sign_in_is_throttled_per_address_and_logged(database_url, caplog, monkeypatch):
     import app.ops.admin as admin
-    from app.ops.metrics import RATE_LIMITED
+    from app.telemetry.metrics import RATE_LIMITED
 
     compared = []
     real = admin.hmac.compare_digest

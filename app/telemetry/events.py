@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 
-from app.ops import metrics
+from app.telemetry import metrics
 
 log = logging.getLogger("lair.events")
 

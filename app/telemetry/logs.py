@@ -2,9 +2,9 @@
 
 Every line is a JSON object ``{"time", "level", "logger", "message", "event"?, "request_id"?,
 "match_id"?, ...}``. ``request_id``/``match_id`` come from context variables set per request or
-socket (:mod:`app.ops.requests`), unless the call passes them explicitly.
+socket (:mod:`app.telemetry.requests`), unless the call passes them explicitly.
 
-Secrecy: callers never pass secrets, tokens, seeds, actions or states (see :mod:`app.ops.events`).
+Secrecy: callers never pass secrets, tokens, seeds, actions or states (see :mod:`app.telemetry.events`).
 As a second line of defence :class:`Scrub` removes query strings and the token part of
 ``/invite/…``, ``/watch/…``, ``/rejoin/…`` URLs from every message, including uvicorn's own
 (its websocket log line quotes the full URL, whose ``?watch=`` is a secret).
@@ -65,7 +65,7 @@ class _Stderr(logging.StreamHandler):
 
 
 def json_formatter() -> logging.Formatter:
-    """The JSON line formatter (also named by ``app/ops/log-config.json``)."""
+    """The JSON line formatter (also named by ``app/telemetry/log-config.json``)."""
     return JsonFormatter("{asctime}{levelname}{name}{message}", style="{",
                          rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
                          datefmt="%Y-%m-%dT%H:%M:%S%z")
@@ -76,9 +76,9 @@ def configure(level: str = "INFO", fmt: str = "json", stream: IO[str] | None = N
     one JSON line (``fmt="json"``) or as plain text (``fmt="text"``), at ``level``.
 
     Called at application start-up, after uvicorn has installed its own logging config: its
-    error logger is routed through ours and its access log is turned off (:mod:`app.ops.requests`
+    error logger is routed through ours and its access log is turned off (:mod:`app.telemetry.requests`
     logs requests without query strings or tokens). When uvicorn was started with
-    ``--log-config app/ops/log-config.json`` (the container does), that handler is reused, so
+    ``--log-config app/telemetry/log-config.json`` (the container does), that handler is reused, so
     even uvicorn's first lines, written before the app starts, are JSON.
     """
     formatter = (json_formatter() if fmt == "json" else

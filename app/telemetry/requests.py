@@ -14,7 +14,7 @@ import re
 import secrets
 import time
 
-from app.ops.logs import match_id, request_id
+from app.telemetry.logs import match_id, request_id
 
 log = logging.getLogger("lair.http")
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
