@@ -39,9 +39,19 @@ import httpx  # noqa: E402
 import orjson  # noqa: E402
 
 from bench import clients, pgcommit  # noqa: E402
-from bench.common import (SECRET_KEY, cpu_seconds, form_headers, free_port,  # noqa: E402
-                          latency_summary, machine_busy, postgres_cpu, raise_fd_limit, rss_bytes,
-                          start_uvicorn, stop)
+from bench.common import (  # noqa: E402
+    SECRET_KEY,
+    cpu_seconds,
+    form_headers,
+    free_port,
+    latency_summary,
+    machine_busy,
+    postgres_cpu,
+    raise_fd_limit,
+    rss_bytes,
+    start_uvicorn,
+    stop,
+)
 from bench.engine_profile import profile_game  # noqa: E402
 from bench.server_profile import PySpy  # noqa: E402
 

@@ -159,7 +159,9 @@ def _squash(value: float, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,
+# Complex on purpose: the search loop with its budget, candidate filter and statistics; split, the
+# tree would travel through every helper.
+def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,  # noqa: C901
            budget: Budget = DEFAULT_BUDGET, stats: dict | None = None) -> Action:
     """The hard bot's action for ``seat`` (see the module docstring). ``stats``, when given,
     receives ``{"iterations", "searched"}``. Raises ``ValueError`` if the seat has no legal

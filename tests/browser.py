@@ -102,9 +102,7 @@ def launch() -> Iterator:
     Content-Security-Policy (an inline script, a script from elsewhere) fails the tests that
     used it: at exit, unless they failed already."""
     path = require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, sync_playwright
 
     original = Page.wait_for_function
     with sync_playwright() as p:

@@ -26,9 +26,9 @@ from sqlalchemy import delete, func, select
 from app.matches.service import MatchService, ServiceError
 from app.matches.views import build_view
 from app.models import ChatMessage, Match, User
-from app.telemetry.metrics import authorized
 from app.ratelimit import address_key
 from app.routes.pages import templates
+from app.telemetry.metrics import authorized
 from engines import registry
 
 log = logging.getLogger("lair.admin")
@@ -95,11 +95,11 @@ async def login(request: Request, token: str = Form("")) -> Response:
         log.warning("admin sign-in refused", extra={"event": "admin_login", "ok": False})
         return _login(request, "Wrong token.")
     log.info("admin signed in", extra={"event": "admin_login", "ok": True})
-    response = RedirectResponse("/admin", status_code=303)
-    response.set_cookie(COOKIE, _signer(request).sign(_marker(settings.admin_token)).decode(),
-                        max_age=MAX_AGE, httponly=True, samesite="strict",
-                        secure=settings.cookie_secure, path="/admin")
-    return response
+    signed_in = RedirectResponse("/admin", status_code=303)
+    signed_in.set_cookie(COOKIE, _signer(request).sign(_marker(settings.admin_token)).decode(),
+                         max_age=MAX_AGE, httponly=True, samesite="strict",
+                         secure=settings.cookie_secure, path="/admin")
+    return signed_in
 
 
 @router.post("/logout")

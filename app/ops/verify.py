@@ -60,7 +60,7 @@ def verify_match(match: Match, actions: list[tuple[int, dict]]) -> Verdict:
         verdict.problem = f"replay failed at some action: {type(exc).__name__}"
         return verdict
     verdict.state_hash = state_hash(state)
-    if verdict.state_hash != state_hash(match.state):
+    if match.state is None or verdict.state_hash != state_hash(match.state):
         verdict.problem = "replay gives a different state than the stored one"
         return verdict
     verdict.ok = True

@@ -14,11 +14,13 @@ from app.telemetry import metrics
 
 log = logging.getLogger("lair.events")
 
-CLOSE_REASONS = {1000: "normal", 1001: "going away", 1006: "dropped", 1012: "service restart",
-                 4000: "heartbeat timeout", 4403: "forbidden", 4404: "no such match"}
+CLOSE_REASONS: dict[int | None, str] = {
+    1000: "normal", 1001: "going away", 1006: "dropped", 1012: "service restart",
+    4000: "heartbeat timeout", 4403: "forbidden", 4404: "no such match"}
 
 
-def _emit(event: str, message: str, level: int = logging.INFO, **fields) -> None:
+# Positional-only, so that a field can never be taken for the level.
+def _emit(event: str, message: str, level: int = logging.INFO, /, **fields) -> None:
     log.log(level, message, extra={"event": event, **fields})
 
 

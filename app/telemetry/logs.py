@@ -76,15 +76,16 @@ def configure(level: str = "INFO", fmt: str = "json", stream: IO[str] | None = N
     one JSON line (``fmt="json"``) or as plain text (``fmt="text"``), at ``level``.
 
     Called at application start-up, after uvicorn has installed its own logging config: its
-    error logger is routed through ours and its access log is turned off (:mod:`app.telemetry.requests`
-    logs requests without query strings or tokens). When uvicorn was started with
-    ``--log-config app/telemetry/log-config.json`` (the container does), that handler is reused, so
-    even uvicorn's first lines, written before the app starts, are JSON.
+    error logger is routed through ours and its access log is turned off
+    (:mod:`app.telemetry.requests` logs requests without query strings or tokens). When uvicorn
+    was started with ``--log-config app/telemetry/log-config.json`` (the container does), that
+    handler is reused, so even uvicorn's first lines, written before the app starts, are JSON.
     """
     formatter = (json_formatter() if fmt == "json" else
                  logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
     root = logging.getLogger()
-    ours = [h for h in root.handlers if any(isinstance(f, Scrub) for f in h.filters)]
+    ours: list[logging.Handler] = [h for h in root.handlers
+                                   if any(isinstance(f, Scrub) for f in h.filters)]
     if stream is not None or not ours:
         for old in ours:
             root.removeHandler(old)
@@ -92,8 +93,8 @@ def configure(level: str = "INFO", fmt: str = "json", stream: IO[str] | None = N
         handler.addFilter(Scrub())
         root.addHandler(handler)
         ours = [handler]
-    for handler in ours:
-        handler.setFormatter(formatter)
+    for each in ours:
+        each.setFormatter(formatter)
     root.setLevel(level.upper())
     for name in ("uvicorn", "uvicorn.error"):
         logger = logging.getLogger(name)

@@ -30,8 +30,15 @@ import os
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
-from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
-                               generate_latest, multiprocess)
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
 from sqlalchemy import func, select
 
 from app.models import Match

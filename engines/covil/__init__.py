@@ -1,6 +1,6 @@
 """Covil: The Dark Overlords -- rules engine package (see README.md)."""
-from .engine import CovilEngine
 from . import bots as _bots
+from .engine import CovilEngine
 
 ENGINE = CovilEngine()
 CovilEngine.bots = _bots.BOTS

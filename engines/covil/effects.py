@@ -43,7 +43,9 @@ def _forbidden_zone(state: dict, o: int) -> str | None:
     return None
 
 
-def effect_options(state: dict, f: dict) -> list[dict]:
+# Complex on purpose: one branch per kind of effect on the minion cards (rulebook: the minion
+# cards); side by side they read like the card list.
+def effect_options(state: dict, f: dict) -> list[dict]:  # noqa: C901
     """Concrete choices of an effect frame (``skip``/``cancel`` not included)."""
     o, do = f["owner"], f["do"]
     p = state["own"][o]

@@ -191,8 +191,9 @@ def _step_night(state: dict) -> None:
             state["rdiscard"].extend(p["active"])
             p["active"] = []
     elif step == "renew":
-        from .setup import reveal_pool
         from engines.base import Rng
+
+        from .setup import reveal_pool
 
         state["mdiscard"].extend(state["pool"])
         state["pool"] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.rules_help import never_raises, section_ids
+
 from . import core
 from .data import RULES, _load, card
 
@@ -38,7 +39,8 @@ RANGE = ("Melee attacks may only target troops within the same zone as your atta
          "ranged attacks also troops in adjacent zones.")
 
 
-def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:
+# Complex on purpose: one explanation per rule a refused action can break, in the rulebook's order.
+def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:  # noqa: C901
     if engine.result(state) is not None:
         return "The game is over: it ends at the end of the 4th night phase."
     if not 0 <= seat < state["players"]:
@@ -105,7 +107,9 @@ def _relic(state: dict, seat: int, a: dict) -> str | None:
     return None
 
 
-def _turn(state: dict, f: dict, o: int, a: dict) -> str | None:
+# Complex on purpose: one explanation per rule of the afternoon turn (rulebook, phase 2), in its
+# order.
+def _turn(state: dict, f: dict, o: int, a: dict) -> str | None:  # noqa: C901
     """Phase 2: Afternoon, one player's turn."""
     t = a.get("type")
     p = state["own"][o]

@@ -14,8 +14,9 @@ def _where(w) -> str:
     return "your troops in " + " or ".join(w) + " zones"
 
 
+# Complex on purpose: one phrase per effect type of the minion cards.
 @lru_cache(maxsize=None)  # static card data: the same text every time
-def minion_text(cid: str) -> str:
+def minion_text(cid: str) -> str:  # noqa: C901
     """E.g. "Reinforcement: +1 defense for your troops in Town or Water zones"."""
     c = card(cid)
     e, t = c["effect"], c["type"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import combat, core, data, phases, scoring
-from .text import minion_text, relic_text
 from .data import card, relic
+from .text import minion_text, relic_text
 
 
 @lru_cache(maxsize=None)

@@ -4,9 +4,21 @@ Functions take the game ``state`` (for the shared ledger and Bonus layout) and a
 """
 from __future__ import annotations
 
-from .data import (BONUS, CELL_POS, CELL_VIAL, COLUMN_CELLS, COLUMN_SLOTS,
-                   D_BELOW_TOP, D_CUM, D_LEVELS, D_SLOTS, INGREDIENTS, TOX_MAX, VIAL_CELLS,
-                   distiller_level)
+from .data import (
+    BONUS,
+    CELL_POS,
+    CELL_VIAL,
+    COLUMN_CELLS,
+    COLUMN_SLOTS,
+    D_BELOW_TOP,
+    D_CUM,
+    D_LEVELS,
+    D_SLOTS,
+    INGREDIENTS,
+    TOX_MAX,
+    VIAL_CELLS,
+    distiller_level,
+)
 
 
 def vial_types(brewer: dict[str, str], vial: str, skip: str | None = None) -> list[str]:

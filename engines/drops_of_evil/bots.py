@@ -77,7 +77,9 @@ def _gather_value(state: dict, seat: int, space: str) -> float:
     return v
 
 
-def greedy(engine, state: dict, seat: int, rng: Rng) -> dict:
+# Complex on purpose: the one-ply evaluation's cases per action type sit next to the loop that
+# scores them.
+def greedy(engine, state: dict, seat: int, rng: Rng) -> dict:  # noqa: C901
     """Pick the legal action with the best one-ply evaluation (ties: random)."""
     acts = engine.legal_actions(state, seat)
     a = state["alch"][seat]

@@ -8,13 +8,37 @@ from typing import Callable
 
 from engines.base import Rng, event
 
-from .alchilab import (add_mushroom, back_to_pool, brew, can_take_back, check_column,
-                       gain_token, legal_cells, next_mushroom_vial, open_vials, rebrew_sources,
-                       rebrew_targets, required, spend_from_pool, take_back_cell,
-                       use_from_pool)
+from .alchilab import (
+    add_mushroom,
+    back_to_pool,
+    brew,
+    can_take_back,
+    check_column,
+    gain_token,
+    legal_cells,
+    next_mushroom_vial,
+    open_vials,
+    rebrew_sources,
+    rebrew_targets,
+    required,
+    spend_from_pool,
+    take_back_cell,
+    use_from_pool,
+)
+from .data import (
+    ALTERNATIVES,
+    ASSISTANTS,
+    BONUS,
+    CELL_POS,
+    CELL_VIAL,
+    INGREDIENTS,
+    NAMES,
+    TOX_MAX,
+    TOX_TYPES,
+    VIAL_CELLS,
+    distiller_level,
+)
 from .fill import fits_all, greedy_placed, max_placed, open_shape, shape, vial_map
-from .data import (ALTERNATIVES, ASSISTANTS, BONUS, CELL_POS, CELL_VIAL, INGREDIENTS, NAMES,
-                   TOX_MAX, TOX_TYPES, VIAL_CELLS, distiller_level)
 from .labels import cell_label
 from .setup import draw, seat_assistant
 
@@ -181,7 +205,8 @@ def _movable(a: dict) -> list[str]:
     return [c for c in a["fresh"] if c not in pinned]
 
 
-def apply(state: dict, seat: int, action: dict) -> None:
+# Complex on purpose: one branch per action type of the brewing phase (rulebook, brewing).
+def apply(state: dict, seat: int, action: dict) -> None:  # noqa: C901
     a = state["alch"][seat]
     who = P.format(seat + 1)
     t = action["type"]

@@ -9,16 +9,26 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engines.base import Engine, Rng, clone, public_copy
+from engines.base import Engine, Rng, public_copy
 
 from . import brewing, income, placement, rules_help
 from .bots import BOTS
-from .data import (ASSISTANTS, BAG_TYPES, BOARDS, CELL_VIAL, COLUMN_SLOTS, D_SLOTS, NAMES,
-                   POOL_TYPES, TOX_MAX, TOX_TYPES, VIAL_CELLS)
+from .data import (
+    ASSISTANTS,
+    BAG_TYPES,
+    BOARDS,
+    CELL_VIAL,
+    COLUMN_SLOTS,
+    D_SLOTS,
+    NAMES,
+    POOL_TYPES,
+    TOX_MAX,
+    TOX_TYPES,
+    VIAL_CELLS,
+)
 from .labels import cell_label, space_label
 from .setup import assistant_at, setup_state
 from .view import game_view, seat_views, token_view
-
 
 
 def _place_words() -> dict[str, str]:

@@ -9,8 +9,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .data import (B_COLS, B_ROWS, CELL_POS, CELL_VIAL, CONNECTIONS, EDGE_CELLS, L_VIALS,
-                   RECIPES, cell_id)
+from .data import (
+    B_COLS,
+    B_ROWS,
+    CELL_POS,
+    CELL_VIAL,
+    CONNECTIONS,
+    EDGE_CELLS,
+    L_VIALS,
+    RECIPES,
+    cell_id,
+)
 
 
 def matching(brewer: dict[str, str], ingredient: str) -> frozenset[str]:

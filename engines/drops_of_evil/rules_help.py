@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.rules_help import never_raises, section_ids
+
 from .alchilab import leaves_spider_only, next_mushroom_vial, required, vial_types
 from .data import BOARDS, CELL_VIAL, NAMES, POOL_TYPES, _load
 from .setup import seat_assistant
@@ -60,7 +61,8 @@ REARRANGE = ("You must place all of your Ingredients if possible: another arrang
              "phase's Ingredients places more of them. Take one back and place them again.")
 
 
-def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:
+# Complex on purpose: one explanation per rule a refused action can break, in the rulebook's order.
+def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:  # noqa: C901
     if engine.result(state) is not None:
         return "The game is over: it ends at the end of the third round."
     phase = state["phase"]
@@ -113,7 +115,8 @@ def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:
     return None
 
 
-def _wrong_step(state: dict, seat: int, phase: str, t: Any, kind: str) -> str | None:
+# Complex on purpose: one explanation per action type offered at another moment of the turn.
+def _wrong_step(state: dict, seat: int, phase: str, t: Any, kind: str) -> str | None:  # noqa: C901
     """The action type is not offered now: wrong phase, or the wrong moment of the turn."""
     now = _PHASE.get(phase, "this phase")
     if t == "place":

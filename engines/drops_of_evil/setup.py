@@ -34,8 +34,23 @@ from __future__ import annotations
 
 from engines.base import Rng, event, seed_state
 
-from .data import (ASSISTANTS, B_SCROLL_SLOTS, BAG_TYPES, BOARDS, BONUS, COMPONENTS, D_SCROLL_SLOTS,
-                   E_SLOTS, EXTRA_TOKENS, NAMES, PAWNS, POOL_TYPES, RECIPES, TOXICITY, board_name)
+from .data import (
+    ASSISTANTS,
+    B_SCROLL_SLOTS,
+    BAG_TYPES,
+    BOARDS,
+    BONUS,
+    COMPONENTS,
+    D_SCROLL_SLOTS,
+    E_SLOTS,
+    EXTRA_TOKENS,
+    NAMES,
+    PAWNS,
+    POOL_TYPES,
+    RECIPES,
+    TOXICITY,
+    board_name,
+)
 
 
 def new_alchilab() -> dict:

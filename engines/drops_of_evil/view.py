@@ -4,8 +4,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .alchilab import distiller_fill
-from .data import (ASSISTANTS, BAG_TYPES, BONUS, D_BELOW_TOP, NAMES, POOL_TYPES, RECIPES,
-                   geometry)
+from .data import ASSISTANTS, BAG_TYPES, BONUS, D_BELOW_TOP, NAMES, POOL_TYPES, RECIPES, geometry
 from .setup import assistant_at
 
 

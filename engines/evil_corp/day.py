@@ -8,8 +8,18 @@ from __future__ import annotations
 
 from . import data
 from .effects import _dedupe, hire, hire_slots, log, push_fx
-from .state import (SEAT_NAMES, available_boards, draw, funds, half_of, kind, remove_from_supply,
-                    seats_of, side_name, side_of)
+from .state import (
+    SEAT_NAMES,
+    available_boards,
+    draw,
+    funds,
+    half_of,
+    kind,
+    remove_from_supply,
+    seats_of,
+    side_name,
+    side_of,
+)
 
 
 def start_day(state: dict) -> None:

@@ -17,9 +17,24 @@ from __future__ import annotations
 from engines.base import Rng, event
 
 from . import data
-from .state import (SEAT_NAMES, available_boards, board_tiles, draw, fear_of, funds, half_of,
-                    kind, locate, opponents, pay, protected, remove_from_supply,
-                    side_name, side_of, to_discard)
+from .state import (
+    SEAT_NAMES,
+    available_boards,
+    board_tiles,
+    draw,
+    fear_of,
+    funds,
+    half_of,
+    kind,
+    locate,
+    opponents,
+    pay,
+    protected,
+    remove_from_supply,
+    side_name,
+    side_of,
+    to_discard,
+)
 
 
 def log(state: dict, text: str, **kw) -> None:
@@ -162,7 +177,8 @@ SINGLE_CHOICE = {"discard_from_supply", "discard_to_bag", "remove_from_game", "m
                  "send_to_discard"}
 
 
-def run_op(state: dict, fx: dict, op: dict) -> None:
+# Complex on purpose: one branch per op of the cards' effects (rulebook, card effects).
+def run_op(state: dict, fx: dict, op: dict) -> None:  # noqa: C901
     """Apply one op of an fx frame (may push a choice frame)."""
     seat, src = fx["actor"], fx["src"]
     side = side_of(state, seat)
@@ -281,7 +297,8 @@ def _dedupe(tiles: list[int], shown: list[int] | None = None) -> list[int]:
     return out
 
 
-def options(state: dict, fr: dict) -> list[dict]:
+# Complex on purpose: one branch per kind of choice frame, the legal answers of each.
+def options(state: dict, fr: dict) -> list[dict]:  # noqa: C901
     """Legal answers to a choice frame (for the seats it names)."""
     k = fr["kind"]
     seat = fr["actor"]
@@ -372,7 +389,8 @@ def demon_price(d: int, ss: int) -> int:
     return L.get("pay", 0) if ss == L.get("pay_if_ss", ss) else 0
 
 
-def resolve(state: dict, seat: int, action: dict) -> None:
+# Complex on purpose: one branch per kind of choice frame, applying its answer.
+def resolve(state: dict, seat: int, action: dict) -> None:  # noqa: C901
     """Apply an answer to the top choice frame (already checked legal)."""
     fr = state["stack"].pop()
     k = fr["kind"]

@@ -11,7 +11,6 @@ from . import data, day, effects, night, rules_help, views
 from .setup import setup as _setup
 from .state import SEAT_NAMES, board_tiles, cell_names, seats_of, side_of
 
-
 #: The choice frames' kinds as a stored log line words them ("no possible choice for hire fx"),
 #: where that reads as a code.
 _FRAME_WORDS = {"hire fx": "a hire", "opp discard": "the opponent's discard",

@@ -10,8 +10,18 @@ from __future__ import annotations
 from . import data
 from .effects import draw_corp, log
 from .setup import board_setup
-from .state import (SEAT_NAMES, funds, kind, magic_left, marker, pay, seats_of, side_name,
-                    side_of, to_discard)
+from .state import (
+    SEAT_NAMES,
+    funds,
+    kind,
+    magic_left,
+    marker,
+    pay,
+    seats_of,
+    side_name,
+    side_of,
+    to_discard,
+)
 
 
 def _award_vp(state: dict, side: int, b: int, why: str) -> None:

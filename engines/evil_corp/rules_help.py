@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.rules_help import never_raises, section_ids
+
 from . import data
 from .data import _load
 from .effects import hire_price
@@ -48,7 +49,8 @@ PASSED = ("As soon as you have announced that you are passing, you can no longer
           "actions in the day phase of the current round.")
 
 
-def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:
+# Complex on purpose: one explanation per rule a refused action can break, in the rulebook's order.
+def _reason(engine: Any, state: dict, seat: int, action: Any) -> str | None:  # noqa: C901
     if engine.result(state) is not None:
         return "The game is over: a player or team owns 2 victory tokens."
     prompts = engine.prompts(state)

@@ -7,12 +7,21 @@ too ("It is forbidden to show each other the drawn monster tiles").
 """
 from __future__ import annotations
 
-from engines.base import Rng, clone, public_copy
+from engines.base import Rng, public_copy
 
 from . import data
 from .effects import LABELS, demon_level, hire_price
-from .state import (available_boards, cell_names, fear_of, kind, marker, net_fear,
-                    seats_of, side_name, side_of)
+from .state import (
+    available_boards,
+    cell_names,
+    fear_of,
+    kind,
+    marker,
+    net_fear,
+    seats_of,
+    side_name,
+    side_of,
+)
 
 
 def tile(t: int | None) -> dict | None:

@@ -1,14 +1,14 @@
 """initial schema: users, matches, seats, actions, chat
 
 Revision ID: 413263c5d6f9
-Revises: 
+Revises:
 Create Date: 2026-11-30 06:55:40.359547
 
 """
 from typing import Sequence, Union
 
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 from sqlalchemy.dialects import postgresql
 
 from app.ops.downgrade import drop_kept, refuse_if_any

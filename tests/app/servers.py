@@ -59,7 +59,7 @@ def start_server(url: str, port: int, **settings) -> subprocess.Popen:
 
 def complete(held: dict | None, view: dict) -> dict:
     """A whole view from a wire view and the one the socket held before, as the table client
-    does (static/js/table.js ``completeView``; README "The wire"): the held log plus the new
+    does (static/js/table.js ``completeView``; docs/wire.md): the held log plus the new
     events, and the ``kept`` game parts."""
     view = json.loads(json.dumps(view))
     start = view.pop("log_from", 0)

@@ -401,12 +401,11 @@ def test_the_migration_hashes_old_links_and_a_rollback_keeps_grants_for_the_same
 
     from alembic import command
     from alembic.config import Config
+    from alembic.script import ScriptDirectory
     from sqlalchemy import text
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from tests.app.conftest import ROOT
-
-    from alembic.script import ScriptDirectory
 
     cfg = Config(str(ROOT / "alembic.ini"))
     cfg.attributes["url"] = database_url

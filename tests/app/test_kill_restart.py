@@ -27,13 +27,12 @@ import time
 import httpx
 import orjson
 import pytest
+from sqlalchemy import select
 from websockets.sync.client import connect
 
-from sqlalchemy import select
-
 from app.db import make_engine, make_sessionmaker
-from app.models import Match
 from app.matches.service import MatchService
+from app.models import Match
 from engines import registry
 from engines.records import replay_states, state_hash
 from tests.app.servers import SECRET, complete, free_port, start_server

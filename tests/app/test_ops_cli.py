@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import io
 import os
 import shutil
-import importlib
 import subprocess
 import tomllib
 from pathlib import Path

@@ -18,8 +18,15 @@ from websockets.sync.client import connect
 from app.telemetry.logs import scrub
 from engines import registry
 from engines.records import replay_states
-from tests.app.test_ops_support import (ADMIN, SECRET, browser, free_port, link, log_records,
-                                        start_logged_server)
+from tests.app.test_ops_support import (
+    ADMIN,
+    SECRET,
+    browser,
+    free_port,
+    link,
+    log_records,
+    start_logged_server,
+)
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 

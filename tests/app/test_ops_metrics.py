@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-
-from tests.app.conftest import release_cancelled_connections
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import create_app
 from app.settings import Settings
+from tests.app.conftest import release_cancelled_connections
 from tests.app.test_live import act, recv, started, view_at
 from tests.app.test_ops_support import ADMIN
 from tests.csrf import as_browser

@@ -19,8 +19,13 @@ from websockets.sync.client import connect
 
 from engines.records import replay_record, state_hash
 from tests.app.servers import view_at
-from tests.app.test_ops_support import (browser, cookie_header, free_port, log_records,
-                                        start_logged_server)
+from tests.app.test_ops_support import (
+    browser,
+    cookie_header,
+    free_port,
+    log_records,
+    start_logged_server,
+)
 
 
 def test_sigterm_hands_everything_over_to_the_other_process(database_url, tmp_path):

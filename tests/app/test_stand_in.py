@@ -25,7 +25,7 @@ def test_the_stand_in_level_is_a_pace_setting_shown_to_the_host_only(client):
     assert snap(client, mid).match.settings["stand_in"] == "hard"  # unchanged
 
 
-def test_a_time_out_hands_the_seat_to_the_stand_in_level(client, clock):
+def test_a_time_out_hands_the_seat_to_the_stand_in_level(client, clock):  # noqa: F811 (fixture)
     mid, _ = table(client, pace="live", bank_minutes=1, stand_in="easy")
     svc = service(client)
     submit(client, mid, 0, {"type": "bid", "n": 3})
@@ -39,7 +39,7 @@ def test_a_time_out_hands_the_seat_to_the_stand_in_level(client, clock):
         assert seats[1]["level"] == "easy"  # the seat list shows the stand-in's level
 
 
-def test_a_vote_hands_the_seat_to_the_stand_in_level(client, clock):
+def test_a_vote_hands_the_seat_to_the_stand_in_level(client, clock):  # noqa: F811 (fixture)
     mid, (bob, cid) = table(client, "toy3", ("Ann", "Bob", "Cid"), replace_after_minutes=5,
                             stand_in="hard")
     submit(client, mid, 0, {"type": "take", "n": 1})

@@ -1,11 +1,10 @@
-"""Views on the wire carry only what the socket lacks (DESIGN.md "The wire"; issue 6 §4, the
+"""Views on the wire carry only what the socket lacks (docs/design.md "The wire"; issue 6 §4, the
 per-socket bytes): the log from ``log_from`` on, and the game's static parts (``kept``) once.
 
 The client (static/js/table.js ``completeView``) rebuilds the whole view from the one it holds;
 ``complete`` below does the same, and every rebuilt view must equal what a fresh socket gets.
 """
 from __future__ import annotations
-
 
 from tests.app.conftest import create, named, new_client
 from tests.app.servers import complete

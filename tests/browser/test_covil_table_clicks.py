@@ -19,8 +19,17 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engines import registry
 from tests.browser import ARTIFACTS, screenshot
-from tests.table_clicks import Clicks, actions, click, click_action, codes_in, my_turn, visible_text, version, \
-    wait_new_view
+from tests.table_clicks import (
+    Clicks,
+    actions,
+    click,
+    click_action,
+    codes_in,
+    my_turn,
+    version,
+    visible_text,
+    wait_new_view,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -136,7 +145,8 @@ def _generic(page, clicks: Clicks) -> None:
     click_action(page, (safe or acts)[0], clicks)
 
 
-def test_covil_day_by_clicks(browser, lair_server):
+# Complex on purpose: a scripted walk through a whole day by clicks, one step after another.
+def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
     """Day 1 of a 2-player match by real clicks: a move, an attack with a defence (clicks per
     side counted), no codes on the table, the place to act on screen."""
     ctxs, pages = _start(browser, lair_server)
@@ -221,7 +231,7 @@ def test_covil_day_by_clicks(browser, lair_server):
             _shot(page, "full-hall")
             click_action(page, next(a for a in after if a["type"] == "cancel"), clicks)
             continue
-        if not moved and page.locator(f"#board [data-pick*='\"type\":\"move\"']").count():
+        if not moved and page.locator("#board [data-pick*='\"type\":\"move\"']").count():
             # Move is offered where the player looks: the hint and the ringed troops (item 8)
             assert page.locator("#board .cv-hint").is_visible()
             assert _on_screen(page, "#board [data-pick]"), "a troop to move is on screen"

@@ -17,8 +17,17 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engines import registry
 from tests.browser import ARTIFACTS, screenshot
-from tests.table_clicks import Clicks, actions, click, click_action, codes_in, my_turn, visible_text, version, \
-    wait_new_view
+from tests.table_clicks import (
+    Clicks,
+    actions,
+    click,
+    click_action,
+    codes_in,
+    my_turn,
+    version,
+    visible_text,
+    wait_new_view,
+)
 
 pytestmark = pytest.mark.e2e
 

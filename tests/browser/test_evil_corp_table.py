@@ -329,8 +329,8 @@ def settled(page) -> dict:
 
 
 def on_screen(boxes, bottom, width) -> bool:
-    return all(t >= -0.5 and b <= bottom + 0.5 and l >= -0.5 and r <= width + 0.5
-               for t, b, l, r in boxes)
+    return all(t >= -0.5 and b <= bottom + 0.5 and left >= -0.5 and r <= width + 0.5
+               for t, b, left, r in boxes)
 
 
 @pytest.mark.parametrize("size", list(SIZES))

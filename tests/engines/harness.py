@@ -1,4 +1,4 @@
-"""The tests every game must pass (DESIGN.md, "Tests every game must pass"), one call per game.
+"""The tests every game must pass (docs/design.md, "Tests every game must pass"), one call per game.
 
 Usage, in ``tests/engines/<game>/test_harness.py``::
 
@@ -73,8 +73,9 @@ def _viewers(players: int) -> list[int | None]:
     return [*range(players), None]
 
 
-def engine_suite(engine: Engine, configs: list[Config], *, games: int = 6, leak_games: int = 3,
-                 leak_every: int = 7, max_actions: int = 5000,
+# Complex on purpose: the contract tests are methods of one generated class sharing its parameters.
+def engine_suite(engine: Engine, configs: list[Config], *, games: int = 6,  # noqa: C901
+                 leak_games: int = 3, leak_every: int = 7, max_actions: int = 5000,
                  hidden: bool = True) -> type:
     """Build the pytest class of contract tests for ``engine`` over ``configs``.
 
@@ -177,7 +178,7 @@ def engine_suite(engine: Engine, configs: list[Config], *, games: int = 6, leak_
 
         @pytest.mark.parametrize("players,options", configs, ids=ids)
         def test_views_are_json_and_complete(self, players: int, options: dict) -> None:
-            """Views: the common keys of DESIGN.md, JSON-serialisable, reveal only at the end."""
+            """Views: the contract's common keys, JSON-serialisable, reveal only at the end."""
             keys = {"version", "you", "seats", "header", "prompt", "legal_actions", "log",
                     "result", "game"}
 

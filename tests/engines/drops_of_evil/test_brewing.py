@@ -283,6 +283,7 @@ def test_mushroom_extra_resource_goes_into_the_distiller():
 def test_empty_worm_supply_gives_nothing():
     """Gathering Phase (interpretation): with the Worm supply exhausted, no Worm is gained."""
     from engines.drops_of_evil import placement
+
     from .helpers import new_game
     s = new_game(2, "A")
     s["forest"], s["worms"] = {}, 0

@@ -7,8 +7,7 @@ from collections import Counter
 
 from engines.drops_of_evil import ENGINE, placement
 from engines.drops_of_evil.alchilab import required
-from engines.drops_of_evil.data import (BONUS, FAMILIARS, INGREDIENTS, PAWNS, TOXICITY,
-                                        VIAL_CELLS)
+from engines.drops_of_evil.data import BONUS, FAMILIARS, INGREDIENTS, PAWNS, TOXICITY, VIAL_CELLS
 from engines.drops_of_evil.fill import max_placed, open_shape
 from engines.drops_of_evil.rules_help import BLOCKS, REARRANGE
 

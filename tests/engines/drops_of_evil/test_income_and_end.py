@@ -1,6 +1,5 @@
 """Income Phase, End of the Round, End of the Game (scoring, tie-break, breakdown)."""
-from engines.drops_of_evil import ENGINE
-from engines.drops_of_evil import income
+from engines.drops_of_evil import ENGINE, income
 from engines.drops_of_evil.data import BOARDS
 
 from .helpers import act, new_game

@@ -1,6 +1,5 @@
 """Placement Phase, Update Turn Order and Gathering Phase."""
-from engines.drops_of_evil import ENGINE
-from engines.drops_of_evil import placement
+from engines.drops_of_evil import ENGINE, placement
 from engines.drops_of_evil.data import BOARDS
 from tests.engines.harness import assert_illegal
 

@@ -4,8 +4,14 @@ from collections import Counter
 import pytest
 
 from engines.drops_of_evil import ENGINE
-from engines.drops_of_evil.data import (BOARDS, COMPONENTS, D_SCROLL_SLOTS, B_SCROLL_SLOTS,
-                                        E_SLOTS, TOXICITY)
+from engines.drops_of_evil.data import (
+    B_SCROLL_SLOTS,
+    BOARDS,
+    COMPONENTS,
+    D_SCROLL_SLOTS,
+    E_SLOTS,
+    TOXICITY,
+)
 
 from .helpers import new_game
 

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from engines.base import clone
-from engines.evil_corp import ENGINE
-from engines.evil_corp import data
+from engines.evil_corp import ENGINE, data
 from engines.evil_corp.state import half_of, side_of
 
 
