@@ -22,7 +22,7 @@ USER lair
 EXPOSE 8000
 # Workers (WEB_CONCURRENCY) share their metrics here; the entry point empties it at each start.
 ENV PROMETHEUS_MULTIPROC_DIR=/tmp/lair-metrics
-# Ready = database reachable and migrated to head (README "Operations").
+# Ready = database reachable and migrated to head (docs/operations.md, "Health").
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=2)"
 ENTRYPOINT ["/srv/lair/app/docker-entrypoint.sh"]
@@ -30,6 +30,6 @@ ENTRYPOINT ["/srv/lair/app/docker-entrypoint.sh"]
 # first line, WEB_CONCURRENCY worker processes, the websocket frame limit, queue, keepalive pings
 # and WS_DEFLATE, GRACEFUL_TIMEOUT (20 s) and FORWARDED_ALLOW_IPS, the proxy's address
 # (default: 127.0.0.1 only, so no client can claim another address and escape the per-address
-# rate limits; set the proxy's address or network: README "Hosting").
+# rate limits; set the proxy's address or network: docs/operations.md, "Hosting").
 ENV FORWARDED_ALLOW_IPS="127.0.0.1"
 CMD ["lair", "serve"]

@@ -1,4 +1,4 @@
-"""Database tables (DESIGN.md, "The service"). Every change here needs an Alembic migration."""
+"""Database tables (docs/design.md, "The service"). Every change here needs an Alembic migration."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -9,7 +9,7 @@ from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey,
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: JSON columns store the text as written (PostgreSQL ``json``, not ``jsonb``): ``jsonb``
-#: reorders object keys, and a state must round-trip exactly (DESIGN.md, the engine contract);
+#: reorders object keys, and a state must round-trip exactly (docs/design.md, the engine contract);
 #: some engines iterate their dicts in insertion order.
 JSONType = JSON()
 
@@ -141,7 +141,7 @@ class ActionRow(Base):
     #: This move can't be taken back: some event of it drew something random or revealed
     #: hidden information, or a bot made it (a player undoes only their own moves).
     irreversible: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    #: This row is ``{"type": "undo"}`` (DESIGN.md, "Undo is an action too").
+    #: This row is ``{"type": "undo"}`` (docs/design.md, "Undo is an action too").
     undo: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

@@ -1,4 +1,5 @@
-"""Rate limits per user and per client address (issue 13, item 3; README "Configuration").
+"""Rate limits per user and per client address (issue 13, item 3; docs/operations.md, "Rate
+limits").
 
 The counting is the ``limits`` library's fixed window (``limits.aio.strategies``): a limit such
 as ``30/minute`` lets 30 hits through in a window that starts at the first hit and lasts a

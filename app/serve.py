@@ -3,7 +3,7 @@
 Every start path goes through here: ``lair serve`` (``make run``, the container), and the tests'
 and the bench's servers (:func:`uvicorn_config` for an app object served in a thread or a child
 process). So the frame limit, the per-socket queue, the keepalive pings, compression, the proxy
-headers and the shutdown budget are set in one place (README "Configuration"):
+headers and the shutdown budget are set in one place (docs/operations.md, "Settings"):
 
 - ``ws_max_size`` = 2 × ``MAX_MESSAGE_BYTES``: a larger websocket message is refused by the
   websockets library as soon as its frame header (or, compressed, its decompressed size) says so,

@@ -58,7 +58,7 @@ class Settings(BaseSettings):
     db_pool_overflow: int = 0
     db_pool_timeout: float = 5.0
 
-    # Operations (README "Operations"): logs, operator access, shutdown, process count.
+    # Operations (docs/operations.md, "Running the site"): logs, operator access, shutdown, process count.
     log_level: str = "INFO"
     log_format: str = "json"  # "json" (one JSON object per line) or "text"
     admin_token: str = ""  # enables /admin and /metrics (Bearer token); empty: both disabled

@@ -1,1 +1,1 @@
-"""Lair's game engines: pure, deterministic rules code (no I/O, no web). See DESIGN.md."""
+"""Lair's game engines: pure, deterministic rules code (no I/O, no web). See docs/design.md."""

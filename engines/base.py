@@ -1,6 +1,6 @@
 """The engine contract shared by every game, and the helpers more than one game uses.
 
-See ``DESIGN.md`` ("The engine contract"). A game is one :class:`Engine` subclass instance,
+See ``docs/design.md`` ("The engine contract"). A game is one :class:`Engine` subclass instance,
 registered in :mod:`engines.registry`. Engines are pure: no I/O, no clock, no global RNG. Every
 piece of randomness comes from :class:`Rng`, whose whole state is one integer kept inside the game
 state, so the same seed and the same actions always give the same state.
@@ -150,7 +150,7 @@ class NoOptions(BaseModel):
 
 
 class Engine:
-    """Base class of every game engine (DESIGN.md, "The engine contract").
+    """Base class of every game engine (docs/design.md, "The engine contract").
 
     Subclasses set the class attributes and implement the ``_``-prefixed hooks; the public
     methods here enforce the contract (legality check, no mutation of the input, step cap).
@@ -169,7 +169,7 @@ class Engine:
     teams: ClassVar[dict[int, list[list[int]]]] = {}
     #: Keys of ``view["game"]`` whose values are the same for every viewer and never change
     #: during a match (board geometry, a card catalogue): the server sends them to a socket
-    #: once, not with every view (DESIGN.md, "The wire"). The contract tests check both.
+    #: once, not with every view (docs/design.md, "The wire"). The contract tests check both.
     static_view_keys: ClassVar[tuple[str, ...]] = ()
 
     # ----- contract -------------------------------------------------------------------------
@@ -237,7 +237,7 @@ class Engine:
         self._run_automatic(state)
 
     def view(self, state: State, viewer: int | None, reveal: bool = False) -> dict:
-        """What ``viewer`` (seat, or ``None`` for a spectator) may know; see DESIGN.md."""
+        """What ``viewer`` (seat, or ``None`` for a spectator) may know; see docs/design.md."""
         return self.views(state, [viewer], reveal)[viewer]
 
     def views(self, state: State, viewers: Iterable[int | None], reveal: bool = False

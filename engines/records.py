@@ -1,7 +1,7 @@
 """Action logs: the one canonical replay (with undo), and state hashes for golden records.
 
 A record is ``{"game", "version", "players", "options", "seed", "actions": [[seat, action], ...],
-"final_hash"}``. The log may contain ``{"type": "undo"}`` actions (DESIGN.md, "Undo is an action
+"final_hash"}``. The log may contain ``{"type": "undo"}`` actions (docs/design.md, "Undo is an action
 too"): an undo takes the table back to the state before that seat's latest move and adds a
 public event saying so. Nothing is ever removed from the log; replaying it always gives the same
 state. Pure functions; used by the service, the replay view, ``tests/records`` and verification.

@@ -1,4 +1,4 @@
-"""The games Lair hosts, by id and rules version (DESIGN.md, "The engine contract").
+"""The games Lair hosts, by id and rules version (docs/design.md, "The engine contract").
 
 ``get(game_id)`` is the game's live :class:`engines.base.Engine` (the rules new matches are
 played with); ``get(game_id, version)`` the engine of an earlier ``version`` of its rules, so a

@@ -1,4 +1,4 @@
-"""Anonymous storage does not grow for ever (issue 13, item 5; README "Configuration").
+"""Anonymous storage does not grow for ever (issue 13, item 5; docs/operations.md, "Settings").
 
 Every ``every`` seconds (and once at start-up) the sweeper deletes, by the service's clock:
 

@@ -1,4 +1,4 @@
-"""Graceful shutdown (SIGTERM) of one process; see README "Operations" > "Deploys".
+"""Graceful shutdown (SIGTERM) of one process; see docs/operations.md, "Deploys".
 
 uvicorn, on SIGTERM, stops accepting connections and closes every websocket with code 1012
 ("service restart": the table client reconnects, through the load balancer, to another

@@ -35,7 +35,8 @@ TIEBREAK_TEXT = ("most VP; ties: most troops on the board, then most fortress hp
 
 
 def result(state: dict) -> dict:
-    """The result dict of DESIGN.md. Solo adds ``dummy_scores`` and ``won`` (beat every dummy)."""
+    """The result dict of docs/design.md ("The engine contract"). Solo adds ``dummy_scores`` and
+    ``won`` (beat every dummy)."""
     players = state["players"]
     keys = {o: tiebreak_key(state, o) for o in range(len(state["own"]))}
     scores = {str(s): keys[s][0] for s in range(players)}

@@ -1,4 +1,4 @@
-"""Sequencing across processes (DESIGN.md, "The service" > Sequencing), on every database.
+"""Sequencing across processes (docs/design.md, "The service" > Sequencing), on every database.
 
 Two ``MatchService`` instances with their own engines and locks stand for two server processes:
 only ``UPDATE ... WHERE version = current`` and the actions table's keys keep them honest.

@@ -1,6 +1,6 @@
 """Deployment files (issue 2, "Dockerfile and docker-compose.yml"), checked without a Docker engine.
 
-No Docker engine runs on the development machines (DESIGN.md, "Environment facts"): the
+No Docker engine runs on the development machines (docs/design.md, "Environment facts"): the
 entrypoint script is run directly, and the compose file is validated by ``docker compose config``
 where the plugin exists and structurally otherwise.
 """

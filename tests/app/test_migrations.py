@@ -1,4 +1,4 @@
-"""Every schema change is a migration (DESIGN.md "Folders" > migrations/)."""
+"""Every schema change is a migration (docs/design.md "Folders" > migrations/)."""
 from __future__ import annotations
 
 from alembic import command

@@ -1,4 +1,4 @@
-"""Several server processes, one truth (DESIGN.md "Fan-out"; issue 6 section 1), PostgreSQL.
+"""Several server processes, one truth (docs/design.md "Fan-out"; issue 6 section 1), PostgreSQL.
 
 Two real uvicorn processes on one database with no sticky sessions: a move made on process A
 reaches a player and a spectator connected to process B live (LISTEN/NOTIFY), and two actions

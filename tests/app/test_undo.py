@@ -1,4 +1,4 @@
-"""Undo (DESIGN.md "Undo is an action too"; issue 7 item 1), through the websocket.
+"""Undo (docs/design.md "Undo is an action too"; issue 7 item 1), through the websocket.
 
 A player may take back their own latest moves while none of their events was irreversible and no
 other seat has acted since; the undo is appended to the log, the state is the replay of the log,

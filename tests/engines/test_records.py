@@ -1,4 +1,4 @@
-"""The canonical replay with undo (engines/records.py; DESIGN.md "Undo is an action too")."""
+"""The canonical replay with undo (engines/records.py; docs/design.md "Undo is an action too")."""
 from __future__ import annotations
 
 import pytest

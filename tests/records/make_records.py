@@ -2,7 +2,7 @@
 
 Plays bot matches (greedy against random, seeded) for every player count and variant listed
 below and stores ``tests/records/<game>/<name>.json`` with the final state's hash. Re-run it
-only when a game's ``version`` is bumped on purpose (DESIGN.md, "Golden records").
+only when a game's ``version`` is bumped on purpose (docs/design.md, "Golden records").
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Golden records (DESIGN.md): every stored match replays to its stored final-state hash, on
+"""Golden records (docs/design.md): every stored match replays to its stored final-state hash, on
 the rules version it was recorded with (docs/versioning.md).
 
 ``tests/records/<game>/*.json`` are the live version's records; ``tests/records/<game>/v<N>/``

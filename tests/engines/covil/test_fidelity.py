@@ -78,7 +78,7 @@ def test_no_power_relic_left_is_said_only_when_none_is_left():
 
 # ----- (a): a resolved combat cannot be taken back ---------------------------------------------------
 def test_a_move_after_which_a_combat_resolved_cannot_be_taken_back():
-    """Undo (DESIGN.md "Undo is an action too"; issue 13 item 11): in a solo game, the pass
+    """Undo (docs/design.md "Undo is an action too"; issue 13 item 11): in a solo game, the pass
     after which the dummy's combat resolved could be taken back and the defence played again.
     The outcome is logged as irreversible, so the undo trail refuses."""
     from engines.base import Rng

@@ -1,5 +1,5 @@
 """Determinism across processes: legal_actions must not depend on string hash order
-(DESIGN.md "Determinism": same seed + same actions -> identical state)."""
+(docs/design.md "Determinism": same seed + same actions -> identical state)."""
 import os
 import subprocess
 import sys

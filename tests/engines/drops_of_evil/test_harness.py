@@ -1,4 +1,4 @@
-"""Contract tests (DESIGN.md "Tests every game must pass") for every player count and side."""
+"""Contract tests (docs/design.md "Tests every game must pass") for every player count and side."""
 from engines.drops_of_evil import ENGINE
 from tests.engines.harness import engine_suite
 

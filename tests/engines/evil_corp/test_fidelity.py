@@ -127,7 +127,7 @@ def test_a_monster_kept_last_night_is_not_kept_again():
 
 # ----- (a): a tile put into play came from behind the screen -------------------------------------
 def test_putting_a_tile_into_play_cannot_be_taken_back():
-    """Undo (DESIGN.md "Undo is an action too"): nothing hidden may be revealed by an undo. The
+    """Undo (docs/design.md "Undo is an action too"): nothing hidden may be revealed by an undo. The
     tile put into play was behind the screen, so its action is irreversible (issue 13 item 11)."""
     s = fresh()
     t = give(s, 0, "SY2")
@@ -208,7 +208,7 @@ def test_starting_tiles_are_three_bags_of_two_blue_three_red_three_yellow():
 
 # ----- (c): spectators read the public lines the players read --------------------------------------
 def test_spectators_read_the_public_wording_of_a_draw():
-    """Views (DESIGN.md: spectators see what is public): "Player 1 drew 5 tile(s)" is addressed
+    """Views (docs/design.md: spectators see what is public): "Player 1 drew 5 tile(s)" is addressed
     to the other seats and now read by spectators too; the tiles' names stay with their owner
     (issue 14 item 11)."""
     s = ENGINE.setup(2, {}, 3)
@@ -222,9 +222,9 @@ def test_spectators_read_the_public_wording_of_a_draw():
 
 
 def test_refusals_never_depend_on_where_a_hidden_tile_is():
-    """Hidden information (README 5; DESIGN.md "no hidden information in an error"): putting
-    into play a tile that is not behind your screen is refused with the same words whether
-    that tile is behind the opponent's screen, in a bag or out of the game."""
+    """Hidden information (README 5; docs/design.md "The engine contract": no hidden information
+    in a reason): putting into play a tile that is not behind your screen is refused with the
+    same words whether that tile is behind the opponent's screen, in a bag or out of the game."""
     s = fresh()
     theirs = give(s, 1, "R10")
     in_bag = s["sides"][1]["bag"][0]

@@ -95,7 +95,7 @@ def test_illegal_action_reason_reveals_nothing():
 
 def test_no_log_line_names_a_tile_its_reader_cannot_see():
     """Leak test over the log (issue 15: "the leak test also reads the log"; Day Phase > 4 players:
-    "It is forbidden to show each other the drawn monster tiles"; DESIGN.md: never put hidden
+    "It is forbidden to show each other the drawn monster tiles"; docs/design.md: never put hidden
     information where another seat can read it). In playouts at 2, 3 and 4 players, every log
     line a seat or a spectator reads names only tile types that its own view shows, before or
     after the action (a board, the queue, a public pile, a revealed tile, its own screen)."""
