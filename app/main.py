@@ -24,7 +24,6 @@ from fastapi.staticfiles import StaticFiles
 from app import csrf, security
 from app.background import retry_forever, spawn, supervise
 from app.db import make_engine, make_sessionmaker
-from app.fanout import PgFanout
 from app.matches.botpool import BotPool
 from app.matches.expiry import Expiry
 from app.matches.idle import IdleSweeper
@@ -40,8 +39,9 @@ from app.telemetry.metrics import router as metrics_router
 from app.telemetry.requests import RequestContext
 from app.ops.shutdown import drain
 from app.ratelimit import Limiter
-from app.realtime import Hub
-from app.realtime import router as ws_router
+from app.realtime.fanout import HandOver, PgFanout, relay
+from app.realtime.hub import Hub
+from app.realtime.socket import router as ws_router
 from app.routes.api import router as api_router
 from app.routes.pages import refused_form, refused_request
 from app.routes.pages import router as pages_router
@@ -86,8 +86,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         url = settings.async_database_url
         if url.startswith("postgresql+asyncpg://"):
             fanout = PgFanout(url.replace("postgresql+asyncpg://", "postgresql://", 1),
-                              lambda match_id, what, origin: _remote_change(
-                                  service, hub, match_id, what, origin))
+                              lambda match_id, message, origin: relay(
+                                  service, hub, match_id, message, origin))
             service.notifier = fanout
             await fanout.start()
         # Background work restarts after a failure, with back-off (app/background.py).
@@ -113,7 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         outside = app.state.outside = None
         if fanout is None:  # SQLite: no NOTIFY, so look for what `lair end` changed
             outside = app.state.outside = OutsideChanges(service, lambda: list(hub.conns),
-                                     lambda match_id, what: hub.on_change(match_id, what, None),
+                                     lambda match_id, change: hub.on_change(match_id, change),
                                      settings.clock_poll)
             outside.start()
         try:
@@ -134,7 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             service.bot_pool.close()
             if fanout is not None:
                 for match_id in handoff:  # another process makes these bots' moves
-                    await fanout.publish(match_id, "bots")
+                    await fanout.publish(match_id, HandOver())
                 await fanout.close()
             for conns in list(app.state.hub.conns.values()):
                 for conn in list(conns):
@@ -174,23 +174,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            "This record cannot be opened",
                            f"A record file is at most {settings.record_max_bytes // 1000} kB.")})
     return app
-
-
-async def _remote_change(service: MatchService, hub: Hub, match_id: str, what: str,
-                         origin: str) -> None:
-    """Another process committed a change (push the new views), announced its sockets
-    (``presence:…``), or is shutting down and hands over the match's pending bot moves
-    (``what == "bots"``)."""
-    if what.startswith("presence:"):
-        hub.remote_presence(match_id, origin, what)
-        return
-    if what == "bots":
-        if not service.stopping:
-            service.schedule_bots(match_id)
-        return
-    if what != "state":  # seats or status: not caught by the version check of the cache
-        service.forget(match_id)
-    await hub.on_change(match_id, what, None)
 
 
 async def _close_quietly(ws, code: int, reason: str) -> None:

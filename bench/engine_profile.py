@@ -6,7 +6,7 @@ For each game, random bots (legal actions, take-backs excluded) play whole match
 ``players`` seats. Per action it times, separately: ``engine.apply``; the views of every seat and
 one spectator as the server builds them after a move (``app.matches.views.build_views``:
 engine views + labels + names, the log from the events the sockets already hold on); and
-their orjson encoding in the wire form (``app.realtime.wire_view``, static parts left out). A second pass runs under cProfile and names the functions with
+their orjson encoding in the wire form (``app.realtime.protocol.wire_view``, static parts left out). A second pass runs under cProfile and names the functions with
 the largest own time ("hot spots"). Returns/prints a dict (shape in ``profile_game``).
 """
 from __future__ import annotations
@@ -44,8 +44,8 @@ def _snapshot(game: str, players: int):
 
 def _play(game: str, players: int, actions: int, seed: int, timers: dict | None):
     """Play random matches until ``actions`` actions; fill ``timers`` (seconds) if given."""
-    from app.matches.views import build_views
-    from app.realtime import wire_view
+    from app.matches.views import Presence, build_views
+    from app.realtime.protocol import wire_view
     from engines import registry
 
     engine = registry.get(game)
@@ -67,7 +67,7 @@ def _play(game: str, players: int, actions: int, seed: int, timers: dict | None)
             state, _ = engine.apply(state, seat, action)
             t1 = time.process_time()
             views = list(build_views(engine, snap, state, done + 1, [*range(players), None],
-                                     connected=range(players), spectators=2,
+                                     presence=Presence(frozenset(range(players)), 2),
                                      log_from=held).values())
             t2 = time.process_time()
             texts = [orjson.dumps({"type": "view", "view": wire_view(v, 0, static)})

@@ -23,6 +23,7 @@ from datetime import timedelta
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
+from app.matches.changes import ClocksChanged
 from app.models import Heartbeat, Match, Seat
 from app.telemetry import events as ops_events
 
@@ -60,7 +61,7 @@ class Heartbeats:
         if credit:
             ops_events.outage_credited(credit, len(changed))
             for match_id in changed:
-                await self.service._changed(match_id, "clocks")
+                await self.service._changed(match_id, ClocksChanged())
         return credit
 
     async def _beat(self, now: float) -> tuple[float, list[str]]:

@@ -55,15 +55,3 @@ async def state_at(key: tuple, game: str, players: int, options: dict, seed: int
     return await asyncio.to_thread(_state, key, game, players, options, seed, list(actions),
                                    step, version)
 
-
-def step_answer(view: dict, step: int, steps: int, final_result: dict | None) -> dict:
-    """A replay endpoint's answer ``{"step", "steps", "view"}`` for the view built at
-    ``step`` of ``steps``: read-only (no legal actions, labels or prompt; the table's
-    spectator-chat setting is no part of a replay) and, at the last step, the stored
-    ``final_result`` when there is one: a match ended by resignations ranks as the service
-    (or the record) says, which the engine's own result does not know."""
-    view["legal_actions"], view["labels"], view["prompt"] = [], [], None
-    if step == steps and final_result:
-        view["result"] = final_result
-    view["match"].pop("spectator_chat_open", None)
-    return {"step": step, "steps": steps, "view": view}

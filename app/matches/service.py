@@ -27,6 +27,8 @@ from app.background import spawn
 from app.db import json_text
 from app.matches import access, pace
 from app.matches.botpool import BotPool
+from app.matches.changes import (Bus, Cancelled, Change, ChatPosted, Finished, Listener, Moved,
+                                 Notice, Rematch, SeatsChanged, Started, keeps_snapshot)
 from app.matches.exact import require_exact
 from app.models import (CHAT_CHANNELS, ActionRow, ChatMessage, Match, Seat, SeatGrant, User,
                         utcnow)
@@ -89,7 +91,7 @@ class Snapshot:
     undo_depth: int = 0
     #: The version since which the state's event log only grew (the latest undo's version, 0
     #: if none): a viewer holding the log of any version from here on can be sent just the
-    #: events after it (app.realtime, "incremental log").
+    #: events after it (app.realtime.hub, "incremental log").
     log_since: int = 0
 
     def note_move(self, seat: int, irreversible: bool, undo: bool,
@@ -127,11 +129,6 @@ class Outcome:
     version: int
     duplicate: bool = False
     events: list[dict] = field(default_factory=list)
-
-
-Listener = Callable[[str, str, "Snapshot | None"], Awaitable[None]]
-"""``listener(match_id, what, snapshot)`` with ``what`` in {"state", "seats", "started",
-"cancelled"}; ``snapshot`` is the match as committed (None when the listener should load it)."""
 
 
 #: ``submit(actor=BOT)``: the bot runner acting for a bot seat.
@@ -195,16 +192,17 @@ class MatchService:
         #: the asyncpg driver; SQLite: SQLAlchemy Core), not an ORM session.
         self.db = sessionmaker.kw["bind"]
         self._pg = self.db.dialect.name == "postgresql"
-        #: Set on PostgreSQL (``app.fanout.PgFanout``): tells the other processes about every
-        #: committed change. ``notifier.notice(match_id, what)`` gives ``(channel, payload)``
-        #: for a NOTIFY inside a move's own transaction; ``await notifier.publish(match_id,
-        #: what, snap)`` announces the other changes after their commit.
+        #: Set on PostgreSQL (``app.realtime.fanout.PgFanout``): tells the other processes
+        #: about every committed change. ``notifier.notice(match_id, change)`` gives
+        #: ``(channel, payload)`` for a NOTIFY inside a move's own transaction; ``await
+        #: notifier.publish(match_id, change)`` announces the other changes after their commit.
         self.notifier: Any = None
         self.bot_delay = bot_delay
         #: Runs bot decisions off the event loop (hard ones in worker processes).
         self.bot_pool = bot_pool or BotPool()
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._listeners: list[Listener] = []
+        #: The listeners told after every committed change (app.matches.changes).
+        self.changes = Bus()
         self._bot_pending: set[tuple[str, int]] = set()
         #: Bot moves that failed in a row, per match (a busy or locked database): the next try
         #: waits 2**n s, at most a minute, instead of leaving the match waiting for ever.
@@ -260,23 +258,20 @@ class MatchService:
 
     # ----- listeners -------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
-        """Call ``listener(match_id, what)`` after every committed change."""
-        self._listeners.append(listener)
+        """Call ``listener(match_id, change, snapshot)`` after every committed change
+        (app.matches.changes)."""
+        self.changes.subscribe(listener)
 
-    async def _changed(self, match_id: str, what: str, snap: Snapshot | None = None,
+    async def _changed(self, match_id: str, change: Change, snap: Snapshot | None = None,
                        *, notified: bool = False) -> None:
         """Tell the listeners, then (unless the commit itself carried the NOTIFY: ``notified``)
         the other processes."""
-        if what != "state" and not what.startswith("chat:"):
+        if not keeps_snapshot(change):
             self._snaps.pop(match_id, None)  # seats or status changed: reload when needed
-        for listener in self._listeners:
-            try:
-                await listener(match_id, what, snap)
-            except Exception:  # a broken listener must not undo a durable move
-                log.exception("listener failed for match %s", match_id)
+        await self.changes.emit(match_id, change, snap)
         if self.notifier is not None and not notified:
             try:
-                await self.notifier.publish(match_id, what, snap)
+                await self.notifier.publish(match_id, change)
             except Exception:
                 log.exception("fan-out failed for match %s", match_id)
 
@@ -530,7 +525,7 @@ class MatchService:
                                 .values(rejoin_hash=access.token_hash(token)))
                 await s.commit()
         if mine.grants or mine.player_id:
-            await self._changed(match_id, "seats")  # the other devices' tables reload
+            await self._changed(match_id, SeatsChanged())  # the other devices' tables reload
         return token
 
     async def grant_seat(self, token: str, user_id: str) -> str:
@@ -562,7 +557,7 @@ class MatchService:
                                 .values(player_id=None if access.owner(info) == user_id
                                         else user_id))
                 await s.commit()
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
         return match_id
 
     async def take_seat_here(self, match_id: str, user_id: str) -> int:
@@ -581,7 +576,7 @@ class MatchService:
                                 .values(player_id=None if info.user_id == user_id
                                         else user_id))
                 await s.commit()
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
         return seat
 
     async def replace_link(self, match_id: str, host_id: str, kind: str) -> str:
@@ -599,7 +594,7 @@ class MatchService:
                                 .values(**{f"{kind}_token": token}, updated_at=utcnow()))
                 await s.commit()
         self.forget(match_id)
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
         return token
 
     @classmethod
@@ -743,7 +738,7 @@ class MatchService:
                     raise self._seat_taken(seat)
                 await self._touch(s, match_id)
                 await s.commit()
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
 
     async def leave_seat(self, match_id: str, user_id: str) -> None:
         """The seat's owner leaves it before the start; its link and other devices go with
@@ -759,7 +754,7 @@ class MatchService:
                         await self._empty_seat(s, match_id, info.seat, user_id)
                 await self._touch(s, match_id)
                 await s.commit()
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
 
     async def set_seat(self, match_id: str, host_id: str, seat: int, bot: str | None) -> None:
         """Host only, before the start: put a bot (``bot`` = kind) in a seat, or empty it
@@ -778,7 +773,7 @@ class MatchService:
                                 .values(bot=bot))
                 await self._touch(s, match_id)
                 await s.commit()
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
 
     async def fill_with_bots(self, match_id: str, host_id: str, bot: str = "random") -> None:
         """Host only, before the start: every seat still empty gets a bot of kind ``bot`` (a
@@ -797,7 +792,7 @@ class MatchService:
                                 .values(bot=bot).execution_options(synchronize_session=False))
                 await self._touch(s, match_id)
                 await s.commit()
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
 
     async def cancel(self, match_id: str, host_id: str) -> None:
         """Host only: cancel a match that is not finished."""
@@ -811,7 +806,7 @@ class MatchService:
                                 .values(status="cancelled", updated_at=utcnow()))
                 await s.commit()
         ops_events.match_ended(match_id, "cancelled")
-        await self._changed(match_id, "cancelled")
+        await self._changed(match_id, Cancelled())
 
     async def end(self, match_id: str) -> None:
         """Operator: end a match that is not over (e.g. abandoned). It becomes ``cancelled``
@@ -828,7 +823,7 @@ class MatchService:
                     raise ServiceError("finished", "The match is already over.")
                 await s.commit()
         ops_events.match_ended(match_id, "ended_by_admin")
-        await self._changed(match_id, "cancelled")
+        await self._changed(match_id, Cancelled())
 
     async def start(self, match_id: str, host_id: str) -> None:
         """Host only: start when every seat is filled; runs the engine's ``setup``.
@@ -870,7 +865,7 @@ class MatchService:
                 await s.commit()
                 self._remember_prompts(match_id, 0, engine.prompts(state))
         ops_events.match_started(match_id, m.game, m.players)
-        await self._changed(match_id, "started")
+        await self._changed(match_id, Started())
         self.schedule_bots(match_id)
 
     # ----- play ------------------------------------------------------------------------------
@@ -920,7 +915,7 @@ class MatchService:
         ops_events.action_applied(match_id, m.game, seat, new_version, started)
         if result is not None:
             ops_events.match_ended(match_id, "finished", new_version)
-        await self._changed(match_id, "state", snap, notified=True)
+        await self._changed(match_id, Moved(), snap, notified=True)
         if result is None and any(info.bot for info in snap.seats):
             self.schedule_bots(match_id)
         return Outcome(applied=True, version=new_version, events=events)
@@ -929,7 +924,7 @@ class MatchService:
         """``{"channel", "payload"}`` of the NOTIFY a move's transaction carries, or None."""
         if self.notifier is None or not self._pg:
             return None
-        channel, payload = self.notifier.notice(match_id, "state")
+        channel, payload = self.notifier.notice(match_id, Moved())
         return {"channel": channel, "payload": payload}
 
     async def _submit_cached(self, match_id: str, seat: int, action_id: str, version: int,
@@ -1010,7 +1005,7 @@ class MatchService:
         sql = _PG_MOVE
         if self.notifier is not None:
             sql = _PG_MOVE_NOTIFY
-            args += self.notifier.notice(match_id, "state")
+            args += self.notifier.notice(match_id, Moved())
         async with self.db.connect() as conn:
             # Checked out already: reading it needs no I/O (no greenlet hop, unlike
             # ``await conn.get_raw_connection()``).
@@ -1177,7 +1172,7 @@ class MatchService:
                 await self._refresh_clock(s, snap, self._humans(snap) - {seat})
                 await self._touch(s, match_id)
                 await s.commit()
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
         name = info.name or f"Player {seat + 1}"
         await self._notice(match_id, f"The host handed {name}'s seat to a bot; {name} can "
                                      "take it back at any time.")
@@ -1203,7 +1198,7 @@ class MatchService:
                                           reseat=mine[0].seat)
                 await self._touch(s, match_id)
                 await s.commit()
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
         name = mine[0].away_name or f"Player {mine[0].seat + 1}"
         await self._notice(match_id, f"{name} took their seat back from the bot.")
         return mine[0].seat
@@ -1250,7 +1245,7 @@ class MatchService:
             if existing is None:
                 raise
             return existing
-        await self._changed(match_id, f"rematch:{new.id}")
+        await self._changed(match_id, Rematch(new.id))
         return new
 
     async def _rematch(self, match_id: str) -> Match | None:
@@ -1269,7 +1264,7 @@ class MatchService:
                 await s.execute(update(Match).where(Match.id == match_id)
                                 .values(host_id=info.user_id, updated_at=utcnow()))
                 await s.commit()
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
         await self._notice(match_id, f"{info.name or f'Player {seat + 1}'} is the host now.")
 
     async def set_spectator_chat(self, match_id: str, host_id: str, open_: bool) -> None:
@@ -1282,7 +1277,7 @@ class MatchService:
                 await s.execute(update(Match).where(Match.id == match_id)
                                 .values(spectator_chat_open=open_, updated_at=utcnow()))
                 await s.commit()
-        await self._changed(match_id, "seats")  # every table's chat panel shows the change
+        await self._changed(match_id, SeatsChanged())  # every table's chat panel shows the change
 
     async def _undo(self, s: AsyncSession, snap: Snapshot, seat: int
                     ) -> tuple[dict, list[dict]]:
@@ -1337,7 +1332,7 @@ class MatchService:
             s.add(msg)
             await s.commit()
         # Listeners deliver it: this process's hub, and the other processes' through fan-out.
-        await self._changed(match_id, f"chat:{msg.id}")
+        await self._changed(match_id, ChatPosted(msg.id))
         return msg
 
     async def chat_line(self, match_id: str, line_id: int) -> ChatMessage | None:
@@ -1537,7 +1532,7 @@ class MatchService:
     async def _notice(self, match_id: str, text: str) -> None:
         """Tell the table (a chat line from "Lair", kept in the history, and a toast)."""
         await self.post_chat(match_id, None, "Lair", text)
-        await self._changed(match_id, f"notice:{text}")
+        await self._changed(match_id, Notice(text))
 
     async def _hand_to_bot(self, s: AsyncSession, snap: Snapshot, info: SeatInfo,
                            resigned: bool = False) -> bool:
@@ -1581,7 +1576,7 @@ class MatchService:
                 await s.execute(update(Match).where(Match.id == match_id)
                                 .values(settings=pace.stored(settings), updated_at=utcnow()))
                 await s.commit()
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
         return settings
 
     async def resign(self, match_id: str, user_id: str) -> bool:
@@ -1633,11 +1628,11 @@ class MatchService:
         if ended:
             ops_events.match_ended(match_id, "resigned", m.version)
             await self._notice(match_id, f"{name} resigned. The match is over.")
-            await self._changed(match_id, "finished")
+            await self._changed(match_id, Finished())
         else:
             await self._notice(match_id, f"{name} resigned: a bot plays the seat to the end "
                                          "and it ranks last.")
-            await self._changed(match_id, "seats")
+            await self._changed(match_id, SeatsChanged())
             self.schedule_bots(match_id)
         return ended
 
@@ -1691,7 +1686,7 @@ class MatchService:
             await self._notice(match_id, f"{name} was away: the players voted a bot in. "
                                          f"{name} can take the seat back.")
             self.schedule_bots(match_id)
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
         return replaced
 
     async def expire_due(self) -> float | None:
@@ -1746,7 +1741,7 @@ class MatchService:
             await self._notice(match_id, f"{name} ran out of time: a bot plays the seat until "
                                          f"{name} takes it back.")
         ops_events.clock_expired(match_id, len(names))
-        await self._changed(match_id, "seats")
+        await self._changed(match_id, SeatsChanged())
         self.schedule_bots(match_id)
 
     # ----- helpers ---------------------------------------------------------------------------

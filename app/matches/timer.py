@@ -39,7 +39,7 @@ class ClockTimer(Background):
         await self.heartbeats.beat()
         return await self.service.expire_due()
 
-    async def _changed(self, _match_id: str, _what: str, _snap=None) -> None:
+    async def _changed(self, _match_id: str, _change, _snap=None) -> None:
         self._wake.set()
 
     async def _run(self) -> None:

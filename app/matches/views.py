@@ -1,14 +1,20 @@
-"""Per-viewer views: the engine's view plus what the service knows (names, presence, version).
+"""THE per-viewer view: the engine's view plus what the service knows (names, presence, pace).
 
-Only ``engine.view(state, viewer)`` decides what a viewer may know; this module adds public
-facts (seat names, bots, host, connection) and never reads hidden parts of the state.
+Every view a person reads is built here: the live table's (``live_views``, pushed by
+app.realtime.hub), the waiting room's (``lobby_view``), a replay step's (``replay_view``,
+also of an imported record) and the operator's (``build_view``, a spectator's view). Only
+``engine.view(state, viewer)`` decides what a viewer may know; this module adds public facts
+(seat names, bots, host, connection, clocks, votes) and never reads hidden parts of the
+state. Who is connected comes in as data (:class:`Presence`), not from the sockets.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable
 
+from app.matches import pace
 from app.matches.service import Snapshot
 from engines import registry
 from engines.base import Engine
@@ -16,38 +22,61 @@ from engines.levels import level_of
 from engines.records import UNDO
 
 
+@dataclass(frozen=True)
+class Presence:
+    """Who is at a match's table now, as data (app.realtime.presence counts the sockets).
+
+    ``connected``: seats with an open socket (in any process); ``spectators``: the number of
+    spectator sockets; ``left_at``: seat -> when (epoch s) its last socket closed;
+    ``since``: when the counting began (epoch s; an absent seat not seen since is away since
+    then)."""
+
+    connected: frozenset[int] = frozenset()
+    spectators: int = 0
+    left_at: Mapping[int, float] = field(default_factory=dict)
+    since: float = 0.0
+
+    def away_since(self, seat: int) -> float | None:
+        """Since when (epoch s) ``seat`` has no socket open, or None while it has one."""
+        if seat in self.connected:
+            return None
+        return self.left_at.get(seat, self.since)
+
+
+#: Nobody connected (replays, records, tests).
+NOBODY = Presence()
+
+
 def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer: int | None,
-               *, connected: Iterable[int] = (), spectators: int = 0,
-               reveal: bool = False) -> dict:
+               *, presence: Presence = NOBODY, reveal: bool = False) -> dict:
     """The view sent to ``viewer`` (seat or None for a spectator) at ``version``.
 
     Shape: DESIGN.md's engine view with ``version`` set, ``labels`` (one per legal action),
-    seats augmented with ``name``/``bot``/``host``/``connected``, and ``match``
+    seats augmented with ``name``/``bot``/``level``/``host``/``connected``, and ``match``
     (``{id, game, title, status, players, spectators, spectator_chat_open}``).
     """
-    return build_views(engine, snap, state, version, [viewer], connected=connected,
-                       spectators=spectators, reveal=reveal)[viewer]
+    return build_views(engine, snap, state, version, [viewer], presence=presence,
+                       reveal=reveal)[viewer]
 
 
 def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
-                viewers: Iterable[int | None], *, connected: Iterable[int] = (),
-                spectators: int = 0, reveal: bool = False,
-                log_from: int = 0) -> dict[int | None, dict]:
+                viewers: Iterable[int | None], *, presence: Presence = NOBODY,
+                reveal: bool = False, log_from: int = 0) -> dict[int | None, dict]:
     """``{viewer: build_view(..., viewer, ...)}`` for several viewers of one version: the
     engine computes what every viewer sees once (``Engine.views``), and each log event gets its
     seat names once, not once per viewer. Views may share parts that are equal for all
     viewers: encode them, do not change them in place.
 
     ``log_from``: the views' ``log`` holds only what each viewer may read of the state's
-    events from that index on (the socket holds the rest: app.realtime), so a move costs the
-    new events, not the whole log, per viewer."""
+    events from that index on (the socket holds the rest: app.realtime.hub), so a move costs
+    the new events, not the whole log, per viewer."""
     m = snap.match
     undo_for = snap.can_undo if not reveal and state is m.state else None
     others = _others_wordings(state["log"], log_from, len(snap.seats))
     if log_from:
         state = dict(state, log=state["log"][log_from:])  # a shallow copy: nothing changes
     views = engine.views(state, viewers, reveal=reveal)
-    online = set(connected)
+    online = presence.connected
     names = seat_names(snap)
     labels = [seat_label(info) for info in snap.seats]
     names_key = tuple(names)
@@ -66,7 +95,7 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
         return hit[1]
 
     match = {"id": m.id, "game": m.game, "title": engine.title, "status": m.status,
-             "players": m.players, "spectators": spectators,
+             "players": m.players, "spectators": presence.spectators,
              "spectator_chat_open": bool(m.spectator_chat_open)}
     for viewer, view in views.items():
         view["version"] = version
@@ -79,9 +108,9 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
             for k, v in seat_view.items():
                 if isinstance(v, str):
                     seat_view[k] = game_named(v)
-            seat_view.update(name=name,
-                             bot=bool(info.bot), level=level_of(info.bot), host=info.user_id == m.host_id and info.user_id
-                             is not None, connected=bool(info.bot) or info.seat in online)
+            seat_view.update(name=name, bot=bool(info.bot), level=level_of(info.bot),
+                             host=info.user_id == m.host_id and info.user_id is not None,
+                             connected=bool(info.bot) or info.seat in online)
         hits = named_events.get
         view["log"] = [hit[1] if (hit := hits(id(e))) is not None else named(e)
                        for e in view["log"]]
@@ -90,6 +119,84 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
                                   text=game_named(_named(view["prompt"]["text"], names_key)))
         view["match"] = dict(match)
     return views
+
+
+def live_views(engine: Engine, snap: Snapshot, viewers: Iterable[int | None],
+               presence: Presence, now: float, *, log_from: int = 0
+               ) -> dict[int | None, dict]:
+    """The live table's views of the match as committed (``snap.match.state``): ``build_views``
+    plus ``pace`` (:func:`table_facts`) and, once the match is finished, the stored result
+    (:func:`_stored_result`). ``now``: epoch s (the clocks and away timers)."""
+    m = snap.match
+    facts = table_facts(snap, presence, now)
+    views = build_views(engine, snap, m.state, m.version, viewers, presence=presence,
+                        log_from=log_from)
+    for view in views.values():
+        view["pace"] = facts
+        if m.status == "finished" and m.result:  # ranks after resignations
+            _stored_result(view, m.result)
+    return views
+
+
+def table_facts(snap: Snapshot, presence: Presence, now: float) -> dict:
+    """The public pace facts added to every live view as ``view["pace"]`` (app.matches.pace):
+    clocks, and per seat ``resigned``, ``away`` (seconds, None while connected or a bot),
+    the replacement ``votes`` (voter seats) and ``needed``, and ``resign_ends`` (that
+    seat's resignation would end the match now). ``now``: epoch s."""
+    m = snap.match
+    settings = pace.settings_of(m.settings)
+    facts = pace.public(settings, m.clocks, m.players,
+                        {i.seat for i in snap.seats if i.bot}, now)
+    humans = {i.seat for i in snap.seats if i.user_id is not None}
+    resigned = [i.seat for i in snap.seats if i.resigned_at is not None]
+    teams = registry.get(m.game, m.engine_version).teams if m.game in registry.ENGINES \
+        else {}
+    since = (m.clocks or {}).get("since") or {}
+    for info, entry in zip(snap.seats, facts["seats"]):
+        away = presence.away_since(info.seat) if info.seat in humans else None
+        votes = info.votes or {}
+        current = "since" in votes and votes.get("since") == since.get(str(info.seat))
+        entry.update(resigned=info.resigned_at is not None,
+                     away=None if away is None else round(max(0.0, now - away), 1),
+                     votes=votes.get("voters", []) if current else [],
+                     needed=pace.votes_needed(humans, info.seat) if info.seat in humans
+                     else None,
+                     # whether this seat resigning now ends the match (the dialog says so)
+                     resign_ends=pace.last_side(m.players, teams,
+                                                resigned + [info.seat]) is not None)
+    return facts
+
+
+def _stored_result(view: dict, result: dict) -> None:
+    """The match's stored result wins over the engine's: resigned seats rank last, and a match
+    ended by resignation has no engine result at all (nobody is prompted any more)."""
+    view["result"] = result
+    view["legal_actions"], view["labels"], view["prompt"] = [], [], None
+    if isinstance(view.get("header"), dict):
+        view["header"] = dict(view["header"], waiting_for=[])
+
+
+def lobby_view(snap: Snapshot, presence: Presence) -> dict:
+    """The waiting room of an open match: ``{status, seats: seats_summary, pace:
+    pace.describe}``."""
+    m = snap.match
+    return {"status": m.status, "seats": seats_summary(snap, presence),
+            "pace": pace.describe(pace.settings_of(m.settings))}
+
+
+def replay_view(engine: Engine, snap: Snapshot, state: dict, step: int, steps: int,
+                viewer: int | None, *, reveal: bool, final_result: dict | None) -> dict:
+    """A replay endpoint's answer ``{"step", "steps", "view"}``: the view at ``step`` of
+    ``steps`` (``state``: the state after ``step`` actions), read-only (no legal actions,
+    labels or prompt; the table's spectator-chat setting is no part of a replay) and, at the
+    last step, the stored ``final_result`` when there is one: a match ended by resignations
+    ranks as the service (or the record) says, which the engine's own result does not know."""
+    view = build_view(engine, snap, state, step, viewer, reveal=reveal)
+    view["legal_actions"], view["labels"], view["prompt"] = [], [], None
+    if step == steps and final_result:
+        view["result"] = final_result
+    view["match"].pop("spectator_chat_open", None)
+    return {"step": step, "steps": steps, "view": view}
 
 
 def _others_wordings(log: list[dict], start: int, players: int) -> set[int]:
@@ -196,10 +303,10 @@ def plurals(text: str) -> str:
                         text)
 
 
-def seats_summary(snap: Snapshot, connected: Iterable[int] = ()) -> list[dict]:
+def seats_summary(snap: Snapshot, presence: Presence = NOBODY) -> list[dict]:
     """Public seat list for the waiting room: ``[{seat, name, bot, level, host, connected,
     empty}]`` (``level``: ``easy``/``normal``/``hard`` for a bot seat, else ``None``)."""
-    online = set(connected)
+    online = presence.connected
     return [{"seat": i.seat, "name": i.name, "bot": i.bot, "level": level_of(i.bot),
              "host": i.user_id is not None and i.user_id == snap.match.host_id,
              "connected": i.seat in online, "empty": i.user_id is None and i.bot is None}

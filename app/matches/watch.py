@@ -1,7 +1,7 @@
 """Changes made outside this process, on SQLite (issue 8, "Admin": ``lair end`` from a shell).
 
-PostgreSQL tells every process of every commit (LISTEN/NOTIFY, ``app.fanout``); SQLite has no
-such channel, so a server on the embedded default would keep showing a match that the ``lair``
+PostgreSQL tells every process of every commit (LISTEN/NOTIFY, ``app.realtime.fanout``); SQLite
+has no such channel, so a server on the embedded default would keep showing a match that the ``lair``
 command-line tool ended as still running. One task per process looks, every ``poll`` seconds,
 at the status and version of the matches that have sockets here (one small query) and hands
 any difference to ``on_change`` as if another process had notified it.
@@ -13,19 +13,21 @@ import logging
 from typing import Awaitable, Callable, Iterable
 
 from app.background import Background
+from app.matches.changes import Cancelled, Change, Moved, Started
 from app.matches.service import MatchService
 
 log = logging.getLogger("lair.watch")
 
 
 class OutsideChanges(Background):
-    """Polls ``matches()`` (ids with open sockets) and calls ``on_change(match_id, what)``:
-    ``"started"``/``"cancelled"`` when the status became active/cancelled, else ``"state"``."""
+    """Polls ``matches()`` (ids with open sockets) and calls ``on_change(match_id, change)``
+    (app.matches.changes): ``Started``/``Cancelled`` when the status became active/cancelled,
+    else ``Moved``."""
 
     name = "outside changes"
 
     def __init__(self, service: MatchService, matches: Callable[[], Iterable[str]],
-                 on_change: Callable[[str, str], Awaitable[None]], poll: float = 2.0):
+                 on_change: Callable[[str, Change], Awaitable[None]], poll: float = 2.0):
         self.service = service
         self.matches = matches
         self.on_change = on_change
@@ -42,11 +44,11 @@ class OutsideChanges(Background):
             if snap is None or (snap.match.status, snap.match.version) == (status, version):
                 continue
             changed.append(match_id)
-            what = "state"  # a move: the version check of the cache sees it
+            change: Change = Moved()  # a move: the version check of the cache sees it
             if status != snap.match.status:
                 self.service.forget(match_id)
-                what = {"active": "started", "cancelled": "cancelled"}.get(status, "state")
-            await self.on_change(match_id, what)
+                change = {"active": Started(), "cancelled": Cancelled()}.get(status, Moved())
+            await self.on_change(match_id, change)
         return changed
 
     async def _run(self) -> None:

@@ -34,6 +34,7 @@ from tenacity import (AsyncRetrying, RetryCallState, retry_if_exception_type,
 
 from app.background import spawn
 from app.matches import pace
+from app.matches.changes import Change, Finished, Moved, Started
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import seat_label
 from app.telemetry import events as ops_events
@@ -63,9 +64,10 @@ class Webhooks:
         service.subscribe(self.on_change)
 
     # ----- what to send ----------------------------------------------------------------------
-    async def on_change(self, match_id: str, what: str, snap: Snapshot | None = None) -> None:
-        """Service listener: a committed move ("state"), a start or an end by resignation."""
-        if what not in ("state", "started", "finished"):
+    async def on_change(self, match_id: str, change: Change, snap: Snapshot | None = None
+                        ) -> None:
+        """Service listener: a committed move, a start or an end by resignation."""
+        if not isinstance(change, (Moved, Started, Finished)):
             return
         if snap is None:
             try:

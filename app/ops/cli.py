@@ -29,12 +29,13 @@ from pathlib import Path
 from sqlalchemy import func, make_url, select, text
 
 from app.db import make_engine, make_sessionmaker
-from app.fanout import CHANNEL
+from app.matches.changes import Cancelled
 from app.matches.service import MatchService, ServiceError
 from app.models import Match, Seat, User
 from app.ops.admin import remove_chat
 from app.ops.health import database_revisions, head_revisions
 from app.ops.verify import verify_all
+from app.realtime.fanout import CHANNEL, payload
 from app.settings import Settings
 
 
@@ -84,8 +85,8 @@ async def _end(engine, sm, match_id: str, out) -> int:
         return 1
     if engine.dialect.name == "postgresql":  # running servers: reload the players' tables
         async with engine.begin() as conn:
-            await conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                               {"channel": CHANNEL, "payload": f"cli {match_id} cancelled"})
+            await conn.execute(text("SELECT pg_notify(:channel, :payload)"), {
+                "channel": CHANNEL, "payload": payload("cli", match_id, Cancelled())})
     print(f"{match_id}: ended", file=out)
     return 0
 

@@ -8,7 +8,7 @@ from app.identity import request_user_id
 from app.matches import access, replays
 from app.matches.records import record_file, seat_entries
 from app.matches.service import MatchService, ServiceError, Snapshot
-from app.matches.views import build_view
+from app.matches.views import replay_view
 from engines import registry
 from engines.records import state_hash
 
@@ -67,8 +67,8 @@ async def replay(request: Request, match_id: str, step: int = 0, watch: str | No
                                    m.engine_version)
     engine = registry.get(m.game, m.engine_version)
     viewer = None if finished else seat
-    view = build_view(engine, snap, state, step, viewer, reveal=finished)
-    return replays.step_answer(view, step, len(rows), m.result if finished else None)
+    return replay_view(engine, snap, state, step, len(rows), viewer, reveal=finished,
+                       final_result=m.result if finished else None)
 
 
 @router.get("/matches/{match_id}/record")

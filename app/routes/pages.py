@@ -18,7 +18,7 @@ from fastapi.templating import Jinja2Templates
 
 from app import csrf
 from app.identity import clean_name, new_user_id, request_user_id, set_user_cookie
-from app.matches import access, pace
+from app.matches import access, chat_policy, pace
 from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import seats_summary
 from engines import registry
@@ -276,7 +276,7 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
         team_of = {s: i for i, team in enumerate(teams or []) for s in team}
         saved = pace.settings_of(m.settings)
         form = dict(pace.stored(saved), **(pace_entered or {}))
-        seats = seats_summary(snap, hub.connected_seats(m.id))
+        seats = seats_summary(snap, hub.presence_of(m.id, m.players))
         taken = request.query_params.get("taken", "")
         return _page(request, "waiting.html", status_code=status_code,
                      seats=seats, empty_seats=sum(1 for x in seats if x["empty"]),
@@ -293,9 +293,9 @@ async def _render_match(request: Request, snap: Snapshot, *, invite: str | None 
     replay_url = f"/m/{m.id}/replay" + (f"?watch={m.watch_token}" if watch else "")
     away_seat = access.away_seat(snap, uid)
     replaceable = [i for i in snap.seats if i.user_id and (not user or i.user_id != user.id)]
-    # Participants write the table chat; anyone else is a spectator (app.realtime.at_table
-    # decides with app.matches.access, this only words the chat panel).
-    chat_role = "table" if access.participant(snap, uid) else "spectator"
+    # Participants write the table chat; anyone else is a spectator (app.matches.chat_policy
+    # decides, this only words the chat panel).
+    chat_role = "table" if chat_policy.at_table(snap, uid) else "spectator"
     rematch_id = (await _service(request).rematch_id(m.id)) if m.status == "finished" else None
     return _page(request, "table.html", renderer_url=renderer_url, replay_url=replay_url,
                  rematch_url=f"/m/{rematch_id}" if rematch_id else "",

@@ -26,7 +26,7 @@ from app import csrf
 from app.identity import request_user_id
 from app.matches import records, replays
 from app.matches.history import finished_matches
-from app.matches.views import build_view
+from app.matches.views import replay_view
 from app.telemetry import events as ops_events
 from app.routes.pages import ROOT, _message, _page, _user
 from engines import registry
@@ -144,9 +144,8 @@ async def record_replay(request: Request, record_id: str, step: int = 0) -> dict
                                    row.seed, [(s, a) for s, a in row.actions], step,
                                    row.engine_version)
     snap = records.snapshot(row)
-    view = build_view(registry.get(row.game, row.engine_version), snap, state, step, None,
-                      reveal=True)
-    return replays.step_answer(view, step, len(row.actions), row.result)
+    return replay_view(registry.get(row.game, row.engine_version), snap, state, step,
+                       len(row.actions), None, reveal=True, final_result=row.result)
 
 
 @router.get("/records/{record_id}/record")

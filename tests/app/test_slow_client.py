@@ -11,7 +11,7 @@ import asyncio
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.realtime import Connection
+from app.realtime.connection import Connection
 from app.settings import Settings
 from tests.app.conftest import named, new_client
 from tests.csrf import as_browser

@@ -1,0 +1,88 @@
+"""One open websocket: its viewer, its bounded send queue and its message allowance.
+
+A socket that falls too far behind (its queue full) is closed: the client reconnects and
+receives the whole view again, instead of the server holding an unbounded backlog for it.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+
+from fastapi import WebSocket
+
+from app.realtime.protocol import CLOSE_TRY_LATER
+from app.telemetry import events as ops_events
+
+
+class Connection:
+    """One open socket: its viewer, a bounded send queue and a sender task."""
+
+    def __init__(self, ws: WebSocket, match_id: str, user_id: str | None, seat: int | None,
+                 name: str, queue_size: int):
+        self.ws = ws
+        self.match_id = match_id
+        self.user_id = user_id
+        self.seat = seat
+        self.name = name
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        self.closed = False
+        self.tokens: float | None = None  # a full bucket (the configured burst) at first use
+        self.limited = False  # the rate limit refused this socket's last message
+        self.refilled = time.monotonic()
+        self.task: asyncio.Task | None = None  # the sender, cancelled if it stalls
+        self.writing = False
+        #: What this socket holds of its table, ``(seat, version, length of its log, seat
+        #: names, length of the state's log)`` at the last view sent, or None: later views
+        #: carry only what it lacks (``Hub.push``).
+        self.sent: tuple | None = None
+
+    def send(self, text: str) -> None:
+        """Queue a frame; a socket whose queue is full is too slow and gets closed."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            ops_events.limit_hit("ws_slow", self.match_id)  # closing a slow socket
+            self.close()
+            # The sender may be stuck in a write to a peer that stopped reading: stop it, so
+            # the socket is really closed (and its memory freed) instead of lingering.
+            if self.writing and self.task is not None:
+                self.task.cancel()
+
+    def close(self) -> None:
+        """Stop the sender (the socket closes; the client reconnects)."""
+        if not self.closed:
+            self.closed = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    async def sender(self) -> None:
+        """Write queued frames in order until closed, then close the socket with 1013."""
+        try:
+            while (text := await self.queue.get()) is not None:
+                self.writing = True
+                await self.ws.send_text(text)
+                self.writing = False
+        except Exception:
+            pass
+        finally:
+            self.closed = True
+            try:  # a stalled peer cannot take a close frame: give up after a moment
+                async with asyncio.timeout(2):  # (3.11's wait_for can swallow a cancel)
+                    await self.ws.close(code=CLOSE_TRY_LATER)
+            except Exception:
+                pass
+
+    def allow(self, rate: float = 10.0, burst: float = 30.0) -> bool:
+        """Token bucket: ``rate`` messages per second, bursts of ``burst``."""
+        now = time.monotonic()
+        if self.tokens is None:
+            self.tokens = burst
+        self.tokens = min(burst, self.tokens + (now - self.refilled) * rate)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
