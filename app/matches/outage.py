@@ -60,7 +60,7 @@ class Heartbeats:
         if credit:
             ops_events.outage_credited(credit, len(changed))
             for match_id in changed:
-                await self.service._changed(match_id, "clocks")
+                await self.service.changed(match_id, "clocks")
         return credit
 
     async def _beat(self, now: float) -> tuple[float, list[str]]:

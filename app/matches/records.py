@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.matches import pace
 from app.matches.exact import require_exact
-from app.matches.service import SeatInfo, Snapshot
+from app.matches.snapshot import SeatInfo, Snapshot, default_name, seat_name
 from app.models import Match, Record, User
 from engines import registry
 from engines.base import IllegalAction
@@ -218,7 +218,8 @@ def _result(engine, rec: RecordFile, state: dict) -> dict:
         return pace.rank_resigned_last(result, order)
     if order and pace.last_side(rec.players, engine.teams, order) is not None:
         seats = rec.seats or [SeatEntry() for _ in range(rec.players)]
-        names = [e.name or e.away_name or f"Player {i + 1}" for i, e in enumerate(seats)]
+        names = [seat_name(SeatInfo(i, None, e.name, e.bot, None, e.away_name))
+                 for i, e in enumerate(seats)]
         return pace.resigned_result(rec.players, engine.teams, order, names)
     raise RecordError("The match in this record is not over: only finished matches have "
                       "records.")
@@ -256,7 +257,7 @@ def snapshot(rec: Record) -> Snapshot:
                   host_id=IMPORTED_HOST, public=True)
     # A record that names no one (hand-made, or tests/records): "Player n", the engines' word.
     seats = [SeatInfo(n, IMPORTED_HOST if s.get("host") else None,
-                      s.get("name") or (None if s.get("bot") else f"Player {n + 1}"),
+                      s.get("name") or (None if s.get("bot") else default_name(n)),
                       s.get("bot"), None, s.get("away_name")) for n, s in enumerate(rec.seats)]
     return Snapshot(match, seats)
 

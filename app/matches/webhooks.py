@@ -123,7 +123,7 @@ class Webhooks:
     def _send(self, match_id: str, kind: str, url: str, payload: dict) -> None:
         # kept in the service's tasks: drained at shutdown and by the tests
         spawn(self.post(match_id, kind, url, payload), f"webhook of {match_id}",
-              self.service._tasks)
+              self.service.tasks)
 
     async def _resolve(self, url: str) -> tuple[str | None, bool]:
         """``(address, public)``: the first address the URL's host resolves to (None when it

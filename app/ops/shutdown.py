@@ -20,12 +20,12 @@ async def drain(service, timeout: float) -> set[str]:
     """Stop scheduling bot moves and wait (at most ``timeout`` s) for in-flight actions and bot
     moves. Returns the ids of matches whose pending bot moves this process did not make."""
     service.stopping = True
-    events.shutdown("draining", bot_tasks=len(service._tasks))
+    events.shutdown("draining", bot_tasks=len(service.tasks))
 
     async def wait() -> None:
         await service.drain()
         # An action being applied holds its match's lock until its commit and fan-out are done.
-        for lock in list(service._locks.values()):
+        for lock in list(service.locks.values()):
             async with lock:
                 pass
 
