@@ -24,7 +24,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.matches import access, commit
 from app.matches.commit import BOT
 from app.matches.errors import ErrorCode, ServiceError, busy
-from app.matches.exact import require_exact
 from app.matches.pace import clocks
 from app.matches.snapshot import Outcome, Snapshot, engine_for
 from app.matches.store import Store
@@ -76,8 +75,9 @@ async def decide(snap: Snapshot, seat: int, version: int, action: Any, actor: st
     """THE judgment of one action from ``seat`` built on ``version``, against ``snap`` (an
     active match as committed): the actor holds the seat, the version is current (or
     ``late_ok`` says the late action still stands: a simultaneous frame), and the engine
-    accepts the action with exactly its JSON types. ``undo()`` gives the state after taking
-    back the seat's latest move (``action`` is ``UNDO``). Nothing is written.
+    accepts the action (``Engine.apply``: exactly a legal action, JSON types included).
+    ``undo()`` gives the state after taking back the seat's latest move (``action`` is
+    ``UNDO``). Nothing is written.
 
     Raises ``ServiceError``: ``not_your_seat`` (not the actor's seat, or not its turn),
     ``stale`` (built on an old version), ``illegal`` (the engine's reason), ``bad_request``
@@ -92,8 +92,7 @@ async def decide(snap: Snapshot, seat: int, version: int, action: Any, actor: st
     try:
         if action == UNDO and undo is not None:
             new_state, events = await undo()
-        else:
-            require_exact(engine, state, seat, action)
+        else:  # legality is type-exact: 1, 1.0 and true are three actions (engines.base)
             new_state, events = engine.apply(state, seat, action)
     except IllegalAction as exc:
         if action != UNDO and seat not in engine.prompts(state) and \
