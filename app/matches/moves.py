@@ -137,7 +137,8 @@ class Moves:
     async def _submit(self, match_id: str, seat: int, action_id: str, version: int,
                       action: Any, actor: str | None, started: float) -> Outcome:
         async with self.store.locks[match_id]:
-            moved = await self.submit_cached(match_id, seat, action_id, version, action, actor)
+            moved: Moved | Outcome | None = await self.submit_cached(
+                match_id, seat, action_id, version, action, actor)
             for attempt in (1, 2):
                 if moved is not None:
                     break
@@ -153,6 +154,7 @@ class Moves:
                     self.store.snaps.pop(match_id, None)
             if isinstance(moved, Outcome):
                 return moved
+            assert moved is not None  # the full path answers or raises
             snap, new_version, result, events = moved
         m = snap.match
         ops_events.action_applied(match_id, m.game, seat, new_version, started)
@@ -279,7 +281,10 @@ class Moves:
                                                                      action_id):
                 return Outcome(applied=False, version=row.version, duplicate=True)
             snap = store.snaps.get(match_id)
-            if snap is None or snap.match.version != row.version:
+            # the status too: a read outside the lock (a socket, the bot runner) that began
+            # before the start may have cached the open match at the same version 0
+            if snap is None or (snap.match.version, snap.match.status) != (row.version,
+                                                                           row.status):
                 snap = await store.load(match_id, s)
             m = snap.match
 
