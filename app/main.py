@@ -28,7 +28,7 @@ from app.matches.botpool import BotPool
 from app.matches.expiry import Expiry
 from app.matches.idle import IdleSweeper
 from app.matches.service import MatchService
-from app.matches.timer import ClockTimer
+from app.matches.pace.timer import ClockTimer
 from app.matches.watch import OutsideChanges
 from app.matches.webhooks import Webhooks
 from app.telemetry import events as logs_events

@@ -83,7 +83,7 @@ class Match(Base):
 class Seat(Base):
     """A place at a match's table: empty, a user, or a bot (``bot`` = bot kind). A user sits
     in at most one seat of a match (``uq_seats_match_user``, a partial unique index: several
-    server processes cannot seat one user twice; app.matches.service takes seats with
+    server processes cannot seat one user twice; app.matches.seats takes seats with
     conditional updates)."""
 
     __tablename__ = "seats"

@@ -11,20 +11,22 @@ import orjson
 
 from app.main import app as lair
 
-#: The service's and the hub's per-match maps (attribute names; a missing one counts -1, so a
-#: renamed map shows up in the bench's output instead of passing silently as empty).
-SERVICE_MAPS = ("_snaps", "_locks", "_prompts_at", "_movers", "_bot_failures")
-HUB_MAPS = ("conns", "left_at", "remote")
+#: The per-match maps of the service's store and bot runner and of the hub and its presence
+#: tracker (dotted paths from ``app.state``; a missing one counts -1, so a renamed map shows up
+#: in the bench's output instead of passing silently as empty).
+MAPS = ("service.store.snaps", "service.store.locks", "service.store.prompts_at",
+        "service.store.movers", "service.bots.failures", "hub.conns", "hub.tracker.left_at",
+        "hub.tracker.remote")
 
 
 def sizes(state) -> dict[str, int]:
-    """``{"service._snaps": n, ..., "hub.conns": n, ...}`` for the app's ``state``."""
+    """``{"service.store.snaps": n, ..., "hub.conns": n, ...}`` for the app's ``state``."""
     out = {}
-    for owner, names in (("service", SERVICE_MAPS), ("hub", HUB_MAPS)):
-        obj = getattr(state, owner, None)
-        for name in names:
-            kept = getattr(obj, name, None)
-            out[f"{owner}.{name}"] = -1 if kept is None else len(kept)
+    for path in MAPS:
+        obj = state
+        for name in path.split("."):
+            obj = getattr(obj, name, None)
+        out[path] = -1 if obj is None else len(obj)
     return out
 
 

@@ -45,6 +45,32 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
+def same_types(legal: Any, given: Any) -> bool:
+    """Whether ``given``, already ``== legal``, also has ``legal``'s JSON types all through:
+    Python's ``==`` confuses ``1``, ``1.0`` and ``True``, and a state that took a client's
+    ``2.0`` or ``true`` for a legal ``2`` or ``1`` would hold a float (a crash later) or a bool.
+    Only the equal legal action is walked, so the depth is that of a legal action's."""
+    if type(legal) is not type(given):
+        return False
+    if isinstance(legal, dict):
+        return all(same_types(v, given[k]) for k, v in legal.items())
+    if isinstance(legal, list):
+        return all(same_types(a, b) for a, b in zip(legal, given))
+    return True
+
+
+def is_listed(legal: list[Action], action: Any) -> bool:
+    """Whether ``action`` is one of ``legal``, JSON types included (:func:`same_types`). The
+    first equal action is found at C speed (``list.index``); the others are looked at only
+    when it differs in type (a ``1.0`` for a ``1``: rare)."""
+    try:
+        first = legal.index(action)
+    except ValueError:
+        return False
+    return same_types(legal[first], action) or any(
+        other == action and same_types(other, action) for other in legal[first + 1:])
+
+
 class RulesLoop(RuntimeError):
     """Raised when automatic resolution exceeds :data:`STEP_CAP` (a bug in the rules code)."""
 
@@ -213,9 +239,11 @@ class Engine:
         """Apply a legal action to a copy of ``state``; run automatic steps.
 
         Returns ``(new_state, new_events)``. Raises :class:`IllegalAction` if ``action`` is not
-        in ``legal_actions(state, seat)``; ``state`` is never mutated.
+        in ``legal_actions(state, seat)`` with the very same JSON types (:func:`same_types`:
+        ``{"n": 1}``, ``{"n": 1.0}`` and ``{"n": true}`` are three actions, although Python's
+        ``==`` takes them for one); ``state`` is never mutated.
         """
-        if not isinstance(action, dict) or action not in self.legal_actions(state, seat):
+        if not isinstance(action, dict) or not is_listed(self.legal_actions(state, seat), action):
             raise IllegalAction(self.illegal_reason(state, seat, action))
         new = clone(state)
         before = len(new["log"])

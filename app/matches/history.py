@@ -12,7 +12,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.orm import aliased
 
-from app.matches.service import SeatInfo
+from app.matches.snapshot import SeatInfo
 from app.matches.views import seat_label
 from app.models import Match, Seat, SeatGrant, User
 

@@ -2,7 +2,7 @@
 
 Every live process beats one shared heartbeat row (``heartbeats``, id 1: when a process last
 served, epoch s from the service's clock) at most every ``every`` seconds, from its clock timer
-just before it looks for seats out of time (``app.matches.timer``). A beat that finds the
+just before it looks for seats out of time (``app.matches.pace.timer``). A beat that finds the
 previous one older than ``after`` seconds means nothing was served in between: every process
 was down (a restart after an outage), or the database failed (no process could beat, and no
 move could commit). That gap, less the one ``every`` a serving process may leave between two
@@ -61,7 +61,7 @@ class Heartbeats:
         if credit:
             ops_events.outage_credited(credit, len(changed))
             for match_id in changed:
-                await self.service._changed(match_id, ClocksChanged())
+                await self.service.changed(match_id, ClocksChanged())
         return credit
 
     async def _beat(self, now: float) -> tuple[float, list[str]]:

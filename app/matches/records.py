@@ -22,19 +22,26 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 import orjson
-from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt,
-                      ValidationError, model_validator)
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    model_validator,
+)
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.matches import pace
-from app.matches.exact import require_exact
-from app.matches.service import SeatInfo, Snapshot
+from app.matches.snapshot import SeatInfo, Snapshot, default_name, seat_name
 from app.models import Match, Record, User
 from engines import registry
 from engines.base import IllegalAction
-from engines.records import UNDO, UndoTrail, state_hash, step
+from engines.records import UndoTrail, state_hash, step
 
 log = logging.getLogger("lair.records")
 #: Most actions a record may hold (the longest real matches have a few hundred).
@@ -182,8 +189,7 @@ def verify(rec: RecordFile) -> Verified:
             raise RecordError(f"Action {n} names seat {seat + 1}, but the match has "
                               f"{rec.players} seats.")
         try:
-            if action != UNDO:  # the same exact-type check as a live move (service.submit)
-                require_exact(engine, state, seat, action)
+            # type-exact like a live move: Engine.apply refuses a 1.0 or true for a 1
             state, _events = step(engine, state, trail, seat, action)
         except IllegalAction:
             raise RecordError(f"Action {n} of {len(rec.actions)} (seat {seat + 1}) is not legal "
@@ -218,7 +224,8 @@ def _result(engine, rec: RecordFile, state: dict) -> dict:
         return pace.rank_resigned_last(result, order)
     if order and pace.last_side(rec.players, engine.teams, order) is not None:
         seats = rec.seats or [SeatEntry() for _ in range(rec.players)]
-        names = [e.name or e.away_name or f"Player {i + 1}" for i, e in enumerate(seats)]
+        names = [seat_name(SeatInfo(i, None, e.name, e.bot, None, e.away_name))
+                 for i, e in enumerate(seats)]
         return pace.resigned_result(rec.players, engine.teams, order, names)
     raise RecordError("The match in this record is not over: only finished matches have "
                       "records.")
@@ -256,7 +263,7 @@ def snapshot(rec: Record) -> Snapshot:
                   host_id=IMPORTED_HOST, public=True)
     # A record that names no one (hand-made, or tests/records): "Player n", the engines' word.
     seats = [SeatInfo(n, IMPORTED_HOST if s.get("host") else None,
-                      s.get("name") or (None if s.get("bot") else f"Player {n + 1}"),
+                      s.get("name") or (None if s.get("bot") else default_name(n)),
                       s.get("bot"), None, s.get("away_name")) for n, s in enumerate(rec.seats)]
     return Snapshot(match, seats)
 

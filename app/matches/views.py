@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from app.matches import pace
 from app.matches.service import Snapshot
+from app.matches.snapshot import seat_name
 from engines import registry
 from engines.base import Engine
 from engines.levels import level_of
@@ -250,15 +251,7 @@ def seat_names(snap: Snapshot) -> list[str]:
     """The name the log and the prompts give every seat: its player's own name, also while a
     bot plays for that player (the log must not rename the player's earlier moves; the seat
     list says a bot plays: :func:`seat_label`)."""
-    return [_log_name(info) for info in snap.seats]
-
-
-def _log_name(info) -> str:
-    if info.bot and info.away_name:
-        return info.away_name
-    # Bots are numbered by seat so that two of them can be told apart in the log.
-    return info.name or (f"{info.bot.title()} bot {info.seat + 1}" if info.bot
-                         else f"Seat {info.seat + 1}")
+    return [seat_name(info) for info in snap.seats]
 
 
 def seat_label(info) -> str:
@@ -266,7 +259,7 @@ def seat_label(info) -> str:
     player ("Fritz (greedy bot)")."""
     if info.bot and info.away_name:
         return f"{info.away_name} ({info.bot} bot)"
-    return _log_name(info)
+    return seat_name(info)
 
 
 _PLAYER = re.compile(r"\bPlayer ([1-9])\b")

@@ -29,8 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
-from tenacity import (AsyncRetrying, RetryCallState, retry_if_exception_type,
-                      stop_after_attempt)
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
 from app.background import spawn
 from app.matches import pace
@@ -125,7 +124,7 @@ class Webhooks:
     def _send(self, match_id: str, kind: str, url: str, payload: dict) -> None:
         # kept in the service's tasks: drained at shutdown and by the tests
         spawn(self.post(match_id, kind, url, payload), f"webhook of {match_id}",
-              self.service._tasks)
+              self.service.tasks)
 
     async def _resolve(self, url: str) -> tuple[str | None, bool]:
         """``(address, public)``: the first address the URL's host resolves to (None when it

@@ -20,6 +20,7 @@ from app import csrf
 from app.identity import clean_name, new_user_id, request_user_id, set_user_cookie
 from app.matches import access, chat_policy, pace
 from app.matches.service import MatchService, ServiceError, Snapshot
+from app.matches.snapshot import seat_name
 from app.matches.views import seats_summary
 from engines import registry
 from engines.base import Engine
@@ -370,7 +371,7 @@ async def rejoin(request: Request, token: str) -> Response:
             and access.player(info) in (None, current.id):
         return _redirect(f"/m/{seat.match_id}")
     return _no_store(_page(request, "rejoin.html", user=current, token=token,
-                           target=info.name or info.away_name or f"Seat {seat.seat + 1}",
+                           target=seat_name(info),
                            seat=seat.seat, title=registry.get(snap.match.game).title))
 
 
@@ -390,7 +391,7 @@ async def rejoin_confirmed(request: Request, token: str) -> Response:
             info = snap.seats[seat.seat]
             new_identity = new_user_id()
             await service.ensure_user(new_identity, clean_name(
-                info.name or info.away_name or f"Player {seat.seat + 1}"))
+                seat_name(info)))
         match_id = await service.grant_seat(token, user.id if user else new_identity)
     except ServiceError as exc:
         return _message(request, "Invalid link" if exc.code == "not_found" else "Not possible",

@@ -121,8 +121,8 @@ def test_new_match_ids_have_at_least_64_bits_and_old_ids_keep_working(client, mo
     for mid in ids:  # 16 of 62 symbols: about 95 bits
         assert re.fullmatch(r"[A-Za-z0-9]{16}", mid), mid
     assert len(ids) == 3
-    from app.matches import service as service_module
-    monkeypatch.setattr(service_module, "new_match_id", lambda: "ab1xy9Zq")  # an 8-char id
+    from app.matches import lobby
+    monkeypatch.setattr(lobby, "new_match_id", lambda: "ab1xy9Zq")  # an 8-char id
     old = create(client)
     assert old == "ab1xy9Zq" and client.get(f"/m/{old}").status_code == 200
 

@@ -99,12 +99,12 @@ def test_an_open_snapshot_put_back_after_the_start_is_not_served(client):
     assert stale.match.status == "open"
     service.bot_delay = 3600  # the bots wait: nothing moves during the test
     client.post(f"/m/{mid}/start")
-    service._snaps[mid] = stale  # the late read lands
+    service.store.snaps[mid] = stale  # the late read lands
     snap = client.portal.call(service.current, mid)
     assert snap.match.status == "active" and snap.match.state is not None
 
     async def stop_waiting_bots() -> None:  # (else the shutdown waits for them)
-        for task in list(service._tasks):
+        for task in list(service.tasks):
             task.cancel()
 
     client.portal.call(stop_waiting_bots)

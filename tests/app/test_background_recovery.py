@@ -16,15 +16,16 @@ from tests.app.conftest import named
 
 
 class Starved:
-    """Makes ``service.current`` (every read of a match: bots, sockets) raise the starved
-    pool's error while ``on``; counts the refusals."""
+    """Makes ``current`` (every read of a match: the bot runner's through the store, the
+    sockets' through the service) raise the starved pool's error while ``on``; counts the
+    refusals."""
 
     def __init__(self, service):
         self.service = service
-        self.real = service.current
+        self.real = service.store.current
         self.on = True
         self.refused = 0
-        service.current = self
+        service.current = service.store.current = self
 
     async def __call__(self, match_id):
         if self.on:

@@ -98,7 +98,7 @@ def test_a_restart_after_an_outage_gives_the_time_back(client, timer):
 
     call(client, timer.tick)
     call(client, beat_long_ago)
-    from app.matches.timer import ClockTimer
+    from app.matches.pace.timer import ClockTimer
     restarted = ClockTimer(service, poll=5)  # a new process's timer: its first look
     call(client, restarted.tick)
     assert float(snap(client, mid).match.clocks["since"]["0"]) == pytest.approx(

@@ -83,16 +83,16 @@ def test_concurrent_rematch_clicks_make_one_rematch(client):
     created."""
     mid, _ = _finished_toy_match(client)
     service = client.app.state.service
-    real = service._rematch
+    real = service.seats._rematch
     misses = [None, None]  # both clicks look before either has created it
 
     async def racing(match_id):
         return misses.pop() if misses else await real(match_id)
-    service._rematch = racing
+    service.seats._rematch = racing
     try:
         user = client.portal.call(service.snapshot, mid).match.host_id
         one = client.portal.call(service.rematch, mid, user)
         two = client.portal.call(service.rematch, mid, user)
     finally:
-        service._rematch = real
+        service.seats._rematch = real
     assert one.id == two.id and _matches(client) == 2

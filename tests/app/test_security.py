@@ -35,7 +35,7 @@ def _snap(client, mid):
 
 # ----- tokens -----------------------------------------------------------------------------------
 def test_tokens_come_from_secrets_with_at_least_128_bits(client, monkeypatch):
-    import app.matches.service as service_module
+    import app.matches.lobby as service_module
 
     made: dict[str, int] = {}  # token -> the entropy (bytes) secrets was asked for
     real = secrets.token_urlsafe

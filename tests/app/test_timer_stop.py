@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.matches.timer import ClockTimer
+from app.matches.pace.timer import ClockTimer
 
 
 class _StoppingService:

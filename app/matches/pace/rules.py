@@ -1,7 +1,8 @@
 """Match pace: live or turn-based play, per-seat clocks, resignation ranks (issue 7, "Pace").
 
-Pure functions over a match's stored facts; the service (``app.matches.service``) calls them
-inside its transactions, the timer (``app.matches.timer``) acts on the deadlines they compute.
+Pure functions over a match's stored facts; the service calls them inside its transactions
+(``app.matches.pace.clocks``, ``app.matches.pace.seats``), the timer
+(``app.matches.pace.timer``) acts on the deadlines they compute.
 Times are epoch seconds (floats, UTC) taken from the service's injectable clock.
 
 Rules (README, "Playing"):
