@@ -28,7 +28,7 @@ from app.matches.views import build_view
 from app.models import ChatMessage, Match, User
 from app.ops.metrics import authorized
 from app.ratelimit import address_key
-from app.routes.pages import templates
+from app.web.templating import templates
 from engines import registry
 
 log = logging.getLogger("lair.admin")
