@@ -15,8 +15,9 @@ Dependencies, used as parameter annotations (``user: CurrentUser``):
 - ``Actor``: the ``NamedUser`` of a ``VisibleMatch`` (the form posts of a match).
 - ``Page``: the templates bound to this request (``app.web.templating.Pages``).
 
-Dependencies run in the order of the parameters, before the route: put ``NamedUser`` before
-``VisibleMatch`` where a visitor without a name must be asked for one first.
+Dependencies run in the order of the parameters, before the route and before its form and
+query are validated: put ``NamedUser`` before ``VisibleMatch`` where a visitor without a name
+must be asked for one first; a malformed post to a match the visitor may not see is its 404.
 
 Refusals: a route lets the service's ``ServiceError`` pass and :func:`service_refused` (the
 app's one handler for it) answers: by default a page ("Not possible", or for ``not_found`` the
