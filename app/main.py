@@ -21,36 +21,32 @@ from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 
-from app import csrf, security
 from app.background import retry_forever, spawn, supervise
 from app.db import make_engine, make_sessionmaker
 from app.matches.botpool import BotPool
 from app.matches.expiry import Expiry
 from app.matches.idle import IdleSweeper
-from app.matches.service import MatchService
 from app.matches.pace.timer import ClockTimer
+from app.matches.service import MatchService, ServiceError
 from app.matches.watch import OutsideChanges
 from app.matches.webhooks import Webhooks
-from app.telemetry import events as logs_events
-from app.telemetry import logs, metrics
 from app.ops.admin import router as admin_router
 from app.ops.health import router as health_router
-from app.telemetry.metrics import router as metrics_router
-from app.telemetry.requests import RequestContext
 from app.ops.shutdown import drain
 from app.ratelimit import Limiter
 from app.realtime.fanout import HandOver, PgFanout, relay
 from app.realtime.hub import Hub
 from app.realtime.socket import router as ws_router
-from app.routes.api import router as api_router
-from app.routes.pages import refused_form, refused_request
-from app.routes.pages import router as pages_router
-from app.routes.limits import BodyLimit, Limit, too_large
-from app.routes.ratelimits import AddressLimits
-from app.routes.records import ENVELOPE as RECORD_ENVELOPE
-from app.routes.records import router as records_router
-from app.routes.rules import router as rules_router
 from app.settings import Settings, get_settings
+from app.telemetry import events as logs_events
+from app.telemetry import logs, metrics
+from app.telemetry.metrics import router as metrics_router
+from app.telemetry.requests import RequestContext
+from app.web import api, csrf, lobby, match, match_forms, records, replay, rules, security
+from app.web.deps import NameNeeded, name_needed, service_refused
+from app.web.limits import BodyLimit, Limit, too_large
+from app.web.ratelimits import AddressLimits
+from app.web.refusals import refused_form, refused_request
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("lair")
@@ -64,7 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         # Here, not at import: uvicorn installs its own logging config after importing the app.
         logs.configure(settings.log_level, settings.log_format)
-        try:  # the published development key only on loopback (app/security.py)
+        try:  # the published development key only on loopback (app/web/security.py)
             security.refuse_dev_secret(settings)
         except security.DevSecretRefused as exc:
             log.critical(str(exc))
@@ -144,7 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics.process_exit()
             logs_events.shutdown("done", handed_off=len(handoff))
 
-    # Every state-changing route is checked for cross-site forgery (app/csrf.py).
+    # Every state-changing route is checked for cross-site forgery (app/web/csrf.py).
     app = FastAPI(title="Lair", lifespan=lifespan, docs_url=None, redoc_url=None,
                   dependencies=[Depends(csrf.protect)])
     app.state.settings = settings
@@ -155,22 +151,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, refused_form)
     app.add_exception_handler(413, too_large)
     app.add_exception_handler(csrf.Refused, refused_request)
+    # The service's refusals as a page, JSON or the lobby, as the route chose (app/web/deps.py).
+    app.add_exception_handler(ServiceError, service_refused)
+    app.add_exception_handler(NameNeeded, name_needed)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-    app.include_router(pages_router)
-    app.include_router(records_router)
-    app.include_router(api_router)
+    # match_forms after replay: its catch-all GET /m/{id}/{form} must not hide /m/{id}/replay.
+    for web in (lobby, match, replay, match_forms, records, api):
+        app.include_router(web.router)
     app.include_router(ws_router)
     app.include_router(health_router)
     app.include_router(metrics_router)
     app.include_router(admin_router)
-    app.include_router(rules_router)
-    # Per-address limits of the routes that create something (app/routes/ratelimits.py).
+    app.include_router(rules.router)
+    # Per-address limits of the routes that create something (app/web/ratelimits.py).
     app.add_middleware(AddressLimits)
-    # Every request body is capped (app/routes/limits.py): forms small, record uploads larger.
+    # Every request body is capped (app/web/limits.py): forms small, record uploads larger.
     # Added last, so it wraps every other middleware: keep it the last add_middleware.
     app.add_middleware(BodyLimit, default=settings.form_max_bytes,
                        paths={"/records": Limit(
-                           settings.record_max_bytes + RECORD_ENVELOPE,
+                           settings.record_max_bytes + records.ENVELOPE,
                            "This record cannot be opened",
                            f"A record file is at most {settings.record_max_bytes // 1000} kB.")})
     return app

@@ -138,14 +138,14 @@ SECRET_KEY = "bench"
 
 
 def form_headers(lair_user: str | None = None) -> dict[str, str]:
-    """Headers for one form POST to a bench server as its page would send it (``app.csrf``):
+    """Headers for one form POST to a bench server as its page would send it (``app.web.csrf``):
     the identity cookie ``lair_user`` (None: a fresh visitor with a pre-session cookie) and the
     ``X-CSRF-Token`` bound to it."""
     import secrets
 
-    from app import csrf
     from app.identity import COOKIE
     from app.settings import Settings
+    from app.web import csrf
 
     cookies = {COOKIE: lair_user} if lair_user else {csrf.PRE_COOKIE: secrets.token_urlsafe(24)}
     token = csrf.token_for(cookies, Settings(secret_key=SECRET_KEY)) or ""

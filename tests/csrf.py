@@ -1,6 +1,6 @@
 """Test clients that send forms as a page of the site does (issue 12 §2).
 
-Browsers post forms with the page's CSRF token (``app.csrf``); the HTTP-level tests post with
+Browsers post forms with the page's CSRF token (``app.web.csrf``); the HTTP-level tests post with
 httpx clients instead, so :func:`as_browser` gives a client a request hook that adds the
 ``X-CSRF-Token`` header the site would have put in the page: the HMAC of the request's own
 identity cookie, or of a pre-session cookie (added, as the page would have set it, when the
@@ -15,8 +15,8 @@ from http.cookies import SimpleCookie
 
 import httpx
 
-from app import csrf
 from app.settings import Settings
+from app.web import csrf
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 

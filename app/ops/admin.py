@@ -27,8 +27,8 @@ from app.matches.service import MatchService, ServiceError
 from app.matches.views import build_view
 from app.models import ChatMessage, Match, User
 from app.ratelimit import address_key
-from app.routes.pages import templates
 from app.telemetry.metrics import authorized
+from app.web.templating import templates
 from engines import registry
 
 log = logging.getLogger("lair.admin")

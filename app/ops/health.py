@@ -1,4 +1,4 @@
-"""Readiness: ``GET /readyz`` (``/healthz``, in ``app.routes.api``, only says the process is up).
+"""Readiness: ``GET /readyz`` (``/healthz``, in ``app.web.api``, only says the process is up).
 
 Ready means: the database answers, its Alembic revision is the code's head, and the process is not
 shutting down. ``200 {"ready": true, "database": "ok", "migrations": "<rev>"}``, else ``503`` with

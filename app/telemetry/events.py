@@ -49,7 +49,7 @@ def ws_refused(match_id: str, code: int, reason: str, **fields: str | None) -> N
 
 
 def csrf_refused(reason: str, route: str, **fields: str | None) -> None:
-    """A state-changing request was refused by the CSRF guard (``app.csrf``): ``reason``
+    """A state-changing request was refused by the CSRF guard (``app.web.csrf``): ``reason``
     "origin" (with the ``origin`` and ``sec-fetch-site`` headers), "missing" (no token sent)
     or "token" (a forged or stale one); ``route`` is the
     route's template (``/rejoin/{token}``, never the token). Header values are cut to 100

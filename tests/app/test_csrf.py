@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from app import csrf
+from app.web import csrf
 from app.models import Match, Record, SeatGrant, User
 from app.settings import Settings
 from tests.app.conftest import create, migrate, named, new_client

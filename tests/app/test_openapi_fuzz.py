@@ -12,7 +12,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
-from app import csrf
+from app.web import csrf
 from app.settings import Settings
 from tests.app.conftest import migrate
 from tests.app.servers import SECRET, free_port, start_server
@@ -51,7 +51,7 @@ def test_no_server_errors(api):
         @settings(max_examples=12, deadline=None, derandomize=True, database=None,
                   suppress_health_check=list(HealthCheck))
         def run(case):
-            # a stranger, then a named guest, each sending its page's CSRF token (app/csrf.py)
+            # a stranger, then a named guest, each sending its page's CSRF token (app/web/csrf.py)
             for jar in ({"lair_pre": "fuzz-pre-session-value-0123"}, {"lair_user": cookie}):
                 token = csrf.token_for(jar, Settings(secret_key=SECRET))
                 response = case.call(base_url=base, allow_redirects=False, cookies=jar,

@@ -7,7 +7,8 @@ from html import unescape
 
 import pytest
 
-from app.routes.rules import blocks, rules_summary, templates
+from app.web.rules import blocks, rules_summary
+from app.web.templating import templates
 from engines import registry
 from tests.app.conftest import create, named, new_client
 from tests.browser import SHOTS, launch, screenshot, serve_in_thread

@@ -22,7 +22,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from app import security
+from app.web import security
 from app.main import create_app
 from app.settings import DEV_SECRET, Settings
 from app.telemetry.metrics import LIMIT_HITS

@@ -133,8 +133,8 @@ def _env() -> Environment:
     loader = ChoiceLoader([DictLoader({"base.html": base, "mock_lobby.html": LOBBY_HTML}),
                            FileSystemLoader(ROOT / "templates")])
     env = Environment(loader=loader, autoescape=select_autoescape(["html"]))
-    from app import csrf
-    from app.routes.pages import bot_label  # the filter the real templates use
+    from app.web import csrf
+    from app.web.templating import bot_label  # the filter the real templates use
     env.filters["bot_label"] = bot_label
     csrf.install(env)  # the forms' csrf_field(): empty here (no request, nothing is posted)
     return env

@@ -7,25 +7,12 @@ from fastapi.responses import RedirectResponse
 from app.identity import request_user_id
 from app.matches import access, replays
 from app.matches.records import record_file, seat_entries
-from app.matches.service import MatchService, ServiceError, Snapshot
 from app.matches.views import replay_view
+from app.web.deps import Service, WatchedMatch, refusals
 from engines import registry
 from engines.records import state_hash
 
 router = APIRouter()
-
-
-async def _visible(request: Request, match_id: str, token: str | None) -> Snapshot:
-    """The match for this visitor, or the 404 of a missing match (also for a private match
-    the visitor may not see: app/matches/access.py)."""
-    try:
-        return await access.visible(_service(request), match_id, request_user_id(request), token)
-    except ServiceError as exc:
-        raise HTTPException(exc.status, exc.message) from None
-
-
-def _service(request: Request) -> MatchService:
-    return request.app.state.service
 
 
 @router.get("/healthz")
@@ -44,17 +31,17 @@ async def games() -> list[dict]:
 
 
 @router.get("/matches/{match_id}/replay")
-async def replay(request: Request, match_id: str, step: int = 0, watch: str | None = None
-                 ) -> dict:
-    """The view at ``step`` (0 = after setup) of a started match.
+@refusals(answer="json")
+async def replay(request: Request, match_id: str, snap: WatchedMatch, service: Service,
+                 step: int = 0) -> dict:
+    """The view at ``step`` (0 = after setup) of a started match (``watch``, in the query: an
+    invite or spectator link token, for a private match).
 
     While the match runs the view is filtered for the asking seat (a spectator's view for
     anyone else who may watch); once it is finished, everything is revealed. Response:
     ``{"step", "steps", "view"}``. 404 for unknown/unstarted matches and for a private one
     the visitor may not see (exactly as for an unknown one).
     """
-    service = _service(request)
-    snap = await _visible(request, match_id, watch)
     m = snap.match
     if m.status in ("open",) or m.state is None:
         raise HTTPException(404, "The match has not started.")
@@ -72,14 +59,13 @@ async def replay(request: Request, match_id: str, step: int = 0, watch: str | No
 
 
 @router.get("/matches/{match_id}/record")
-async def record(request: Request, match_id: str, watch: str | None = None) -> dict:
+@refusals(answer="json")
+async def record(match_id: str, snap: WatchedMatch, service: Service) -> dict:
     """The complete record (seed, options, actions, final state hash, result, the seats' public
     names) of a finished match; ``POST /records`` imports it again (app/matches/records.py).
 
     Public matches: anyone; private ones: their participants and link holders (anyone else:
     the 404 of an unknown match)."""
-    service = _service(request)
-    snap = await _visible(request, match_id, watch)
     m = snap.match
     if m.status != "finished":
         raise HTTPException(403, "The record is published when the match is over.")

@@ -21,7 +21,7 @@ reads its own body). A request is accepted only when both hold:
   ``missing``): the page or script that sent it never had one.
 
 Refusals raise :class:`Refused` (403): a page for a browser, JSON
-``{"detail", "code": "csrf_origin" | "csrf_missing" | "csrf_token"}`` for other clients (``app.routes.pages``);
+``{"detail", "code": "csrf_origin" | "csrf_missing" | "csrf_token"}`` for other clients (``app.web.refusals``);
 each is logged (``csrf_refused``) and counted (``lair_csrf_refused_total{reason}``).
 Pages get the token from the template globals ``csrf_field()`` (a hidden input, in every
 form) and ``csrf_token()`` (``<meta name="csrf-token">`` for the table's scripts). The
@@ -44,9 +44,9 @@ from starlette.requests import HTTPConnection
 
 from app.identity import COOKIE as IDENTITY_COOKIE
 from app.identity import read_user_id
+from app.settings import Settings
 from app.telemetry import events as ops_events
 from app.telemetry.metrics import authorized
-from app.settings import Settings
 
 FIELD = "csrf_token"
 HEADER = "x-csrf-token"

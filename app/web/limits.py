@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from app.telemetry.metrics import LIMIT_HITS
-from app.routes.pages import _message
+from app.web.templating import Pages
 
 log = logging.getLogger("lair.http")
 #: Where the limit of the request being served is kept in its ASGI scope: a :class:`Limit`.
@@ -104,4 +104,4 @@ async def too_large(request: Request, exc: HTTPException) -> Response:
     accept = request.headers.get("accept", "")
     if "application/json" in accept and "text/html" not in accept:
         return JSONResponse({"detail": text}, status_code=413)
-    return _message(request, limit.title or "Too large", text, 413)
+    return Pages(request).message(limit.title or "Too large", text, 413)

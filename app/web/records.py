@@ -22,13 +22,14 @@ from python_multipart.multipart import parse_options_header
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
-from app import csrf
 from app.identity import request_user_id
 from app.matches import records, replays
 from app.matches.history import finished_matches
 from app.matches.views import replay_view
 from app.telemetry import events as ops_events
-from app.routes.pages import ROOT, _message, _page, _user
+from app.web import csrf
+from app.web.deps import AppSettings, CurrentUser, Page, Service
+from app.web.templating import renderer_url
 from engines import registry
 
 router = APIRouter()
@@ -38,28 +39,22 @@ _verifying = asyncio.Semaphore(1)
 ENVELOPE = 16_384
 
 
-def _renderer_url(game: str) -> str:
-    renderer = ROOT / "static" / "games" / game / "renderer.js"
-    return f"/static/games/{game}/renderer.js" if renderer.exists() \
-        else "/static/js/fallback-renderer.js"
-
-
 @router.get("/matches/finished", response_class=HTMLResponse)
-async def finished(request: Request, page: int = 1, mine: bool = False) -> Response:
+async def finished(user: CurrentUser, service: Service, pages: Page, page: int = 1,
+                   mine: bool = False) -> Response:
     """Finished matches, newest first, 20 a page: game, players, result, end, replay and
     record links. Private matches are listed only to their participants."""
-    user = await _user(request)
     page = max(1, min(page, 10_000))
-    rows, more = await finished_matches(request.app.state.service.sm,
-                                        user.id if user else None, mine=mine, page=page)
+    rows, more = await finished_matches(service.sm, user.id if user else None, mine=mine,
+                                        page=page)
     titles = {e.id: e.title for e in registry.ENGINES.values()}
-    return _page(request, "finished.html", user=user, rows=rows, page=page, more=more,
-                 mine=mine, titles=titles)
+    return pages.render("finished.html", user=user, rows=rows, page=page, more=more,
+                        mine=mine, titles=titles)
 
 
 async def _uploaded_file(request: Request, max_bytes: int) -> tuple[bytes, str | None]:
     """The record file's bytes from a form upload (field ``record``) or a JSON body (at most
-    ``max_bytes`` + ``ENVELOPE``: app.routes.limits refuses a larger body with a 413 page, so a
+    ``max_bytes`` + ``ENVELOPE``: app.web.limits refuses a larger body with a 413 page, so a
     huge upload is never buffered or spooled to disk), and the form's ``csrf_token`` field (None
     for a JSON body)."""
     body = await request.body()
@@ -88,11 +83,11 @@ async def _uploaded_file(request: Request, max_bytes: int) -> tuple[bytes, str |
 
 @router.post("/records")
 @csrf.checks_itself
-async def import_record(request: Request) -> Response:
+async def import_record(request: Request, service: Service, settings: AppSettings,
+                        page: Page) -> Response:
     """Import a match record: validate it (size, JSON, shape, game, rules version, every action
     legal in a replay, final hash) and store it; 303 to its replay. Refusals: a page with the
-    reason, 400/413/422; a forged upload with an identity cookie: 403 (``app.csrf``)."""
-    settings = request.app.state.settings
+    reason, 400/413/422; a forged upload with an identity cookie: 403 (``app.web.csrf``)."""
     signed_in = csrf.has_identity_cookie(request)
     if signed_in and not csrf.same_origin(request, settings):
         csrf.check(request, None)  # refuses (and logs) before the body is read
@@ -106,39 +101,41 @@ async def import_record(request: Request) -> Response:
     except records.RecordError as exc:
         if exc.status == 413:
             ops_events.limit_hit("record_too_large")
-        return _message(request, "This record cannot be opened", exc.message, exc.status,
-                        back="/matches/finished")
-    row = await records.store(request.app.state.service.sm, verified, request_user_id(request))
+        return page.message("This record cannot be opened", exc.message, exc.status,
+                            back="/matches/finished")
+    row = await records.store(service.sm, verified, request_user_id(request))
     return RedirectResponse(f"/records/{row.id}", status_code=303)
 
 
-async def _record(request: Request, record_id: str):
-    row = await records.load(request.app.state.service.sm, record_id)
+async def _record(service: Service, record_id: str):
+    """The imported record ``record_id`` of a hosted game; 404 otherwise."""
+    row = await records.load(service.sm, record_id)
     if row is None or row.game not in registry.ENGINES:
         raise HTTPException(404, "No such record.")
     return row
 
 
 @router.get("/records/{record_id}", response_class=HTMLResponse)
-async def record_page(request: Request, record_id: str) -> Response:
+async def record_page(record_id: str, service: Service, user: CurrentUser,
+                      page: Page) -> Response:
     """The replay viewer of an imported record (anyone with the link)."""
-    row = await records.load(request.app.state.service.sm, record_id)
+    row = await records.load(service.sm, record_id)
     if row is None or row.game not in registry.ENGINES:
-        return _message(request, "Not found", "No such match record (the link may be "
-                                              "mistyped).", 404, back="/matches/finished")
-    return _page(request, "replay.html", user=await _user(request),
-                 title=registry.get(row.game).title, renderer_url=_renderer_url(row.game),
-                 steps=len(row.actions), watch="", replay_id=row.id,
-                 replay_api=f"/records/{row.id}/replay", back_url="/matches/finished",
-                 back_label="Finished matches", record_url=f"/records/{row.id}/record",
-                 record_name=f"lair-{row.game}-{row.id}.json", imported=True)
+        return page.message("Not found", "No such match record (the link may be mistyped).",
+                            404, back="/matches/finished")
+    return page.render("replay.html", user=user, title=registry.get(row.game).title,
+                       renderer_url=renderer_url(row.game), steps=len(row.actions), watch="",
+                       replay_id=row.id, replay_api=f"/records/{row.id}/replay",
+                       back_url="/matches/finished", back_label="Finished matches",
+                       record_url=f"/records/{row.id}/record",
+                       record_name=f"lair-{row.game}-{row.id}.json", imported=True)
 
 
 @router.get("/records/{record_id}/replay")
-async def record_replay(request: Request, record_id: str, step: int = 0) -> dict:
+async def record_replay(record_id: str, service: Service, step: int = 0) -> dict:
     """The view at ``step`` of an imported record, everything revealed: ``{"step", "steps",
     "view"}`` as ``/matches/{id}/replay`` gives for the original finished match."""
-    row = await _record(request, record_id)
+    row = await _record(service, record_id)
     step = max(0, min(step, len(row.actions)))
     state = await replays.state_at(("record", row.id, row.seed), row.game, row.players, row.options,
                                    row.seed, [(s, a) for s, a in row.actions], step,
@@ -149,8 +146,8 @@ async def record_replay(request: Request, record_id: str, step: int = 0) -> dict
 
 
 @router.get("/records/{record_id}/record")
-async def record_file(request: Request, record_id: str) -> JSONResponse:
+async def record_file(record_id: str, service: Service) -> JSONResponse:
     """The imported record as a record file (re-imports to the same record)."""
-    row = await _record(request, record_id)
+    row = await _record(service, record_id)
     return JSONResponse(records.as_file(row), headers={
         "Content-Disposition": f'attachment; filename="lair-{row.game}-{row.id}.json"'})

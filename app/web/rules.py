@@ -16,16 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
-from fastapi.templating import Jinja2Templates
 
-from app import csrf
+from app.web.deps import Page
 from engines import registry
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-templates = Jinja2Templates(directory=ROOT / "templates")
-csrf.install(templates.env)  # base.html's <meta name="csrf-token">
 router = APIRouter()
 
 RULES_FILE = "rules_help.yaml"
@@ -90,16 +86,12 @@ def rules_summary(game_id: str) -> dict[str, Any] | None:
 
 
 @router.get("/rules/{game_id}", response_class=HTMLResponse)
-async def rules_page(request: Request, game_id: str) -> Response:
+async def rules_page(game_id: str, page: Page) -> Response:
     """The rules summary of one game; 404 (plain message page) for an unknown game. Static
     content: no database access, no cookie needed."""
     summary = rules_summary(game_id)
     if summary is None:
-        return templates.TemplateResponse(
-            request, "message.html", {"title": "Not found", "user": None, "back": "/",
-                                      "text": "There is no rules summary for that game."},
-            status_code=404)
+        return page.message("Not found", "There is no rules summary for that game.", 404)
     others = [{"id": e.id, "title": e.title} for e in registry.ENGINES.values()
               if e.id != game_id and rules_path(e.id) is not None]
-    return templates.TemplateResponse(
-        request, "rules.html", {"rules": summary, "others": others, "user": None})
+    return page.render("rules.html", rules=summary, others=others, user=None)

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, Response
 
 from app.identity import read_user_id
 from app.ratelimit import Verdict, address_key
+from app.web.templating import Pages
 
 #: ``(method, path pattern, rule)``: the requests counted per address.
 ROUTES: list[tuple[str, re.Pattern, str]] = [
@@ -65,14 +66,12 @@ class AddressLimits:
 
 def too_many(request: Request, verdict: Verdict) -> Response:
     """The 429 answer to a request over its rate limit (page or JSON, with Retry-After)."""
-    from app.routes.pages import _message
-
     headers = {"Retry-After": str(verdict.retry_after)}
     accept = request.headers.get("accept", "")
     if "application/json" in accept and "text/html" not in accept:
         return JSONResponse({"detail": verdict.message, "code": "rate_limited",
                              "retry_after": verdict.retry_after}, status_code=429,
                             headers=headers)
-    response = _message(request, "Slow down", verdict.message, 429)
+    response = Pages(request).message("Slow down", verdict.message, 429)
     response.headers.update(headers)
     return response
