@@ -64,7 +64,7 @@ def limit_hit(limit: str, match_id: str | None = None, quiet: bool = False) -> N
     refused something: ``limit`` "ws_rate" (a socket's messages too fast), "ws_too_large" (a
     message over ``MAX_MESSAGE_BYTES``), "ws_slow" (a socket's send queue full),
     "record_too_large" (a record file over ``RECORD_MAX_BYTES``). A request body over its cap
-    (app/routes/limits.py) is only counted here (``body_too_large``): that module logs it.
+    (app/web/limits.py) is only counted here (``body_too_large``): that module logs it.
     ``quiet``: counted, not logged (the same socket's flood goes on)."""
     metrics.LIMIT_HITS.labels(limit).inc()
     if quiet:
