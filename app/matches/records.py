@@ -2,7 +2,7 @@
 
 A record file (``GET /matches/{id}/record``) is ``{"game", "version", "players", "options",
 "seed", "actions": [[seat, action], ...], "final_hash", "result", "seats": [{"name", "bot",
-"away_name", "host"}]}``: everything public once the match is over (DESIGN.md, "The wire").
+"away_name", "host"}]}``: everything public once the match is over (docs/wire.md).
 
 Re-import never trusts the file: :func:`parse` checks its size, JSON and shape (pydantic);
 :func:`verify` checks the game is hosted, the site still has the rules version the record names

@@ -52,7 +52,7 @@ def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer
                *, presence: Presence = NOBODY, reveal: bool = False) -> dict:
     """The view sent to ``viewer`` (seat or None for a spectator) at ``version``.
 
-    Shape: DESIGN.md's engine view with ``version`` set, ``labels`` (one per legal action),
+    Shape: the engine view (docs/design.md, "The engine contract") with ``version`` set, ``labels`` (one per legal action),
     seats augmented with ``name``/``bot``/``level``/``host``/``connected``, and ``match``
     (``{id, game, title, status, players, spectators, spectator_chat_open}``).
     """

@@ -1,4 +1,4 @@
-// Lair's generic table client (DESIGN.md "The table in the browser"; docs/renderer-contract.md).
+// Lair's generic table client (docs/design.md "The table in the browser"; docs/renderer-contract.md).
 //
 // This entry module wires the table's parts together; each lives in static/js/table/:
 //   state.js    page configuration, regions, the current view
@@ -133,7 +133,7 @@ function promptKey() {
   return `${S.view.header && S.view.header.phase}|${p && p.text}`;
 }
 
-/** Views carry what this socket lacks (DESIGN.md "The wire"): the log from `log_from` on, and
+/** Views carry what this socket lacks (docs/wire.md): the log from `log_from` on, and
  *  without the game parts named in `kept`, which never change. Fill them in from the view we
  *  hold; false if that view is not the one the delta was made for. */
 function completeView(v) {

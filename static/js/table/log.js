@@ -1,4 +1,4 @@
-// The match log (DESIGN.md "The table in the browser"): one line per event, each addressed
+// The match log (docs/design.md "The table in the browser"): one line per event, each addressed
 // event tagged with who could read it. Shared by the live table and the replay viewer.
 //
 // ctx: {you: seat | null, seats: number of seats, seatName(seat) -> string,

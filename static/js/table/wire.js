@@ -1,4 +1,4 @@
-// The socket and the wire (DESIGN.md "The wire"): connect, reconnect with backoff and jitter,
+// The socket and the wire (docs/wire.md): connect, reconnect with backoff and jitter,
 // heartbeat, and JSON frames in and out. It knows nothing of views: every frame goes to the
 // `onMessage` handler given to start(), every change of the connection to `onState`.
 
