@@ -197,6 +197,12 @@ class Engine:
     #: during a match (board geometry, a card catalogue): the server sends them to a socket
     #: once, not with every view (docs/design.md, "The wire"). The contract tests check both.
     static_view_keys: ClassVar[tuple[str, ...]] = ()
+    #: The game's bots by name (``{"greedy": fn, ...}``: its ``bots`` module), and its search
+    #: bot's :class:`engines.search.SearchSpec` (the ``hard`` level: engines.levels), or
+    #: ``None``: then ``hard`` plays as the game's greedy bot. Set by each game package on its
+    #: engine class, so a frozen rules version keeps the bots of its own copy.
+    bots: ClassVar[dict[str, Any]] = {}
+    search_spec: ClassVar[Any] = None
 
     # ----- contract -------------------------------------------------------------------------
     def parse_options(self, players: int, raw: dict | BaseModel | None) -> BaseModel:

@@ -3,17 +3,30 @@
 - ``easy``: half its moves greedy, half uniform among the moves that do not undo (a take-back, a
   cancel): beatable, yet not aimless.
 - ``normal``: the game's one-ply ``greedy`` bot.
-- ``hard``: the search bot (:mod:`engines.search`) with the game's ``SPEC``.
+- ``hard``: the search bot (:mod:`engines.search`) with the engine's ``search_spec``.
 
 Names stored before the levels keep working: ``random`` is ``easy``, ``greedy`` is ``normal``
 (:data:`ALIASES`). A game may add bots that are not levels (Covil's ``overlord``, its solo
 dummy's rules played from a seat); they keep their own names.
+
+Rules versions: each engine class carries its own ``bots`` and ``search_spec`` (set by its
+package), so a frozen copy plays with the bots it was frozen with. Version 1's copies have no
+search spec, and their ``hard`` plays as their ``normal``: the search needs more than the engine
+contract (``determinize``, ``apply_trusted``, ``legal_actions``) -- it needs a *canonical*
+``determinize`` (version 1's keeps the real hidden order in the sample: Evil Corp.'s pools, Covil's
+relic deck and hands, Drops of Evil's bag, were only sorted in version 2) and an evaluation that
+reads that version's state and data; frozen copies are never edited. Copies frozen from version 2
+on carry their search spec with them.
 
 Every level ends its turn in a bounded number of actions: none of them undoes (a random bot that
 takes back what it just brewed can play Drops of Evil's Brewing forever), and the rules bound the
 forward moves.
 """
 from __future__ import annotations
+
+import threading
+from types import MappingProxyType
+from typing import Mapping
 
 from engines.base import Action, BotFn, Engine, Rng, State
 
@@ -51,17 +64,10 @@ def easy_bot(engine: Engine) -> BotFn:
 
 
 def spec_of(engine: Engine):
-    """The game's :class:`engines.search.SearchSpec`: the ``SPEC`` of the ``bots`` module beside
-    the engine's class (so an earlier rules version's frozen copy uses its own), or ``None``
-    (then ``hard`` plays as ``normal``)."""
-    import importlib
-    package = type(engine).__module__.rpartition(".")[0]
-    if not package:  # an engine defined in a top-level module (a test's game): no bots module
-        return None
-    try:
-        return getattr(importlib.import_module(f"{package}.bots"), "SPEC", None)
-    except ImportError:
-        return None
+    """The game's :class:`engines.search.SearchSpec` (the engine's ``search_spec``, set by its
+    package: a frozen rules version has its own copy's, or none), or ``None`` (then ``hard``
+    plays as ``normal``)."""
+    return getattr(engine, "search_spec", None)
 
 
 def hard_bot(engine: Engine, budget=None) -> BotFn:
@@ -74,15 +80,26 @@ def hard_bot(engine: Engine, budget=None) -> BotFn:
     return search_bot(spec, budget or DEFAULT_BUDGET)
 
 
-def bots(engine: Engine) -> dict[str, BotFn]:
+#: ``levels.bots`` per engine class and version, built once (a bot move looks its bot up).
+_BOTS: dict[tuple[type, str, int], Mapping[str, BotFn]] = {}
+_BOTS_LOCK = threading.Lock()
+
+
+def bots(engine: Engine) -> Mapping[str, BotFn]:
     """The bots a host may seat in ``engine``'s game, by name: the three levels, then the game's
-    own bots that are not levels (``overlord``)."""
+    own bots that are not levels (``overlord``). Built once per engine class and version (the
+    same read-only mapping on every call)."""
+    key = (type(engine), engine.id, engine.version)
+    found = _BOTS.get(key)
+    if found is not None:
+        return found
     out: dict[str, BotFn] = {"easy": easy_bot(engine), "normal": _greedy(engine),
                              "hard": hard_bot(engine)}
     for name, fn in getattr(engine, "bots", {}).items():
         if name not in ALIASES and name not in out:
             out[name] = fn
-    return out
+    with _BOTS_LOCK:
+        return _BOTS.setdefault(key, MappingProxyType(out))
 
 
 def canonical(name: str) -> str:

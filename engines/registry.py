@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import threading
+from typing import Mapping
 
 from engines.base import BotFn, Engine
 
@@ -92,11 +93,12 @@ def versions(game_id: str) -> list[int]:
     return sorted(v for v in found if v <= live.version)
 
 
-def bots(game_id: str, version: int | None = None) -> dict[str, BotFn]:
+def bots(game_id: str, version: int | None = None) -> Mapping[str, BotFn]:
     """Bots a host may seat in a game at a rules version (``None``: the live one), by name: the
     levels ``easy``, ``normal``, ``hard`` and the game's own bots that are not levels
     (:func:`engines.levels.bots`; stored names ``random`` and ``greedy`` resolve through
-    :func:`engines.levels.canonical`). Raises like :func:`get`."""
+    :func:`engines.levels.canonical`). Built once per game and version, then the same read-only
+    mapping. Raises like :func:`get`."""
     from engines import levels
     return levels.bots(get(game_id, version))
 

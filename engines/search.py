@@ -83,9 +83,12 @@ class SearchSpec:
     - ``rollout(engine, state, seat, actions, rng) -> Action``: the cheap policy every seat plays
       in rollouts; it must not undo (take back, cancel) forever: rollouts are also cut at
       ``depth`` decisions.
+    - ``width``: search only this many root actions, the best by one ply (the evaluation after
+      each on one sample, plus ``bias``); ``None``: all of them.
     - ``depth``: decisions played after the root action before the evaluation.
-    - ``until(state) -> bool``: stop a rollout early when true (e.g. at the end of a phase
-      whose outcome the evaluation reads well).
+    - ``horizon(state) -> Hashable``: a rollout stops as soon as this changes from its value
+      before the root action (e.g. the phase, or the round: the end of a stretch whose outcome
+      the evaluation reads well); ``None``: only ``depth`` cuts.
     """
 
     evaluate: Callable[[State, int], float]
@@ -94,8 +97,9 @@ class SearchSpec:
     searchable: Callable[[Engine, State, int], bool] = lambda engine, state, seat: True
     rollout: Callable[[Engine, State, int, list, Rng], Action] | None = None
     depth: int = 0
-    until: Callable[[State], bool] | None = None
+    horizon: Callable[[State], Any] | None = None
     bias: Callable[[Action], float] | None = None
+    width: int | None = None
     exploration: float = 0.7
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -159,6 +163,21 @@ def _squash(value: float, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
+def _widest(engine: Engine, spec: SearchSpec, det: State, seat: int,
+            actions: list[Action]) -> list[Action]:
+    """The :attr:`SearchSpec.width` most promising of ``actions`` by one ply on the sample
+    ``det`` (the evaluation after each, plus its bias), in their legal order: the budget is
+    spent on the moves worth telling apart, not spread over every placement."""
+    from engines.base import clone
+    scored = []
+    for i, a in enumerate(actions):
+        s = clone(det)
+        engine.apply_trusted(s, seat, a)
+        scored.append((spec.evaluate(s, seat) + (spec.bias(a) if spec.bias else 0.0), -i))
+    keep = sorted(sorted(scored, reverse=True)[:spec.width], key=lambda t: -t[1])
+    return [actions[-i] for _, i in keep]
+
+
 # Complex on purpose: the search loop with its budget, candidate filter and statistics; split, the
 # tree would travel through every helper.
 def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,  # noqa: C901
@@ -178,12 +197,15 @@ def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,  # noqa: C
     rng = search_rng(engine, state, seat, budget)
     if not spec.searchable(engine, state, seat):
         return spec.greedy(engine, sample(engine, state, seat, rng), seat, rng)
+    start = time.thread_time()
     rollout = spec.rollout or random_rollout
-    base = spec.evaluate(sample(engine, state, seat, rng), seat)
+    first = sample(engine, state, seat, rng)
+    base = spec.evaluate(first, seat)
+    if spec.width and len(actions) > spec.width:
+        actions = _widest(engine, spec, first, seat, actions)
     bias = [spec.bias(a) if spec.bias else 0.0 for a in actions]
     n = [0] * len(actions)
     w = [0.0] * len(actions)
-    start = time.thread_time()
     total = 0
     while True:
         if budget.iterations is not None and total >= budget.iterations:
@@ -197,9 +219,10 @@ def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,  # noqa: C
             i = max(range(len(actions)), key=lambda k: w[k] / n[k]
                     + spec.exploration * math.sqrt(log_t / n[k]))
         det = sample(engine, state, seat, rng)
+        h0 = spec.horizon(det) if spec.horizon is not None else None
         engine.apply_trusted(det, seat, actions[i])
         for _ in range(spec.depth):
-            if spec.until is not None and spec.until(det):
+            if spec.horizon is not None and spec.horizon(det) != h0:
                 break
             prompts = engine.prompts(det)
             if not prompts:

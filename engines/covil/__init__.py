@@ -4,3 +4,4 @@ from .engine import CovilEngine
 
 ENGINE = CovilEngine()
 CovilEngine.bots = _bots.BOTS
+CovilEngine.search_spec = _bots.SPEC

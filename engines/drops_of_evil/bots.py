@@ -179,7 +179,7 @@ def _spec():
     from engines.search import SearchSpec
     return SearchSpec(evaluate=evaluate, scale=3.0, greedy=greedy, searchable=_searchable,
                       rollout=_rollout, depth=24,
-                      until=lambda state: state["phase"] != "placement")
+                      horizon=lambda state: state["phase"])
 
 
 SPEC = _spec()

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from engines.base import Engine, Rng, public_copy
 
 from . import brewing, income, placement, rules_help
-from .bots import BOTS
+from .bots import BOTS, SPEC
 from .data import (
     ASSISTANTS,
     BAG_TYPES,
@@ -69,6 +69,7 @@ class DropsOfEvil(Engine):
     version = 2
     options = Options
     bots = BOTS
+    search_spec = SPEC
 
     def _setup(self, players: int, options: Options, seed: int) -> dict:
         return setup_state(players, options.side, seed)

@@ -79,20 +79,23 @@ def _evaluate(state: dict, seat: int) -> float:
     return evaluate(state, side_of(state, seat))
 
 
-def _rollout(engine, state: dict, seat: int, actions: list, rng: Rng) -> dict:
-    # Uniform, passing only when nothing else is left (a rollout that passes at once says
-    # little about the action before it).
-    forward = [a for a in actions if a["type"] != "pass"]
-    return rng.choice(forward or actions)
+def _horizon(state: dict) -> tuple:
+    # A rollout plays to the end of the round: the Night phase settles every board (fear track
+    # effects, victory tokens, magic), which the evaluation then reads exactly.
+    return state["round"], state["phase"] == "over"
 
 
 def _spec():
-    from engines.search import SearchSpec
-    # depth 0 (the gain of the move itself, averaged over samples): measured at 0.05 s a
-    # decision, 2 players, against normal: 3 wins of 8; uniform rollouts of depth 4 and 8:
-    # 0 of 8; sampled-greedy opponents (best of 4-6 random replies) at depth 1-2: 2 of 8, 1 of 5
-    return SearchSpec(evaluate=_evaluate, scale=10.0, greedy=greedy, rollout=_rollout, depth=0,
-                      bias=lambda a: -0.5 if a["type"] == "pass" else 0.0)
+    from engines.search import SearchSpec, sampled_greedy
+    # Root: the 5 best actions by one ply (of ~30 placements); rollouts to the end of the
+    # round where every seat plays the one-ply greedy policy (each of its actions evaluated,
+    # no take-back). Measured at 0.05 s a decision, 2 players, 20 matches against normal (one
+    # run each, same seeds): this 13 wins; widths 3 / 8: 11 / 10; the same with scale 30: 11;
+    # the best of 3 random actions as rollout policy instead of all: 6 (with or without the
+    # width); the earlier depth 0 (one ply averaged over samples): 7 of 20.
+    return SearchSpec(evaluate=_evaluate, scale=10.0, greedy=greedy,
+                      rollout=sampled_greedy(1000, _evaluate), depth=80, horizon=_horizon,
+                      width=5, bias=lambda a: -0.5 if a["type"] == "pass" else 0.0)
 
 
 SPEC = _spec()

@@ -107,7 +107,7 @@ def _searched_states(game: str, players: int, seed: int, every: int = 9) -> list
     return out
 
 
-@pytest.mark.parametrize("game", sorted(registry.ENGINES))
+@pytest.mark.parametrize("game", SHIPPED)
 def test_hard_choice_is_the_same_for_indistinguishable_states(game: str):
     """Issue 17 "It cannot cheat, provably": for two states the seat cannot tell apart (the
     real one, and one whose hidden information was resampled), the hard bot with the same
@@ -126,3 +126,30 @@ def test_hard_choice_is_the_same_for_indistinguishable_states(game: str):
         checked += 1
     assert checked >= 4
     assert differs >= 1, "no sampled state had hidden information to resample"
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_bots_are_built_once_per_game_and_version(game: str):
+    """``registry.bots`` is looked up on every bot move: the same read-only mapping each time,
+    one per rules version (a frozen version's levels are its own copy's bots)."""
+    live = registry.bots(game)
+    assert registry.bots(game) is live and registry.bots(game, registry.get(game).version) is live
+    assert levels.bots(registry.get(game)) is live
+    with pytest.raises(TypeError):
+        live["hard"] = live["easy"]  # type: ignore[index]
+    assert levels.spec_of(registry.get(game)) is registry.get(game).search_spec is not None
+    for version in registry.versions(game)[:-1]:
+        old = registry.bots(game, version)
+        assert old is not live and registry.bots(game, version) is old
+        assert old["normal"] is registry.get(game, version).bots["greedy"]
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_rules_version_1_plays_hard_as_normal(game: str):
+    """Version 1's frozen copies have no search spec, so their ``hard`` is their greedy bot:
+    their ``determinize`` keeps the real hidden order in its sample (it was made canonical in
+    version 2, and a frozen copy is never edited), so a search on it could not be shown to
+    decide from the seat's view alone (see engines/levels.py)."""
+    engine = registry.get(game, 1)
+    assert levels.spec_of(engine) is None
+    assert registry.bots(game, 1)["hard"] is engine.bots["greedy"]
