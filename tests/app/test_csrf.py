@@ -18,9 +18,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from app.web import csrf
 from app.models import Match, Record, SeatGrant, User
 from app.settings import Settings
+from app.web import csrf
 from tests.app.conftest import create, migrate, named, new_client
 from tests.app.test_live import started
 from tests.app.test_records_import import toy_record_with_undo

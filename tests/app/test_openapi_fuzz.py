@@ -12,8 +12,8 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
-from app.web import csrf
 from app.settings import Settings
+from app.web import csrf
 from tests.app.conftest import migrate
 from tests.app.servers import SECRET, free_port, start_server
 from tests.csrf import as_browser

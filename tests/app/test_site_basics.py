@@ -22,10 +22,10 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from app.web import security
 from app.main import create_app
 from app.settings import DEV_SECRET, Settings
 from app.telemetry.metrics import LIMIT_HITS
+from app.web import security
 from tests.app.conftest import migrate, named, release_cancelled_connections
 from tests.app.test_live import recv, started
 from tests.app.test_webhooks import Receiver
