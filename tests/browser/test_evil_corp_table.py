@@ -277,14 +277,22 @@ def test_no_code_cell_id_or_abbreviation_is_visible(browser, four_players):
         if not piece.is_visible():
             continue
         piece.evaluate("e => e.scrollIntoView({block: 'center'})")  # clear of the prompt bar
-        piece.hover()
         pop = page.locator(".card-pop")
-        try:
-            pop.wait_for(timeout=5000)
-        except Exception:
+        # A view arriving mid-hover redraws the board and takes the card away: hover again.
+        card = None
+        for _ in range(3):
+            piece.hover()
+            try:
+                pop.wait_for(timeout=5000)
+            except Exception:
+                continue
+            card = page.evaluate("() => document.querySelector('.card-pop')?.innerText ?? null")
+            if card is not None:
+                break
+        if card is None:
             info = piece.evaluate("e => { const r = e.getBoundingClientRect(); const h = document.elementFromPoint(r.left + r.width/2, r.top + r.height/2); return [e.className.baseVal ?? e.className, r.top, r.height, h && (h.className.baseVal ?? h.className), h && h.tagName]; }")
             raise AssertionError(f"no card for piece {i}: {info}")
-        texts.append(pop.inner_text())
+        texts.append(card)
     assert not offenders(texts), offenders(texts)[:10]
     # hovering a log line that puts a monster into play lights that cell of that board
     line = page.locator("#log li", has_text=re.compile(r"into play: raid cell \d+ of board \d+")).last
