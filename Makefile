@@ -46,18 +46,18 @@ test: $(VENV)/.installed-test
 	$(MAKE) test-engines test-app test-e2e
 
 test-engines: $(VENV)/.installed-test
-	$(PYTEST) $(XDIST) tests/engines -m "not e2e"
+	$(PYTEST) $(XDIST) tests/engines
 
 test-app: $(VENV)/.installed-test
-	$(PYTEST) $(XDIST) tests/app tests/records -m "not e2e"
+	$(PYTEST) $(XDIST) tests/app tests/records
 
 test-e2e: $(VENV)/.installed-test
-	$(PYTEST) $(XDIST) tests -m e2e
+	$(PYTEST) $(XDIST) tests/browser
 
 # Opens every page mid-match at phone and desktop sizes and refreshes docs/screenshots/.
 screenshots: $(VENV)/.installed-test
-	LAIR_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/e2e/test_layout.py \
-		tests/browser/test_evil_corp_table.py -m e2e -q -p no:cacheprovider
+	LAIR_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/browser/test_layout.py \
+		tests/browser/test_evil_corp_table.py -q -p no:cacheprovider
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/load.py
@@ -68,4 +68,4 @@ bots: $(VENV)/.installed-test
 	FULL=$(FULL) $(BIN)/python bench/bots.py
 
 clean:
-	rm -rf $(VENV) lair.db lair.db-wal lair.db-shm tests/e2e/artifacts
+	rm -rf $(VENV) lair.db lair.db-wal lair.db-shm tests/browser/artifacts

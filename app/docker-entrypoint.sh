@@ -1,6 +1,6 @@
 #!/bin/sh
 # Container entry point: apply migrations (retrying while the database starts), then run the
-# command (`lair serve` by default: app/serve.py). Tested outside Docker by tests/app/test_deploy.py.
+# command (`lair serve` by default: app/serve.py). Tested outside Docker by tests/app/ops/test_deploy.py.
 set -eu
 tries="${MIGRATE_TRIES:-30}"
 i=1

@@ -5,7 +5,7 @@ httpx clients instead, so :func:`as_browser` gives a client a request hook that 
 ``X-CSRF-Token`` header the site would have put in the page: the HMAC of the request's own
 identity cookie, or of a pre-session cookie (added, as the page would have set it, when the
 client has no identity yet). The server's check is unchanged: a request whose cookies were
-forged still fails it, and the CSRF tests themselves (tests/app/test_csrf.py) post without this
+forged still fails it, and the CSRF tests themselves (tests/app/web/test_csrf.py) post without this
 hook, taking the token from the served page.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The renderer harness: a game's ``static/games/<game>/renderer.js`` in Chromium without the
-service, for the renderer-contract browser tests (tests/e2e/test_drops_renderer.py,
-tests/engines/covil/test_renderer_browser.py).
+service, for the renderer-contract browser tests (tests/browser/test_drops_renderer.py,
+tests/browser/test_covil_renderer.py).
 
 A tiny FastAPI app (in a uvicorn thread) serves /static and a harness page that imports the
 renderer with a stub ``table``; the stub sends actions to /api/act, which applies them with the
@@ -19,7 +19,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from tests.browser import ROOT, serve_in_thread
+from tests.chromium import ROOT, serve_in_thread
 
 #: Stand-ins for the real table page's columns (lair.css .table-body): seats | board | log+chat.
 COLUMNS_CSS = """  .cols { display: grid; gap: 16px; grid-template-columns: minmax(200px, 250px) minmax(0, 1fr) minmax(240px, 320px); }

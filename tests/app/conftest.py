@@ -91,7 +91,7 @@ def settings(database_url) -> Settings:
     """Settings for a test app: the test database, bots that act at once. Tests move the
     service's clock by minutes at once: without a heartbeat between, the clock timer would take
     such a jump for an outage and give the time back (app/matches/outage.py), so that is off
-    unless a test sets it (tests/app/test_outage_clocks.py)."""
+    unless a test sets it (tests/app/matches/test_outage_clocks.py)."""
     return Settings(database_url=database_url, secret_key="test-secret", bot_delay=0,
                     clock_outage_after=1e12)
 

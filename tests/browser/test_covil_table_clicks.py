@@ -8,7 +8,7 @@ are counted per named task — "a move", "an attack with a defence" for each sid
 Mid-match (during the combat) the table's visible text (HTML, SVG, tooltips, labels) holds no
 catalogue id, cell id or two-letter abbreviation; every attack choice names its strength; when
 a prompt arrives the zones and cards to act with are on screen. Screenshots at 1366×768 and
-375×812: tests/e2e/artifacts/covil-table-*.png.
+375×812: tests/browser/artifacts/covil-table-*.png.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engines import registry
-from tests.browser import ARTIFACTS, screenshot
+from tests.chromium import ARTIFACTS, screenshot
 from tests.table_clicks import (
     Clicks,
     actions,

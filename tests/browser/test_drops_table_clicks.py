@@ -6,7 +6,7 @@ counted per named task ("first placement", "a Brewing") and the counts are print
 table's visible text (HTML, SVG, tooltips, labels) must hold no catalogue id, cell id or
 two-letter abbreviation; when the Brewing prompt arrives, the pool and the Brewer are on screen
 without scrolling; "Done brewing" with an unused Assistant asks first. Screenshots at 1366×768
-and 375×812: tests/e2e/artifacts/drops-table-*.png.
+and 375×812: tests/browser/artifacts/drops-table-*.png.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engines import registry
-from tests.browser import ARTIFACTS, screenshot
+from tests.chromium import ARTIFACTS, screenshot
 from tests.table_clicks import (
     Clicks,
     actions,

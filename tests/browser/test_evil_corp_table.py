@@ -1,6 +1,6 @@
 """Evil Corp.'s table as a new user meets it (issue 14 "The table", for Evil Corp.).
 
-A real server (tests/browser.py ``lair_process``, bots at 0.05 s) and Debian's Chromium; every
+A real server (tests/chromium.py ``lair_process``, bots at 0.05 s) and Debian's Chromium; every
 move is a real click on the board ([data-pick], [data-action]) or the prompt bar.
 
 - One round and more by clicks: the host plays a full round (and on, until she has hired and
@@ -15,7 +15,7 @@ move is a real click on the board ([data-pick], [data-action]) or the prompt bar
   arrives, your screen and the boards you may use are on screen without scrolling by hand at
   1366×768, 1920×1080 and 375×812.
 
-Screenshots: tests/e2e/artifacts/evil_corp_table/ (and docs/screenshots/ under
+Screenshots: tests/browser/artifacts/evil_corp_table/ (and docs/screenshots/ under
 ``LAIR_SCREENSHOTS``, as ``make screenshots`` sets it).
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ import shutil
 
 import pytest
 
-from tests.browser import ARTIFACTS, ROOT, lair_process, screenshot
+from tests.chromium import ARTIFACTS, ROOT, lair_process, screenshot
 
 pytestmark = pytest.mark.e2e
 

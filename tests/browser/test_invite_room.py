@@ -4,7 +4,7 @@ a click on a seat someone took a moment ago comes back to the invite page with a
 "Start" is disabled while a seat is empty; the links have a Copy button; a refused socket stops
 instead of reconnecting in a loop (today one tab made 801 refused connections in 7 minutes),
 and one that keeps failing backs off and stops. Also the phone table's header (item 7).
-Screenshots: tests/e2e/artifacts/invite-room/.
+Screenshots: tests/browser/artifacts/invite-room/.
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import re
 
 import pytest
 
-from tests.browser import ARTIFACTS, screenshot
-from tests.e2e.test_full_match import name_yourself
+from tests.browser.test_full_match import name_yourself
+from tests.chromium import ARTIFACTS, screenshot
 
 pytestmark = pytest.mark.e2e
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_full_match import name_yourself
+from tests.browser.test_full_match import name_yourself
 
 pytestmark = pytest.mark.e2e
 

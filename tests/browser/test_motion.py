@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from tests.browser import ROOT, serve_in_thread
+from tests.chromium import ROOT, serve_in_thread
 
 pytestmark = pytest.mark.e2e
 

@@ -1,5 +1,5 @@
 """The table's game-independent parts in Chromium (issue 14, items 6, 7, 11), against the mock
-server of tests/e2e/mock_server.py (the real templates/table.html, static/js and lair.css).
+server of tests/browser/mock_server.py (the real templates/table.html, static/js and lair.css).
 
 - Item 7: the prompt bar takes at most a quarter of the window at 1366×768 and 375×812, also with
   its menu of many choices open; a choice in the menu is played by clicking it; the phone header
@@ -7,7 +7,7 @@ server of tests/e2e/mock_server.py (the real templates/table.html, static/js and
 - Item 6: when the viewer's prompt arrives, the place where they decide is scrolled into view.
 - Item 11: the presence dots turn grey while the page's connection is lost, and the prompt does
   not promise that moves are queued.
-Screenshots: tests/e2e/artifacts/table-core/.
+Screenshots: tests/browser/artifacts/table-core/.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser import ARTIFACTS, ROOT, screenshot, serve_in_thread
+from tests.chromium import ARTIFACTS, ROOT, screenshot, serve_in_thread
 
 pytestmark = pytest.mark.e2e
 
@@ -29,9 +29,9 @@ SHOTS = ARTIFACTS / "table-core"
 
 @pytest.fixture(scope="module")
 def mock_url():
-    """The mock server (loaded from its file: tests/e2e is not a package) in a uvicorn thread."""
+    """The mock server (loaded from its file) in a uvicorn thread."""
     spec = importlib.util.spec_from_file_location("lair_mock_server_core",
-                                                  ROOT / "tests" / "e2e" / "mock_server.py")
+                                                  ROOT / "tests" / "browser" / "mock_server.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     with serve_in_thread(module.create_app()) as url:

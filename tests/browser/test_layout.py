@@ -1,0 +1,253 @@
+"""The site at phone-portrait and desktop sizes (issue 7 "Table experience", item 7 "Layout").
+
+A real server (tests/chromium.py ``lair_server``); the host creates one match of each game in the
+lobby, gives the other seats to random bots and plays some moves through real clicks, so every
+table is mid-match. Then the lobby, the waiting room, each game's table (from the host's seat,
+on their turn) and each replay are opened at 375×740 (a phone held upright: touch, 2× pixels)
+and at 1366×800, and checked: nothing wider than the screen outside a scrolling box (the page
+never scrolls sideways), no text clipped, the prompt bar on screen with every button whole and
+not covered, at least 40 px high on the phone. Screenshots: tests/browser/artifacts/layout/
+<page>-<phone|desktop>.png, and with ``LAIR_SCREENSHOTS=docs/screenshots`` (``make
+screenshots``) also docs/screenshots/ (the desktop table as <game>.png, which the README shows).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+
+import pytest
+
+from engines.base import Rng
+from tests.browser.test_full_match import (
+    click_something,
+    name_yourself,
+    no_codes,
+    wait_version_change,
+)
+from tests.chromium import ARTIFACTS, DESKTOP, PHONE, ROOT, screenshot
+
+pytestmark = pytest.mark.e2e
+
+#: Game, players: the more seats, the more the table has to fit.
+GAMES = [("drops_of_evil", 3), ("evil_corp", 4), ("covil", 3)]
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+#: Moves the host makes before the table is looked at.
+HOST_MOVES = 12
+
+# Everything that sticks out of the viewport sideways, outside an element that scrolls or clips
+# on its own (the board's box scrolls: a wide board there is intended); and every element that
+# clips its own text (overflow hidden / ellipsis narrower than its content).
+LAYOUT_JS = """() => {
+  const W = window.innerWidth;
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+      (el.classList.length ? "." + [...el.classList].join(".") : "");
+  const clips = (el) => { const o = getComputedStyle(el).overflowX; return o !== "visible"; };
+  const wide = [], cut = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const r = el.getBoundingClientRect();
+    // (content of a closed <details> still has a box in Chromium, but is not shown)
+    if (!r.width || !r.height || el.closest(".sr-only, details:not([open]) > :not(summary)")) continue;
+    let inBox = false;
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (clips(p)) { inBox = true; break; }
+    }
+    if (!inBox && (r.right > W + 1 || r.left < -1)) wide.push(`${name(el)} ${Math.round(r.left)}..${Math.round(r.right)}`);
+    const cs = getComputedStyle(el);
+    const hides = cs.overflowX === "hidden" || cs.overflowX === "clip" || cs.textOverflow === "ellipsis";
+    if (hides && el.textContent.trim() && el.scrollWidth > el.clientWidth + 1) cut.push(name(el));
+  }
+  return {scroll: document.scrollingElement.scrollWidth, width: W, wide: wide.slice(0, 12), cut};
+}"""
+
+# The prompt bar and each of its buttons: on screen, whole, not covered by anything.
+PROMPT_JS = """() => {
+  const bar = document.getElementById("prompt-bar");
+  const r = bar.getBoundingClientRect();
+  const out = {bar: [r.left, r.top, r.right, r.bottom], scroll: bar.scrollWidth - bar.clientWidth, buttons: []};
+  for (const b of bar.querySelectorAll("button")) {
+    if (b.closest(".toast")) continue;
+    b.scrollIntoView({block: "nearest", inline: "nearest"});
+    const q = b.getBoundingClientRect();
+    const hit = document.elementFromPoint(q.left + q.width / 2, q.top + q.height / 2);
+    out.buttons.push({text: b.textContent, w: q.width, h: q.height, left: q.left, right: q.right,
+                      top: q.top, bottom: q.bottom, hit: !!hit && (hit === b || b.contains(hit)),
+                      cut: b.scrollWidth > b.clientWidth + 1});
+  }
+  return out;
+}"""
+
+
+def save(page, name: str, docs_name: str | None = None) -> None:
+    """Viewport-sized screenshot under artifacts/layout (and docs/screenshots when asked)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, ARTIFACTS / "layout" / f"{name}.png", full_page=False)
+    screenshot(page, ARTIFACTS / "layout" / f"{name}-full.png", full_page=True)
+    docs = os.environ.get("LAIR_SCREENSHOTS")
+    if docs:
+        shutil.copy(ARTIFACTS / "layout" / f"{name}.png", ROOT / docs / f"{name}.png")
+        if docs_name:
+            shutil.copy(ARTIFACTS / "layout" / f"{name}.png", ROOT / docs / f"{docs_name}.png")
+
+
+def check_layout(page, size: str) -> None:
+    """Nothing sticks out sideways (the page never scrolls horizontally) and no text is cut."""
+    got = page.evaluate(LAYOUT_JS)
+    assert got["scroll"] <= got["width"], (size, got)
+    assert not got["wide"], (size, got["wide"])
+    assert not got["cut"], (size, got["cut"])
+
+
+def check_prompt_bar(page, size: str) -> int:
+    """The prompt bar is on screen and every button in it is whole, uncovered and big enough to
+    tap on a phone; returns how many buttons there are."""
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    got = page.evaluate(PROMPT_JS)
+    left, top, right, bottom = got["bar"]
+    assert left >= 0 and right <= width + 0.5, (size, got["bar"])
+    assert top < height and bottom > 0, (size, got["bar"])
+    assert got["scroll"] <= 1, (size, "the prompt bar scrolls sideways")
+    if size == "phone":  # the board keeps most of the screen; many choices scroll in the bar
+        assert bottom - top <= 0.4 * height, (size, "the prompt bar covers the board", got["bar"])
+    for b in got["buttons"]:
+        assert b["hit"], (size, "covered", b)
+        assert not b["cut"], (size, "text cut", b)
+        assert b["left"] >= 0 and b["right"] <= width + 0.5, (size, b)
+        if size == "phone":
+            assert b["h"] >= 40, (size, "too small to tap", b)
+    page.evaluate("window.scrollTo(0, 0)")
+    return len(got["buttons"])
+
+
+def settle_scroll(page) -> None:
+    """Wait until the page stops scrolling (two reads 150 ms apart agree)."""
+    last = page.evaluate("scrollY")
+    for _ in range(20):
+        page.wait_for_timeout(150)
+        now = page.evaluate("scrollY")
+        if now == last:
+            return
+        last = now
+
+
+def open_as(browser, cookies, size: str, url: str):
+    """A page at ``size`` in a fresh context carrying the host's cookies, opened at ``url``."""
+    ctx = browser.new_context(**SIZES[size], reduced_motion="reduce")
+    ctx.add_cookies(cookies)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors
+    page.goto(url)
+    return page
+
+
+@pytest.fixture(scope="module")
+def site(browser, lair_server):
+    """The host's cookies and, per game, a started match the host has made moves in."""
+    ctx = browser.new_context(**DESKTOP)
+    host = ctx.new_page()
+    host.goto(lair_server + "/")
+    name_yourself(host, "Morgana")
+    matches = {}
+    for game, players in GAMES:
+        host.goto(lair_server + "/")
+        host.check(f"#game-{game}")
+        host.select_option(f"#players-{game}", str(players))
+        host.click("#create")
+        host.wait_for_selector("#start")
+        matches[game] = re.search(r"/m/(\w+)", host.url).group(1)
+    # Matches start in test_table_mid_match: the waiting room test (first) sees empty seats.
+    yield {"cookies": ctx.cookies(), "matches": matches, "server": lair_server,
+           "start": lambda mid: start_and_play(host, lair_server, mid)}
+    ctx.close()
+
+
+def start_and_play(host, server: str, mid: str) -> None:
+    """Fill the match's empty seats with random bots, start it and make some host moves."""
+    host.goto(f"{server}/m/{mid}")
+    host.select_option("form[action$='/fill'] select[name=bot]", "easy")
+    host.click("#fill")
+    host.wait_for_selector("#seats li strong >> nth=-1")
+    host.click("#start")
+    host.wait_for_selector("#table")
+    host.wait_for_function("document.body.dataset.version !== undefined")
+    rng, moves = Rng(7), 0
+    for _ in range(400):
+        if moves >= HOST_MOVES or host.evaluate("document.body.dataset.finished") == "true":
+            break
+        body = host.locator("body")
+        if body.get_attribute("data-your-turn") != "true" or \
+                body.get_attribute("data-pending") == "true":
+            host.wait_for_timeout(50)
+            continue
+        before = host.evaluate("document.body.dataset.version")
+        if click_something(host, rng):
+            moves += 1
+            wait_version_change(host, before)
+    assert moves >= HOST_MOVES, f"the host could only make {moves} moves"
+
+
+def test_lobby_and_waiting_room(browser, site):
+    """The lobby (name set, matches listed) and a waiting room with empty seats."""
+    for size in SIZES:
+        page = open_as(browser, site["cookies"], size, site["server"] + "/")
+        page.wait_for_selector("#create")
+        save(page, f"lobby-{size}")
+        check_layout(page, size)
+        page.goto(f"{site['server']}/m/{site['matches'][GAMES[0][0]]}")
+        page.wait_for_selector("#start")
+        save(page, f"waiting-{size}")
+        check_layout(page, size)
+        if size == "phone":
+            for b in page.locator("main button").all():
+                if not b.is_visible():  # e.g. inside the closed "Cancel match?" dialog
+                    continue
+                assert b.bounding_box()["height"] >= 40, b.inner_text()
+        assert page.js_errors == []
+        page.context.close()
+
+
+@pytest.mark.parametrize("game", [g for g, _ in GAMES])
+def test_table_mid_match(browser, site, game):
+    """Each game's table mid-match, from the host's seat on their turn, at both sizes."""
+    mid = site["matches"][game]
+    site["start"](mid)
+    url = f"{site['server']}/m/{mid}"
+    for size in SIZES:
+        page = open_as(browser, site["cookies"], size, url)
+        page.wait_for_function("document.body.dataset.version !== undefined")
+        page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=20_000)
+        page.wait_for_timeout(300)  # fonts and the renderer's first paint settle
+        settle_scroll(page)  # the table brings the decision into view (smoothly)
+        save(page, f"{game}-{size}", game if size == "desktop" else None)
+        no_codes(page, game, f"the table ({size})")
+        check_layout(page, size)
+        assert page.locator("#board").is_visible()
+        assert check_prompt_bar(page, size) >= 0
+        if size == "phone":  # stacked: the board spans the screen, seats below it
+            board = page.locator("#board").bounding_box()
+            assert board["width"] >= 340, board
+        assert page.js_errors == []
+        page.context.close()
+
+
+@pytest.mark.parametrize("game", [g for g, _ in GAMES])
+def test_replay(browser, site, game):
+    """The replay of each (running) match at both sizes."""
+    mid = site["matches"][game]
+    for size in SIZES:
+        page = open_as(browser, site["cookies"], size, f"{site['server']}/m/{mid}/replay")
+        # The match runs on (bots), so the count may grow past the step first drawn: wait for
+        # that step to be drawn, not for "n / n".
+        page.wait_for_function("Number(document.getElementById('replay').dataset.shown || 0) > 0")
+        page.wait_for_timeout(300)
+        save(page, f"replay-{game}-{size}")
+        no_codes(page, game, f"the replay ({size})")
+        check_layout(page, size)
+        for b in page.locator(".replay-controls button").all():
+            assert b.is_visible()
+            if size == "phone":
+                assert b.bounding_box()["height"] >= 40
+        assert page.js_errors == []
+        page.context.close()

@@ -1,0 +1,207 @@
+"""Shared set-up of the browser tests (Playwright, sync API, on Debian's Chromium).
+
+One place for what every ``e2e`` test needs: the Chromium binary and its launch arguments, the
+``browser`` fixture (registered for the whole ``tests`` tree by ``tests/conftest.py``), free
+ports, a uvicorn app in a thread, a real ``make run``-like server process, and the screenshot
+folders. Never ``playwright install``: the browser is the system's ``/usr/bin/chromium``.
+The site's Content-Security-Policy is enforced in these browsers: a violation fails the tests
+(:class:`Watched`), and ``wait_for_function`` polls through the DevTools protocol, which the
+CSP does not restrict (:func:`_wait_for_function`).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Screenshots of test runs (git-ignored).
+ARTIFACTS = ROOT / "tests" / "browser" / "artifacts"
+#: Screenshots of the client tests (``$LAIR_SHOTS``, default /tmp/client-shots).
+SHOTS = Path(os.environ.get("LAIR_SHOTS", "/tmp/client-shots"))
+CHROMIUM = shutil.which("chromium")
+#: No sandbox (containers), no GPU, and nothing that phones home or updates itself.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+#: Phone portrait and desktop: the two sizes the table is laid out and screenshotted at.
+PHONE = {"viewport": {"width": 375, "height": 740}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 800}}
+
+
+def require_chromium() -> str:
+    """The Chromium path; skips the test when it is missing (fails on CI, where it must be)."""
+    if CHROMIUM is None:
+        msg = "chromium is not installed: apt-get install -y chromium"
+        if os.environ.get("CI"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return CHROMIUM
+
+
+class Watched:
+    """A Playwright ``Browser`` whose pages report Content-Security-Policy violations (issue 12
+    §4: the site's CSP allows scripts from its own files only): ``violations`` lists the
+    console messages of every context and page it made."""
+
+    def __init__(self, browser):
+        self._browser = browser
+        self.violations: list[str] = []
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+    def _console(self, msg) -> None:
+        if "Content Security Policy" in msg.text:
+            self.violations.append(msg.text)
+
+    def new_context(self, *args, **kwargs):
+        ctx = self._browser.new_context(*args, **kwargs)
+        ctx.on("console", self._console)
+        return ctx
+
+    def new_page(self, *args, **kwargs):
+        page = self._browser.new_page(*args, **kwargs)
+        page.on("console", self._console)
+        return page
+
+
+def _wait_for_function(page, expression: str, *, arg=None, timeout: float | None = None,
+                       polling=None):
+    """``Page.wait_for_function`` that works under the site's CSP: Playwright polls a
+    predicate by evaluating its source inside the page (``eval``, refused without
+    ``'unsafe-eval'``); ``page.evaluate`` goes through the DevTools protocol, which CSP does
+    not restrict. Same arguments; returns the truthy value; raises Playwright's
+    ``TimeoutError`` after ``timeout`` ms (default 30 s)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    every = polling if isinstance(polling, (int, float)) else 50
+    deadline = time.monotonic() + (30_000 if timeout is None else timeout) / 1000
+    while True:
+        value = page.evaluate(expression, arg)
+        if value:
+            return value
+        if timeout != 0 and time.monotonic() > deadline:
+            raise PlaywrightTimeout(f"wait_for_function timed out: {expression}")
+        page.wait_for_timeout(every)
+
+
+@contextlib.contextmanager
+def launch() -> Iterator:
+    """A Playwright ``Browser`` on the system Chromium, closed on exit. A page that broke the
+    Content-Security-Policy (an inline script, a script from elsewhere) fails the tests that
+    used it: at exit, unless they failed already."""
+    path = require_chromium()
+    from playwright.sync_api import Page, sync_playwright
+
+    original = Page.wait_for_function
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        watched = Watched(b)
+        Page.wait_for_function = _wait_for_function
+        try:
+            yield watched
+            assert not watched.violations, f"CSP violations: {watched.violations}"
+        finally:
+            Page.wait_for_function = original
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium per test module (a fresh browser keeps modules independent)."""
+    with launch() as b:
+        yield b
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback interface."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve_in_thread(app, timeout: float = 10.0) -> Iterator[str]:
+    """Serve the ASGI ``app`` with uvicorn in a daemon thread, with the site's server options
+    (``app.serve``; from the app's own settings when it is Lair's); yields its base URL.
+
+    Raises ``RuntimeError`` if it is not listening within ``timeout`` seconds."""
+    import uvicorn
+
+    from app.serve import uvicorn_config
+    from app.settings import Settings
+
+    port = free_port()
+    settings = getattr(getattr(app, "state", None), "settings", None) or Settings()
+    server = uvicorn.Server(uvicorn_config(settings, app, "127.0.0.1", port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@contextlib.contextmanager
+def lair_process(db: Path, **env: str) -> Iterator[str]:
+    """``make run`` in miniature: migrate a fresh SQLite file ``db``, serve it with ``lair
+    serve`` in a child process (extra environment ``env``, e.g. ``BOT_DELAY``); yields its base URL.
+
+    Raises ``RuntimeError`` if ``/healthz`` does not answer within 60 s (a loaded CI box)."""
+    import httpx
+
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}", "SECRET_KEY": "e2e",
+           "BOT_DELAY": "0.05", "PYTHONPATH": str(ROOT), **env}
+    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
+                   check=True, capture_output=True)
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "app.ops.cli", "serve"], cwd=ROOT,
+                            env={**env, "HOST": "127.0.0.1", "PORT": str(port)})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(url + "/healthz", timeout=1)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError("server did not start")
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def lair_server(tmp_path_factory):
+    """The real site on a fresh migrated SQLite database (bots move after 0.05 s); its URL."""
+    with lair_process(tmp_path_factory.mktemp("db") / "lair.db") as url:
+        yield url
+
+
+def screenshot(page, path: Path, full_page: bool = True) -> None:
+    """Save a PNG of ``page`` at ``path`` (folders created as needed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=full_page)
