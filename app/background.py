@@ -25,7 +25,13 @@ import logging
 import time
 from typing import Any, Awaitable, Callable, Coroutine
 
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential_jitter
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    Retrying,
+    retry_if_exception_type,
+    wait_exponential_jitter,
+)
 
 log = logging.getLogger("lair.background")
 
@@ -70,8 +76,13 @@ class Failures:
         self._kinds.clear()
 
 
+#: The retry manager a bare :class:`RetryCallState` names; the wait strategy reads only the
+#: attempt number, never the manager.
+_NO_RETRYING = Retrying()
+
+
 def _attempt(n: int) -> RetryCallState:
-    state = RetryCallState(None, None, (), {})
+    state = RetryCallState(_NO_RETRYING, None, (), {})
     state.attempt_number = n
     return state
 
@@ -132,10 +143,15 @@ async def retry_forever(name: str, fn: Callable[[], Awaitable[Any]],
     """``await fn()`` until it succeeds, backing off between tries (tenacity); each failure is
     noted with :class:`Failures`. Returns what ``fn`` returned."""
     failures = Failures(name, first, cap)
+
+    def wait(state: RetryCallState) -> float:
+        # tenacity asks how long to wait only after an attempt that raised (retry= above).
+        exc = state.outcome.exception() if state.outcome is not None else None
+        assert exc is not None
+        return failures.failed(exc)
+
     async for attempt in AsyncRetrying(
-            retry=retry_if_exception_type(Exception),
-            wait=lambda state: failures.failed(state.outcome.exception()),
-            reraise=True):
+            retry=retry_if_exception_type(Exception), wait=wait, reraise=True):
         with attempt:
             result = await fn()
     failures.ok()

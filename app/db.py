@@ -1,10 +1,12 @@
 """Database engine and sessions (SQLAlchemy 2, async: asyncpg or aiosqlite)."""
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import orjson
 from sqlalchemy import event
+from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
@@ -14,6 +16,14 @@ _LOOPBACK = {"localhost", "127.0.0.1", "::1", ""}
 def json_text(obj: object) -> str:
     """The JSON text every JSON column stores (orjson: fast, exact, key order kept)."""
     return orjson.dumps(obj).decode()
+
+
+def rowcount(result: Result[Any]) -> int:
+    """How many rows an UPDATE or DELETE run by ``AsyncSession.execute`` matched. The session is
+    typed to return a plain ``Result``; for such a statement it is the ``CursorResult`` that
+    counts them."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount
 
 
 def _loopback_without_ssl_choice(url: str) -> bool:

@@ -148,12 +148,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(csrf.PreSessionCookie, settings=settings)
     app.add_middleware(security.SecurityHeaders, settings=settings)
     app.add_middleware(RequestContext)
-    app.add_exception_handler(RequestValidationError, refused_form)
-    app.add_exception_handler(413, too_large)
-    app.add_exception_handler(csrf.Refused, refused_request)
+    # Handlers registered through FastAPI's decorator (the same add_exception_handler call):
+    # Starlette types add_exception_handler's handler as taking any Exception, not the class
+    # it is registered for.
+    app.exception_handler(RequestValidationError)(refused_form)
+    app.exception_handler(413)(too_large)
+    app.exception_handler(csrf.Refused)(refused_request)
     # The service's refusals as a page, JSON or the lobby, as the route chose (app/web/deps.py).
-    app.add_exception_handler(ServiceError, service_refused)
-    app.add_exception_handler(NameNeeded, name_needed)
+    app.exception_handler(ServiceError)(service_refused)
+    app.exception_handler(NameNeeded)(name_needed)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     # match_forms after replay: its catch-all GET /m/{id}/{form} must not hide /m/{id}/replay.
     for web in (lobby, match, replay, match_forms, records, api):

@@ -92,6 +92,14 @@ class Match(Base):
         ForeignKey("matches.id", ondelete="SET NULL", name="fk_matches_rematch_of_matches"),
         nullable=True)
 
+    @property
+    def started_state(self) -> dict:
+        """``state`` of a match that has started (active or finished: it has one). Raises
+        ``ValueError`` for a match that never started (open, or cancelled while open)."""
+        if self.state is None:
+            raise ValueError(f"match {self.id} has not started: it has no state")
+        return self.state
+
 
 class Seat(Base):
     """A place at a match's table: empty, a user, or a bot (``bot`` = bot kind). A user sits

@@ -198,11 +198,10 @@ class Limiter:
             return Verdict(True)
         strategy = self._by_rule[rule]
         try:
-            item = None
+            item: RateLimitItem | None = None  # the first limit the hit went over
             for each in items:  # every limit of the rule counts the hit (a rate and a quota)
                 if not await strategy.hit(each, rule, key) and item is None:
                     item = each
-            allowed = item is None
         except Exception as exc:  # the database is away: fail open, say so once
             if rule not in self._failing:
                 self._failing.add(rule)
@@ -214,7 +213,7 @@ class Limiter:
             self._failing.discard(rule)
             log.info("rate limit %s counted again", rule,
                      extra={"event": "rate_limit_available", "rule": rule})
-        if allowed:
+        if item is None:
             return Verdict(True)
         try:
             reset = (await strategy.get_window_stats(item, rule, key)).reset_time

@@ -90,7 +90,7 @@ class BotRunner:
         m = snap.match
         if m.status != "active":
             return
-        prompts = engine_for(m).prompts(m.state)
+        prompts = engine_for(m).prompts(m.started_state)
         for info in snap.seats:
             key = (match_id, info.seat)
             if info.bot and info.seat in prompts and key not in self.pending:
@@ -108,15 +108,15 @@ class BotRunner:
             snap = await self.store.current(match_id)
             m = snap.match
             engine = engine_for(m)
-            if m.status != "active" or info.seat not in engine.prompts(m.state):
+            if m.status != "active" or info.seat not in engine.prompts(m.started_state):
                 return
             # Seeded from the seat's view, never from the match seed (which decides the hidden
             # information): a bot knows only what its seat may know (issue 17).
-            rng = Rng(public_seed(engine, m.state, info.seat))
+            rng = Rng(public_seed(engine, m.started_state, info.seat))
             name = info.bot or "easy"
             if levels.canonical(name) not in registry.bots(m.game, m.engine_version):
                 name = "easy"  # a bot the game no longer has: still finish the match
-            action = await self.pool.decide(engine, name, m.state, info.seat, rng)
+            action = await self.pool.decide(engine, name, m.started_state, info.seat, rng)
             self.pending.discard(key)
             outcome = await self.moves.submit(match_id, info.seat,
                                               f"bot-{m.version}-{info.seat}", m.version, action,

@@ -120,7 +120,7 @@ def from_dict(data: Any) -> Change | None:
     if cls is None:
         return None
     args = {k: v for k, v in data.items() if k != "kind"}
-    wanted = {f.name: f.type for f in fields(cls)}
+    wanted = {f.name: str(f.type) for f in fields(cls)}  # "int", "str": annotations postponed
     if set(args) != set(wanted):
         return None
     types = {"int": int, "str": str}

@@ -21,7 +21,7 @@ from sqlalchemy import insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import json_text
+from app.db import json_text, rowcount
 from app.matches.changes import Moved
 from app.matches.errors import ErrorCode, ServiceError
 from app.matches.snapshot import Outcome, Snapshot
@@ -33,6 +33,11 @@ if TYPE_CHECKING:
     from app.matches.store import Store
 
 log = logging.getLogger("lair.service")
+
+# The Core tables of the SQLite move (a mapped class's ``__table__`` is typed as any FROM clause,
+# which ``update``/``insert`` do not take).
+_MATCHES = Match.metadata.tables[Match.__tablename__]
+_ACTIONS = ActionRow.metadata.tables[ActionRow.__tablename__]
 
 #: ``submit(actor=BOT)``: the bot runner acting for a bot seat.
 BOT = "\x00bot"
@@ -130,12 +135,12 @@ async def commit_move_core(store: Store, match_id: str, current: int, seat: int,
     try:
         async with store.db.begin() as conn:
             done = await conn.execute(
-                update(Match.__table__)
+                update(_MATCHES)
                 .where(Match.id == match_id, Match.version == current,
                        Match.status == "active").values(**values))
             if done.rowcount != 1:
                 raise _Refused
-            await conn.execute(insert(ActionRow.__table__).values(
+            await conn.execute(insert(_ACTIONS).values(
                 match_id=match_id, seq=current + 1, seat=seat, action_id=action_id,
                 action=action, created_at=now, irreversible=irreversible, undo=False))
     except (_Refused, IntegrityError):
@@ -155,7 +160,7 @@ async def commit_move_orm(store: Store, s: AsyncSession, match_id: str, current:
                                                Match.version == current)
                            .values(**values)
                            .execution_options(synchronize_session=False))
-    if done.rowcount != 1:
+    if rowcount(done) != 1:
         await s.rollback()
         store.snaps.pop(match_id, None)
         raise ServiceError(ErrorCode.STALE, "Another move was applied first.")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import rowcount
 from app.matches import access
 from app.matches.changes import SeatsChanged
 from app.matches.errors import ErrorCode, ServiceError
@@ -36,7 +37,7 @@ async def empty_seat(s: AsyncSession, match_id: str, seat: int,
     done = await s.execute(update(Seat).where(*where)
                            .values(user_id=None, rejoin_hash=None)
                            .execution_options(synchronize_session=False))
-    if done.rowcount:
+    if rowcount(done):
         await drop_grants(s, match_id, seat)
 
 

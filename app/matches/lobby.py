@@ -98,7 +98,7 @@ class Lobby:
                 for m in mine:
                     if m.status == "active" and m.id in seats and m.game in registry.ENGINES \
                             and seats[m.id] in engine_of(m.game, m.engine_version
-                                                            ).prompts(m.state):
+                                                            ).prompts(m.started_state):
                         your_turn.add(m.id)
                 mine.sort(key=lambda m: m.id not in your_turn)  # stable: recency kept
             opponents = await self.opponents(s, [m.id for m in mine], user_id)

@@ -85,7 +85,7 @@ async def decide(snap: Snapshot, seat: int, version: int, action: Any, actor: st
     m = snap.match
     require_actor(snap, seat, actor)
     engine = engine_for(m)
-    state = m.state
+    state = m.started_state
     if version != m.version and not await late_ok(engine, m):
         raise ServiceError(ErrorCode.STALE, "The table changed before your move arrived; "
                                             "here is the current state.")
@@ -176,7 +176,7 @@ class Moves:
         old = self.store.prompts_at.get(match_id, {}).get(version)
         if old is None or len(old) < 2:
             return False
-        prompts = engine.prompts(m.state)
+        prompts = engine.prompts(m.started_state)
         if seat not in prompts or old.get(seat) != prompts[seat]:
             return False
         movers = self.store.movers.get(match_id, {})
@@ -254,12 +254,12 @@ class Moves:
         if not isinstance(version, int) or version > m.version or version < 0:
             return False
         old = self.store.prompts_at.get(m.id, {}).get(version)
-        prompts = engine.prompts(m.state)
+        prompts = engine.prompts(m.started_state)
         if old is None or len(old) < 2 or seat not in prompts or old.get(seat) != prompts[seat]:
             return False
         acted = await s.scalar(select(func.count()).select_from(ActionRow).where(
             ActionRow.match_id == m.id, ActionRow.seat == seat, ActionRow.seq > version))
-        return not acted and action in engine.legal_actions(m.state, seat)
+        return not acted and action in engine.legal_actions(m.started_state, seat)
 
     async def submit_loaded(self, match_id: str, seat: int, action_id: str, version: int,
                             action: Any, actor: str | None) -> Moved | Outcome:

@@ -154,9 +154,9 @@ class Store:
                     .where(ActionRow.match_id == match_id).order_by(ActionRow.seq))).all():
                 snap.note_move(seat, irreversible, undo, seq)
         elif match.status == "finished":
-            snap.log_since = await session.scalar(
+            snap.log_since = (await session.execute(  # an aggregate: always one row
                 select(func.coalesce(func.max(ActionRow.seq), 0))
-                .where(ActionRow.match_id == match_id, ActionRow.undo.is_(True)))
+                .where(ActionRow.match_id == match_id, ActionRow.undo.is_(True)))).scalar_one()
         return snap
 
     async def load(self, match_id: str, session: AsyncSession) -> Snapshot:

@@ -130,7 +130,7 @@ def live_views(engine: Engine, snap: Snapshot, viewers: Iterable[int | None],
     (:func:`_stored_result`). ``now``: epoch s (the clocks and away timers)."""
     m = snap.match
     facts = table_facts(snap, presence, now)
-    views = build_views(engine, snap, m.state, m.version, viewers, presence=presence,
+    views = build_views(engine, snap, m.started_state, m.version, viewers, presence=presence,
                         log_from=log_from)
     for view in views.values():
         view["pace"] = facts
@@ -276,7 +276,8 @@ def _named(text: str, names: tuple[str | None, ...]) -> str:
     # Cached: every viewer's view repeats the same log lines after every move.
     def sub(m: re.Match) -> str:
         i = int(m.group(1)) - 1
-        return names[i] if 0 <= i < len(names) and names[i] else m.group(0)
+        name = names[i] if 0 <= i < len(names) else None
+        return name or m.group(0)
     return _PLAYER.sub(sub, plurals(text))  # counts first: a seat's name may end in a digit
 
 

@@ -47,7 +47,8 @@ class OutsideChanges(Background):
             change: Change = Moved()  # a move: the version check of the cache sees it
             if status != snap.match.status:
                 self.service.forget(match_id)
-                change = {"active": Started(), "cancelled": Cancelled()}.get(status, Moved())
+                by_status: dict[str, Change] = {"active": Started(), "cancelled": Cancelled()}
+                change = by_status.get(status, Moved())
             await self.on_change(match_id, change)
         return changed
 

@@ -137,7 +137,7 @@ class Webhooks:
                 type=socket.SOCK_STREAM)
         except (OSError, UnicodeError):
             return None, False
-        addresses = [ipaddress.ip_address(i[4][0].split("%")[0]) for i in infos]
+        addresses = [ipaddress.ip_address(str(i[4][0]).split("%")[0]) for i in infos]
         if not addresses:
             return None, False
         return str(addresses[0]), self.allow_private or all(a.is_global for a in addresses)

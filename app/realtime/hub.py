@@ -201,6 +201,6 @@ def _delta(conn: Connection, snap: Snapshot, names: tuple) -> tuple[int, int, bo
     if sent is None or sent[0] != conn.seat:
         return 0, 0, False
     if (sent[3] == names and snap.log_since <= sent[1] <= snap.match.version
-            and sent[4] <= len(snap.match.state["log"])):
+            and sent[4] <= len(snap.match.started_state["log"])):
         return sent[4], sent[2], True
     return 0, 0, True

@@ -40,7 +40,9 @@ def origin_allowed(origin: str | None, host: str | None, allowed: list[str]) -> 
     if origin in {o.strip().rstrip("/").lower() for o in allowed}:
         return True
     scheme, sep, netloc = origin.partition("://")
-    return bool(sep and host) and scheme in ("http", "https") and netloc == host.strip().lower()
+    if not (sep and host):
+        return False
+    return scheme in ("http", "https") and netloc == host.strip().lower()
 
 
 def _error(conn: Connection, code: str, message: str, ref: str | None = None) -> None:
@@ -153,9 +155,9 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
             # No database call here: a closing handler may be cancelled, and a query cancelled
             # midway costs its pooled connection. The cached snapshot is recent enough to show
             # the others that this seat left.
-            snap = service.cached(match_id)
-            if seat is not None and snap is not None and snap.match.status == "active":
-                hub.push(snap)
+            cached = service.cached(match_id)
+            if seat is not None and cached is not None and cached.match.status == "active":
+                hub.push(cached)
 
 
 async def _busy_close(ws: WebSocket, match_id: str) -> None:

@@ -73,7 +73,7 @@ async def record(match_id: str, snap: WatchedMatch, service: Service) -> dict:
     return record_file(game=m.game, version=m.engine_version, players=m.players,
                        options=m.options, seed=m.seed,
                        actions=[[r.seat, r.action] for r in rows],
-                       final_hash=state_hash(m.state), result=m.result,
+                       final_hash=state_hash(m.started_state), result=m.result,
                        seats=seat_entries(snap))
 
 

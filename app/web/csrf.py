@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import Request
@@ -181,10 +182,15 @@ def has_identity_cookie(request: Request) -> bool:
     return IDENTITY_COOKIE in request.cookies
 
 
-def checks_itself(endpoint: Callable) -> Callable:
+#: The attribute :func:`checks_itself` sets on a route's endpoint.
+_CHECKS_ITSELF = "csrf_checks_itself"
+_Endpoint = TypeVar("_Endpoint", bound=Callable[..., Any])
+
+
+def checks_itself(endpoint: _Endpoint) -> _Endpoint:
     """Mark a route that calls :func:`check` itself (it reads its own body): :func:`protect`
     leaves it alone."""
-    endpoint.csrf_checks_itself = True
+    setattr(endpoint, _CHECKS_ITSELF, True)  # a function attribute: no declared field to type
     return endpoint
 
 
@@ -193,9 +199,11 @@ async def protect(conn: HTTPConnection) -> None:
     from the ``X-CSRF-Token`` header or the form field ``csrf_token``."""
     if conn.scope["type"] != "http" or conn.scope.get("method") not in UNSAFE:
         return
-    if getattr(conn.scope.get("endpoint"), "csrf_checks_itself", False):
+    if getattr(conn.scope.get("endpoint"), _CHECKS_ITSELF, False):
         return
-    request = conn if isinstance(conn, Request) else Request(conn.scope, conn.receive)
+    # FastAPI hands an app-wide dependency of an HTTP request the Request itself.
+    assert isinstance(conn, Request)
+    request = conn
     given = request.headers.get(HEADER)
     if not given and request.headers.get("content-type", "").startswith(
             ("application/x-www-form-urlencoded", "multipart/form-data")):

@@ -55,7 +55,7 @@ class AddressLimits:
         request = Request(scope, receive)
         limiter = getattr(request.app.state, "limiter", None)
         rule = rule_of(request) if limiter is not None else None
-        if rule is not None:
+        if limiter is not None and rule is not None:
             client = scope.get("client")
             verdict = await limiter.hit(rule, address_key(client[0] if client else None))
             if not verdict.allowed:

@@ -63,6 +63,8 @@ def rules_path(game_id: str) -> Path | None:
     if engine is None:
         return None
     package = sys.modules[type(engine).__module__].__file__
+    if package is None:  # a namespace package: no folder of its own to look in
+        return None
     path = Path(package).resolve().parent / "data" / RULES_FILE
     return path if path.is_file() else None
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import rowcount
 from app.matches.pace import rules
 from app.matches.snapshot import SeatInfo, Snapshot
 from app.models import Match, Seat
@@ -102,4 +103,4 @@ async def hand_to_bot(store: Store, s: AsyncSession, snap: Snapshot, info: SeatI
         Seat.match_id == snap.match.id, Seat.seat == info.seat,
         Seat.user_id == info.user_id).values(**values)
         .execution_options(synchronize_session=False))
-    return done.rowcount == 1
+    return rowcount(done) == 1

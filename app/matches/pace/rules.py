@@ -224,7 +224,7 @@ def public(settings: PaceSettings, clocks: dict | None, players: int, bots: Iter
     clocks = clocks or {}
     bots = set(bots)
     since = {int(k): float(v) for k, v in (clocks.get("since") or {}).items()}
-    seats = []
+    seats: list[dict[str, float | bool | None]] = []
     for s in range(players):
         if s in bots:
             seats.append({"left": None, "running": False})

@@ -10,6 +10,7 @@ import logging
 from datetime import timezone
 from typing import Any
 
+from pydantic import ValidationError
 from sqlalchemy import func, select, update
 
 from app.matches.changes import Finished, SeatsChanged
@@ -39,7 +40,7 @@ class PaceSeats:
         try:
             settings = rules.PaceSettings.model_validate(raw)
         except ValueError as exc:
-            errors = getattr(exc, "errors", lambda: [])()
+            errors = exc.errors() if isinstance(exc, ValidationError) else []
             first = errors[0] if errors else {"msg": str(exc), "loc": ()}
             where = " ".join(str(x) for x in first.get("loc", ())).replace("_", " ")
             message = str(first["msg"])
@@ -91,7 +92,7 @@ class PaceSeats:
                     if m.settings:
                         settings = rules.settings_of(m.settings)
                         values.update(deadline=None, clocks=rules.advance(
-                            settings, m.clocks, engine.prompts(m.state), {}, -1,
+                            settings, m.clocks, engine.prompts(m.started_state), {}, -1,
                             {i.seat for i in snap.seats if i.bot}, now.timestamp()))
                     done = await s.execute(update(Match).where(
                         Match.id == match_id, Match.version == m.version,
@@ -149,7 +150,7 @@ class PaceSeats:
                 name = seat_name(info)
                 since = (m.clocks or {}).get("since", {}).get(str(seat))
                 engine = engine_for(m)
-                if since is None or seat not in engine.prompts(m.state):
+                if since is None or seat not in engine.prompts(m.started_state):
                     raise ServiceError(ErrorCode.BAD_REQUEST, f"Nobody waits for {name} now.")
                 if away_since is None or self.store.ts() - away_since < limit:
                     raise ServiceError(ErrorCode.BAD_REQUEST,
