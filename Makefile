@@ -12,7 +12,7 @@ WS_DEFLATE ?= false
 LAIR_TEST_DATABASES ?= sqlite,postgresql
 export LAIR_TEST_DATABASES
 
-.PHONY: run test lint test-engines test-app test-e2e screenshots bench bots venv clean
+.PHONY: run test lint test-slow test-engines test-app test-e2e screenshots bench bots venv clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -32,25 +32,32 @@ run: $(VENV)/.installed-run
 	$(BIN)/alembic upgrade head
 	HOST=$(HOST) PORT=$(PORT) WS_DEFLATE=$(WS_DEFLATE) $(BIN)/lair serve
 
-# TEST_JOBS=N spreads each part over N processes (pytest-xdist; a file's tests stay together:
-# module-scoped servers). Measured on the 2-core machine: the whole tree at -n 4 took 23 min,
-# no faster than one process, and browser tests timed out under the contention; so one process
-# by default.
+# The three parts run side by side (TEST_PARTS=1: one after another), each in one process,
+# their outputs printed whole as each ends (-O). They overlap well: the engines' part keeps one
+# core busy while the app's and the browser's parts mostly wait on servers and sockets.
+# TEST_JOBS=N also spreads each part over N processes (pytest-xdist; a file's tests stay
+# together: module-scoped servers); measured on the 2-core machine, the whole tree at -n 4 was
+# no faster and browser tests timed out under the contention, so not by default.
+TEST_PARTS ?= 3
 TEST_JOBS ?= 0
-PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow"
 XDIST = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile)
 
 # The linters first (seconds; the tree is clean under both): `make lint`'s commands.
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/mypy app
-	$(MAKE) test-engines test-app test-e2e
+	$(MAKE) -j$(TEST_PARTS) -O test-engines test-app test-e2e
 
 # ruff (pyflakes, import order, the complexity budget) on the whole tree and mypy
 # (--check-untyped-defs, the pydantic plugin: pyproject.toml) on app/.
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/mypy app
+
+# The long runs kept out of `make test` (marked slow): whole browser matches at 3-4 players.
+test-slow: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m slow tests
 
 test-engines: $(VENV)/.installed-test
 	$(PYTEST) $(XDIST) tests/engines

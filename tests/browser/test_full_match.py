@@ -201,13 +201,20 @@ def finish_and_check(pages, watcher, game: str, players: int) -> None:
     shoot(host, f"{game}-{players}p-replay-start")
 
 
+# One whole match per game in `make test`; the larger tables take 100-115 s each and go to
+# `make test-slow` (their player counts are played through clicks in `make test` too, by the
+# renderer tests: test_drops_renderer's four players, test_evil_corp_renderer's teams,
+# test_covil_renderer's three players).
+SLOW = pytest.mark.slow
+
+
 @pytest.mark.parametrize("game,players,options,bots", [
     ("drops_of_evil", 2, {"side": "A"}, 0),
-    ("drops_of_evil", 4, {}, 2),
+    pytest.param("drops_of_evil", 4, {}, 2, marks=SLOW),
     ("evil_corp", 2, {}, 0),
-    ("evil_corp", 4, {}, 2),
+    pytest.param("evil_corp", 4, {}, 2, marks=SLOW),
     ("covil", 1, {}, 0),
-    ("covil", 3, {"board": "A"}, 1),
+    pytest.param("covil", 3, {"board": "A"}, 1, marks=SLOW),
 ], ids=["drops_of_evil-2p-side-A", "drops_of_evil-4p-2-bots", "evil_corp-2p",
         "evil_corp-4p-teams-2-bots", "covil-solo", "covil-3p-1-bot"])
 def test_full_match(browser, lair_server, game, players, options, bots):
