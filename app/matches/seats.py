@@ -7,6 +7,9 @@ match's row lock (``Store.lock_match``) and a unique index on ``(match, user)``.
 """
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -18,10 +21,16 @@ from app.matches.errors import ErrorCode, ServiceError
 from app.matches.links import empty_seat
 from app.matches.lobby import Lobby
 from app.matches.pace import clocks
-from app.matches.snapshot import seat_name
+from app.matches.snapshot import Snapshot, seat_name
 from app.matches.store import Store
 from app.models import Match, Seat, SeatGrant, utcnow
 from engines import levels, registry
+
+
+def _require_bot(snap: Snapshot, bot: str) -> None:
+    """Refuses (``bad_request``) a bot kind or level the match's game does not have."""
+    if levels.canonical(bot) not in registry.bots(snap.match.game):
+        raise ServiceError(ErrorCode.BAD_REQUEST, "Unknown bot.")
 
 
 def seat_taken(seat: int) -> ServiceError:
@@ -37,6 +46,25 @@ class Seats:
         self.store = store
         self.chat = chat
         self.lobby = lobby
+
+    @asynccontextmanager
+    async def _hosts_open_room(self, match_id: str, host_id: str
+                               ) -> AsyncIterator[tuple[AsyncSession, Snapshot]]:
+        """The host's change to the seats of a match not started yet: under the match's lock
+        (this process's and the row's), yields ``(session, snapshot)`` once ``host_id`` is
+        checked to be the host and the match open (else ``ServiceError``: ``forbidden``,
+        ``already_started``); after the body, the match is touched, the change committed and
+        ``SeatsChanged`` announced."""
+        async with self.store.locks[match_id]:
+            async with self.store.sm() as s:
+                await self.store.lock_match(s, match_id)
+                snap = await self.store.snapshot(match_id, s)
+                snap.require_host(host_id)
+                snap.require_open()
+                yield s, snap
+                await self.store.touch(s, match_id)
+                await s.commit()
+        await self.store.changed(match_id, SeatsChanged())
 
     async def take_seat(self, match_id: str, user_id: str, seat: int) -> None:
         """Sit ``user_id`` in an empty seat of an open match (moving from their old seat).
@@ -100,40 +128,23 @@ class Seats:
     async def set_seat(self, match_id: str, host_id: str, seat: int, bot: str | None) -> None:
         """Host only, before the start: put a bot (``bot`` = kind) in a seat, or empty it
         (``bot=None``, which also removes a seated player)."""
-        async with self.store.locks[match_id]:
-            async with self.store.sm() as s:
-                await self.store.lock_match(s, match_id)
-                snap = await self.store.snapshot(match_id, s)
-                snap.require_host(host_id)
-                snap.require_open()
-                snap.seat(seat)
-                if bot is not None and levels.canonical(bot) not in registry.bots(snap.match.game):
-                    raise ServiceError(ErrorCode.BAD_REQUEST, "Unknown bot.")
-                await empty_seat(s, match_id, seat)
-                await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
-                                .values(bot=bot))
-                await self.store.touch(s, match_id)
-                await s.commit()
-        await self.store.changed(match_id, SeatsChanged())
+        async with self._hosts_open_room(match_id, host_id) as (s, snap):
+            snap.seat(seat)
+            if bot is not None:
+                _require_bot(snap, bot)
+            await empty_seat(s, match_id, seat)
+            await s.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat)
+                            .values(bot=bot))
 
     async def fill_with_bots(self, match_id: str, host_id: str, bot: str = "random") -> None:
         """Host only, before the start: every seat still empty gets a bot of kind ``bot`` (a
         player who sat down meanwhile, in any process, keeps their seat: the update is
         conditional). Raises ``ServiceError`` (``forbidden``, ``bad_request``)."""
-        async with self.store.locks[match_id]:
-            async with self.store.sm() as s:
-                await self.store.lock_match(s, match_id)
-                snap = await self.store.snapshot(match_id, s)
-                snap.require_host(host_id)
-                snap.require_open()
-                if levels.canonical(bot) not in registry.bots(snap.match.game):
-                    raise ServiceError(ErrorCode.BAD_REQUEST, "Unknown bot.")
-                await s.execute(update(Seat).where(Seat.match_id == match_id,
-                                                   Seat.user_id.is_(None), Seat.bot.is_(None))
-                                .values(bot=bot).execution_options(synchronize_session=False))
-                await self.store.touch(s, match_id)
-                await s.commit()
-        await self.store.changed(match_id, SeatsChanged())
+        async with self._hosts_open_room(match_id, host_id) as (s, snap):
+            _require_bot(snap, bot)
+            await s.execute(update(Seat).where(Seat.match_id == match_id,
+                                               Seat.user_id.is_(None), Seat.bot.is_(None))
+                            .values(bot=bot).execution_options(synchronize_session=False))
 
 
     async def replace_with_bot(self, match_id: str, host_id: str, seat: int,

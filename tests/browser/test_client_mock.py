@@ -6,31 +6,18 @@ Screenshots go to $LAIR_SHOTS (default /tmp/client-shots).
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-from tests.chromium import SHOTS, screenshot, serve_in_thread
+from tests.chromium import SHOTS, screenshot
 
 pytestmark = pytest.mark.e2e
 
-HERE = Path(__file__).resolve().parent
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
-
-
-@pytest.fixture(scope="module")
-def mock_url():
-    """The mock server (loaded from its file) in a uvicorn thread."""
-    spec = importlib.util.spec_from_file_location("lair_mock_server", HERE / "mock_server.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    with serve_in_thread(module.create_app()) as url:
-        yield url
 
 
 def _post(url: str) -> dict:

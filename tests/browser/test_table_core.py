@@ -11,13 +11,12 @@ Screenshots: tests/browser/artifacts/table-core/.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import urllib.request
 
 import pytest
 
-from tests.chromium import ARTIFACTS, ROOT, screenshot, serve_in_thread
+from tests.chromium import ARTIFACTS, screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -25,17 +24,6 @@ SIZES = {"desktop": {"viewport": {"width": 1366, "height": 768}},
          "phone": {"viewport": {"width": 375, "height": 812}, "device_scale_factor": 2,
                    "is_mobile": True, "has_touch": True}}
 SHOTS = ARTIFACTS / "table-core"
-
-
-@pytest.fixture(scope="module")
-def mock_url():
-    """The mock server (loaded from its file) in a uvicorn thread."""
-    spec = importlib.util.spec_from_file_location("lair_mock_server_core",
-                                                  ROOT / "tests" / "browser" / "mock_server.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    with serve_in_thread(module.create_app()) as url:
-        yield url
 
 
 def post(url: str) -> dict:
