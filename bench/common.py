@@ -98,15 +98,17 @@ UNLIMITED = {name: "0" for name in ("RATE_CHAT", "RATE_ACTIONS", "RATE_IDENTITIE
 
 
 def start_uvicorn(app: str, env: dict, port: int, log: Path | None = None,
-                  deflate: bool = False) -> subprocess.Popen:
+                  deflate: bool = False, root: Path = ROOT) -> subprocess.Popen:
     """Serve the import string ``app`` on 127.0.0.1:port the way ``lair serve`` does (one
     process, the project's server options from the settings: permessage-deflate off unless
     ``deflate``, as ``make run`` and the container) and wait until ``/healthz`` answers; its
-    output goes to ``log`` (default: inherited). Raises RuntimeError if it dies."""
+    output goes to ``log`` (default: inherited). ``root``: the source tree served (cwd and
+    ``PYTHONPATH``; another commit's export in ``load.py --ab``). Raises RuntimeError if it
+    dies."""
     out = open(log, "wb") if log else None
     proc = subprocess.Popen(
         [sys.executable, "-c", _SERVE, app],
-        cwd=ROOT, env={**os.environ, **UNLIMITED, **env, "PYTHONPATH": str(ROOT),
+        cwd=root, env={**os.environ, **UNLIMITED, **env, "PYTHONPATH": str(root),
                        "HOST": "127.0.0.1",
                        "PORT": str(port), "WS_DEFLATE": "true" if deflate else "false"},
         preexec_fn=raise_fd_limit, stdout=out, stderr=subprocess.STDOUT if out else None)
@@ -137,16 +139,17 @@ def stop(proc: subprocess.Popen) -> None:
 SECRET_KEY = "bench"
 
 
-def form_headers(lair_user: str | None = None) -> dict[str, str]:
+def form_headers(lair_user: str | None = None, pre: str | None = None) -> dict[str, str]:
     """Headers for one form POST to a bench server as its page would send it (``app.web.csrf``):
-    the identity cookie ``lair_user`` (None: a fresh visitor with a pre-session cookie) and the
-    ``X-CSRF-Token`` bound to it."""
+    the identity cookie ``lair_user`` (None: a fresh visitor with the pre-session cookie ``pre``,
+    random when None) and the ``X-CSRF-Token`` bound to it."""
     import secrets
 
     from app.identity import COOKIE
     from app.settings import Settings
     from app.web import csrf
 
-    cookies = {COOKIE: lair_user} if lair_user else {csrf.PRE_COOKIE: secrets.token_urlsafe(24)}
+    cookies = ({COOKIE: lair_user} if lair_user
+               else {csrf.PRE_COOKIE: pre or secrets.token_urlsafe(24)})
     token = csrf.token_for(cookies, Settings(secret_key=SECRET_KEY)) or ""
     return {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()), csrf.HEADER: token}

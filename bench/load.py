@@ -190,15 +190,19 @@ async def make_guests(http: httpx.AsyncClient, n: int, sem: asyncio.Semaphore) -
     return list(await asyncio.gather(*(one(i) for i in range(n))))
 
 
-async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy | None) -> dict:
+async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy | None,
+                   app: str = "bench.memory_probe:app", root: Path = ROOT) -> dict:
+    """One Lair server (``app`` served from the tree ``root``) on ``db_url``: lobby set-up,
+    sockets, paced and saturation runs (unless ``--churn-only``), churn and idle maps when
+    ``args.churn``. Returns (figures, a sampled spectator view)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server_log = Path(tempfile.gettempdir()) / f"lair-bench-{port}.log"
     # bench/memory_probe.py: the app plus a read-only route with its per-match map sizes
-    server = start_uvicorn("bench.memory_probe:app",
+    server = start_uvicorn(app,
                            {"DATABASE_URL": db_url, "SECRET_KEY": SECRET_KEY, "BOT_DELAY": "0",
                             "LOG_LEVEL": "WARNING", "MATCH_IDLE_TTL": str(args.idle_ttl)}, port,
-                           log=server_log, deflate=args.server_deflate)
+                           log=server_log, deflate=args.server_deflate, root=root)
     out: dict = {"players": players, "spectators": args.spectators, "matches": args.matches}
     window = clients.Window()
     window.rate = args.rate
@@ -413,7 +417,7 @@ def machine_info() -> dict:
                     "processes may run too (see loadavg_at_start)"}
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="all", choices=["all", *GAMES])
     parser.add_argument("--matches", type=int, help="connected matches (default 40; --full 1000)")
@@ -446,23 +450,53 @@ def main() -> None:
     parser.add_argument("--pg", default=os.environ.get(
         "LAIR_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test"))
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
-    args = parser.parse_args()
+    parser.add_argument("--ab", metavar="COMMIT", help="A/B mode (bench/ab.py): COMMIT's server "
+                        "against this tree's, alternately, paced + saturation only")
+    parser.add_argument("--ab-rounds", type=int, default=3,
+                        help="A/B: rounds per game, each one run of old then one of new")
+    parser.add_argument("--ab-profile", action="store_true",
+                        help="A/B: py-spy on each side's server in the last round's saturation")
+    return parser
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line, with the size defaults filled in (``--full``; ``--ab``: no churn,
+    idle, bare or profile runs, and ``--ab-rounds`` at least 1)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.ab and args.churn_only:
+        parser.error("--ab measures paced and saturation runs: not with --churn-only")
+    if args.ab_rounds < 1:
+        parser.error("--ab-rounds must be at least 1")
     args.matches = args.matches or (1000 if args.full else 40)
     args.sat_matches = args.sat_matches or min(args.matches, 40)
     args.seconds = args.seconds or (30 if args.full else 6)
     args.churn = args.churn if args.churn is not None else (10000 if args.full else 300)
+    if args.ab:
+        args.churn = 0
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
     raise_fd_limit()
     try:
         import uvloop
         uvloop.install()
     except ImportError:
         pass
-    result = asyncio.run(main_async(args))
+    if args.ab:
+        from bench import ab
+        result = asyncio.run(ab.main_async(args))
+        summary, prefix = ab.print_summary, "ab-"
+    else:
+        result = asyncio.run(main_async(args))
+        summary, prefix = print_summary, ""
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}.json"
+    path = out / f"{prefix}{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}.json"
     path.write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
-    print_summary(result)
+    summary(result)
     print(f"written: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 

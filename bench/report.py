@@ -27,9 +27,30 @@ def churn_rows(path: Path, r: dict) -> list[str]:
     return out + [""]
 
 
+def ab_rows(path: Path, r: dict) -> list[str]:
+    """A ``--ab`` run (bench/ab.py): per game and figure, the medians per side, the ratio
+    new ÷ old (* outside ±10 %) and every round's old/new."""
+    a, m = r["args"], r["machine"]
+    out = [f"**{path.name}** — A/B: old `{r['sides']['old']['ref'][:10]}` vs new "
+           f"`{r['sides']['new']['ref'][:10]}`, {a['matches']} matches ({a['sat_matches']} in "
+           f"saturation), {a['seconds']:.0f} s phases, {a['ab_rounds']} rounds, load avg at "
+           f"start {m['loadavg_at_start'][0]:.1f} on {m['cpus']} CPUs, {r['wall_seconds']} s",
+           "", "| game | figure | old (median) | new (median) | new ÷ old | rounds old/new |",
+           "|---|---|---:|---:|---:|---|"]
+    for game, e in r["games"].items():
+        for key, ratio in e["ratio_new_over_old"].items():
+            flag = f" * ({e['flagged'][key]})" if key in e["flagged"] else ""
+            rounds = ", ".join(f"{row['old'][key]}/{row['new'][key]}" for row in e["rounds"])
+            out.append(f"| {game} | {key} | {e['median']['old'][key]} | "
+                       f"{e['median']['new'][key]} | {ratio}{flag} | {rounds} |")
+    return out + [""]
+
+
 def rows(path: Path) -> list[str]:
     r = orjson.loads(path.read_bytes())
     a, m = r["args"], r["machine"]
+    if r.get("kind") == "ab":
+        return ab_rows(path, r)
     if a.get("churn_only"):
         return churn_rows(path, r)
     raw = r["postgres_raw"]

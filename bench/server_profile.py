@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 class PySpy:
     def __init__(self, tmp: Path):
         self.tmp = tmp
+        self.root = ROOT  # the served tree (frames under it are named app/..., engines/...)
         venv = Path(sys.executable).parent / "py-spy"
         self.exe = str(venv) if venv.exists() else shutil.which("py-spy")
 
@@ -53,9 +54,9 @@ class PySpy:
             n = int(n)
             frames = stack.split(";")
             total += n
-            own[_short(frames[-1])] += n
-            pkg[_package(frames[-1])] += n
-            for f in set(_short(f, lines=False) for f in frames):
+            own[_short(frames[-1], root=self.root)] += n
+            pkg[_package(frames[-1], self.root)] += n
+            for f in set(_short(f, lines=False, root=self.root) for f in frames):
                 if "(app/" in f or "(engines/" in f:
                     incl[f] += n
         share = lambda c: [{"function": f, "share": round(k / total, 3)}  # noqa: E731
@@ -64,18 +65,19 @@ class PySpy:
                 "inclusive_project": share(incl)}
 
 
-def _package(frame: str) -> str:
+def _package(frame: str, root: Path = ROOT) -> str:
     """The top-level package of a frame: ``app``, ``engines``, ``websockets``, ``asyncio``..."""
-    path = _short(frame, lines=False).rpartition("(")[2].rstrip(")")
+    path = _short(frame, lines=False, root=root).rpartition("(")[2].rstrip(")")
     return path.lstrip("./").split("/", 1)[0] or path
 
 
-def _short(frame: str, lines: bool = True) -> str:
+def _short(frame: str, lines: bool = True, root: Path = ROOT) -> str:
     """``func (/long/path/site-packages/pkg/mod.py:12)`` -> ``func (pkg/mod.py:12)`` (without
-    ``:12`` when ``lines`` is false: one entry per function for inclusive time)."""
+    ``:12`` when ``lines`` is false: one entry per function for inclusive time); ``root``: the
+    served tree, cut from its frames."""
     if not lines:
         frame = frame.rsplit(":", 1)[0] + ")" if frame.endswith(")") and ":" in frame else frame
-    for cut in ("site-packages/", str(ROOT) + "/", "lib/python3"):
+    for cut in ("site-packages/", str(root) + "/", "lib/python3"):
         if cut in frame:
             head, _, tail = frame.partition("(")
             return f"{head}({tail.split(cut, 1)[1]}"
