@@ -60,7 +60,7 @@ test-slow: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m slow tests
 
 test-engines: $(VENV)/.installed-test
-	$(PYTEST) $(XDIST) tests/engines
+	$(PYTEST) $(XDIST) tests/engines tests/bench
 
 test-app: $(VENV)/.installed-test
 	$(PYTEST) $(XDIST) tests/app tests/records
