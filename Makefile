@@ -32,13 +32,14 @@ run: $(VENV)/.installed-run
 	$(BIN)/alembic upgrade head
 	HOST=$(HOST) PORT=$(PORT) WS_DEFLATE=$(WS_DEFLATE) $(BIN)/lair serve
 
-# The three parts run side by side (TEST_PARTS=1: one after another), each in one process,
-# their outputs printed whole as each ends (-O). They overlap well: the engines' part keeps one
-# core busy while the app's and the browser's parts mostly wait on servers and sockets.
+# The parts run side by side (TEST_PARTS=1: one after another), each in one process, their
+# outputs printed whole as each ends (-O): the engines, the app on each database of
+# LAIR_TEST_DATABASES, the browsers. They overlap well: the engines' part keeps one core busy
+# while the app's and the browsers' parts mostly wait on servers, databases and sockets.
 # TEST_JOBS=N also spreads each part over N processes (pytest-xdist; a file's tests stay
 # together: module-scoped servers); measured on the 2-core machine, the whole tree at -n 4 was
 # no faster and browser tests timed out under the contention, so not by default.
-TEST_PARTS ?= 3
+TEST_PARTS ?= 4
 TEST_JOBS ?= 0
 PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow"
 XDIST = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile)
@@ -47,7 +48,7 @@ XDIST = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile)
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/mypy app
-	$(MAKE) -j$(TEST_PARTS) -O test-engines test-app test-e2e
+	$(MAKE) -j$(TEST_PARTS) -O test-engines $(APP_PARTS) test-e2e
 
 # ruff (pyflakes, import order, the complexity budget) on the whole tree and mypy
 # (--check-untyped-defs, the pydantic plugin: pyproject.toml) on app/.
@@ -60,10 +61,17 @@ test-slow: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m slow tests
 
 test-engines: $(VENV)/.installed-test
-	$(PYTEST) $(XDIST) tests/engines tests/bench
+	$(PYTEST) $(XDIST) tests/engines tests/records tests/bench
 
-test-app: $(VENV)/.installed-test
-	$(PYTEST) $(XDIST) tests/app tests/records
+comma := ,
+APP_PARTS := $(addprefix test-app-,$(subst $(comma), ,$(LAIR_TEST_DATABASES)))
+
+# The app's tests on every database of LAIR_TEST_DATABASES (`make -j2 test-app`: side by side);
+# test-app-sqlite, test-app-postgresql: on one.
+test-app: $(APP_PARTS)
+
+test-app-%: $(VENV)/.installed-test
+	LAIR_TEST_DATABASES=$* $(PYTEST) $(XDIST) tests/app
 
 test-e2e: $(VENV)/.installed-test
 	$(PYTEST) $(XDIST) tests/browser
