@@ -130,6 +130,11 @@ class Seat(Base):
     #: Votes of the other players to hand this absent seat to a bot:
     #: ``{"since": <the seat's prompt start, epoch s>, "voters": [seat, ...]}``.
     replace_votes: Mapped[dict | None] = mapped_column(JSONType, nullable=True)
+    #: Since when (epoch s) the seat's player has had no socket open in any process: written
+    #: when their last socket closes, cleared when one opens again (app.realtime.presence; a
+    #: process keeps it in memory too, and forgets that copy once the match is idle). None:
+    #: connected, or not seen since (then: away since the serving process started).
+    away_since: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class SeatGrant(Base):

@@ -16,7 +16,7 @@ from app.main import app as lair
 #: in the bench's output instead of passing silently as empty).
 MAPS = ("service.store.snaps", "service.store.locks", "service.store.prompts_at",
         "service.store.movers", "service.bots.failures", "hub.conns", "hub.tracker.left_at",
-        "hub.tracker.remote")
+        "hub.tracker.remote", "hub._writes")
 
 
 def sizes(state) -> dict[str, int]:

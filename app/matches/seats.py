@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -202,6 +202,28 @@ class Seats:
         name = seat_name(mine[0])
         await self.chat.notice(match_id, f"{name} took their seat back from the bot.")
         return mine[0].seat
+
+    async def mark_away(self, match_id: str, seat: int, at: float) -> None:
+        """The last socket of ``seat`` (in any process) closed at ``at`` (epoch s): store since
+        when its player is away (``Seat.away_since``), unless a later time is stored already.
+        Every process that sees the seat go may write it (the one whose socket closed, and
+        the others as they hear its announce): the latest wins, and a repeat changes nothing."""
+        async with self.store.sm() as s:
+            await s.execute(update(Seat).where(
+                Seat.match_id == match_id, Seat.seat == seat,
+                or_(Seat.away_since.is_(None), Seat.away_since < at))
+                .values(away_since=at).execution_options(synchronize_session=False))
+            await s.commit()
+
+    async def mark_back(self, match_id: str, seat: int, at: float) -> None:
+        """A socket of ``seat`` opened at ``at`` (epoch s): its player is no longer away (the
+        stored time is cleared). A time stored after ``at`` stays: the socket closed again
+        meanwhile, and that write came first."""
+        async with self.store.sm() as s:
+            await s.execute(update(Seat).where(
+                Seat.match_id == match_id, Seat.seat == seat, Seat.away_since <= at)
+                .values(away_since=None).execution_options(synchronize_session=False))
+            await s.commit()
 
     async def rematch_id(self, match_id: str) -> str | None:
         """The id of ``match_id``'s rematch, None if it has none (yet)."""

@@ -94,6 +94,8 @@ class MatchService:
         self.set_spectator_chat = self.seats.set_spectator_chat
         self.rematch = self.seats.rematch
         self.rematch_id = self.seats.rematch_id
+        self.mark_away = self.seats.mark_away
+        self.mark_back = self.seats.mark_back
         # play (app/matches/moves.py) and chat (app/matches/chat.py)
         self.submit = self.moves.submit
         self.post_chat = self.chat.post_chat

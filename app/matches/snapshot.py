@@ -35,6 +35,9 @@ class SeatInfo:
     player_id: str | None = None
     #: Identities the seat was granted to by its rejoin link (other devices of its player).
     grants: frozenset[str] = frozenset()
+    #: Since when (epoch s) the player has had no socket open, as stored (``Seat.away_since``;
+    #: None: connected, or not seen since). app.realtime.presence prefers its own memory.
+    away_since: float | None = None
 
 
 def default_name(seat: int) -> str:

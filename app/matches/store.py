@@ -145,7 +145,7 @@ class Store:
             granted[n].add(grantee)
         seats = [SeatInfo(seat.seat, seat.user_id, name, seat.bot, seat.away_user_id, away_name,
                           seat.resigned_at, seat.replace_votes, seat.player_id,
-                          frozenset(granted.get(seat.seat, ())))
+                          frozenset(granted.get(seat.seat, ())), seat.away_since)
                  for seat, name, away_name in rows]
         snap = Snapshot(match, seats)
         if match.status == "active":

@@ -143,7 +143,7 @@ async def match(request: Request, match_id: str) -> Response:
     if m.state is not None:
         hub = request.app.state.hub
         view = build_view(registry.get(m.game, m.engine_version), snap, m.state, m.version, None,
-                          presence=hub.presence_of(m.id, m.players))
+                          presence=hub.presence_of(snap))
     chat = await service.chat_history(match_id, 200)
     return _page(request, "admin_match.html", m=snap.match, seats=snap.seats, view=view,
                  chat=chat)

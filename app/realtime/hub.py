@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from app.background import spawn
@@ -32,6 +34,8 @@ class Hub:
         self.conns: dict[str, set[Connection]] = defaultdict(set)
         self.tracker = PresenceTracker(self.conns, lambda: service.now().timestamp())
         self._announcing: set[asyncio.Task] = set()
+        #: The away-time writes in flight, by ``(match id, seat)`` (``_store``).
+        self._writes: dict[tuple[str, int], asyncio.Task] = {}
         #: Per-user rate limits (an ``app.ratelimit.Limiter``, set by the app; None: none).
         self.limiter: Any = None
         service.subscribe(self.on_change)
@@ -50,17 +54,60 @@ class Hub:
         """Spectator sockets, here and in the other processes."""
         return self.tracker.spectators(match_id)
 
-    def away_since(self, match_id: str, seat: int) -> float | None:
-        """Since when (epoch s) ``seat`` has no socket open anywhere, or None."""
-        return self.tracker.away_since(match_id, seat)
+    def away_since(self, snap: Snapshot, seat: int) -> float | None:
+        """Since when (epoch s) ``seat`` has no socket open anywhere, or None: as this
+        process saw it, else as stored with the seat (``snap``: the match as loaded)."""
+        stored = snap.seats[seat].away_since if 0 <= seat < len(snap.seats) else None
+        return self.tracker.away_since(snap.match.id, seat, stored)
 
-    def presence_of(self, match_id: str, players: int = 0) -> Presence:
-        """The match's presence as data, for views."""
-        return self.tracker.presence_of(match_id, players)
+    def presence_of(self, snap: Snapshot) -> Presence:
+        """The match's presence as data, for views (the away times this process did not see
+        come from the seats as stored)."""
+        return self.tracker.presence_of(snap.match.id, len(snap.seats),
+                                        {i.seat: i.away_since for i in snap.seats})
+
+    def join(self, conn: Connection) -> None:
+        """Count a socket that opened. If its seat had none open anywhere, its player is back:
+        the stored away time is cleared (in the background)."""
+        back = self.tracker.note_joined(conn.match_id, conn.seat)
+        self.conns[conn.match_id].add(conn)
+        if back and conn.seat is not None:
+            self._store(partial(self.service.mark_back, conn.match_id, conn.seat,
+                                self.tracker.now()), conn.match_id, conn.seat)
 
     def note_left(self, match_id: str, seat: int | None) -> None:
-        """A socket of ``seat`` closed (the player is away if it was the seat's last)."""
-        self.tracker.note_left(match_id, seat)
+        """A socket of ``seat`` closed (the player is away if it was the seat's last: since
+        when is stored, in the background)."""
+        at = self.tracker.note_left(match_id, seat)
+        if at is not None and seat is not None:
+            self._store(partial(self.service.mark_away, match_id, seat, at), match_id, seat)
+
+    def _stored_away(self, match_id: str, seats: list[int]) -> None:
+        """``seats`` turned away as another process's announce (or its silence) tells."""
+        for seat in seats:
+            at = self.tracker.left_at.get((match_id, seat))
+            if at is not None:
+                self._store(partial(self.service.mark_away, match_id, seat, at), match_id, seat)
+
+    def _store(self, write: Callable[[], Awaitable[None]], match_id: str, seat: int) -> None:
+        # Its own task: a closing socket handler may be cancelled, and a query cancelled midway
+        # costs its pooled connection. Kept in the service's tasks: drained at shutdown and by
+        # the tests. A failed write is logged; this process still remembers the time. The
+        # writes of one seat take turns, in the order their events happened (a leave written
+        # after the reconnect that followed it would leave a connected player's time stored);
+        # only those in flight are kept here.
+        key = (match_id, seat)
+        before = self._writes.get(key)
+
+        async def in_turn() -> None:
+            if before is not None:
+                await asyncio.gather(before, return_exceptions=True)
+            await write()
+
+        task = self._writes[key] = spawn(in_turn(), f"away time in {match_id}",
+                                         self.service.tasks)
+        task.add_done_callback(
+            lambda done: self._writes.pop(key) if self._writes.get(key) is done else None)
 
     def announce(self, match_id: str) -> None:
         """Tell the other processes how many sockets each seat of the match has here (no-op
@@ -75,7 +122,9 @@ class Hub:
     def remote_presence(self, match_id: str, origin: str, announce: Announce) -> None:
         """Another process announced its sockets: this process's sockets are told when the
         table's presence changed."""
-        self._presence_changed(match_id, *self.tracker.heard(match_id, origin, announce))
+        changed, seats, gone = self.tracker.heard(match_id, origin, announce)
+        self._stored_away(match_id, gone)
+        self._presence_changed(match_id, changed, seats)
 
     def _presence_changed(self, match_id: str, changed: bool, seats: bool) -> None:
         if not changed or not self.conns.get(match_id):
@@ -92,7 +141,8 @@ class Hub:
             await asyncio.sleep(self.tracker.EVERY)
             for match_id in list(self.conns):
                 self.announce(match_id)
-            for match_id, seats in self.tracker.forget_stale():
+            for match_id, seats, gone in self.tracker.forget_stale():
+                self._stored_away(match_id, gone)
                 self._presence_changed(match_id, True, seats)
 
     def send_presence(self, match_id: str) -> None:
@@ -160,7 +210,7 @@ class Hub:
         for conn, (start, _visible, _keep) in plans.items():
             if conn.seat not in by_start[start]:
                 by_start[start].append(conn.seat)
-        presence = self.presence_of(m.id, len(snap.seats))
+        presence = self.presence_of(snap)
         now = self.service.now().timestamp()
         views: dict[tuple[int, int | None], dict] = {}
         for start, seats in by_start.items():
@@ -180,8 +230,7 @@ class Hub:
                          len(m.state["log"]))
 
     def _push_lobby(self, snap: Snapshot, targets: list[Connection]) -> None:
-        m = snap.match
-        text = protocol.lobby_frame(lobby_view(snap, self.presence_of(m.id, len(snap.seats))))
+        text = protocol.lobby_frame(lobby_view(snap, self.presence_of(snap)))
         for conn in targets:
             seat = access.seat_of(snap, conn.user_id)
             # this viewer's own seat changed (taken on or from another of the player's

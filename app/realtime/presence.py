@@ -6,6 +6,10 @@ several processes): without the announces, their seat would look away here (no d
 through the fan-out (app.realtime.fanout) on every connect and close and every
 ``PresenceTracker.EVERY`` seconds; an announce older than three periods (a killed process)
 no longer counts. What views need of it is :class:`app.matches.views.Presence`, plain data.
+
+Since when each seat has been away is kept here (``left_at``) and in the database
+(``Seat.away_since``, written by the hub): once a match is idle this process forgets its copy
+(app.matches.idle), and the stored time, read with the match's snapshot, takes its place.
 """
 from __future__ import annotations
 
@@ -86,26 +90,46 @@ class PresenceTracker:
         return (sum(1 for c in self.conns.get(match_id, ()) if c.seat is None)
                 + sum(watching for _, watching, _ in self._fresh(match_id, everything)))
 
-    def away_since(self, match_id: str, seat: int) -> float | None:
+    def away_since(self, match_id: str, seat: int, stored: float | None = None
+                   ) -> float | None:
         """Since when (epoch s) no socket of ``seat`` is open in this process or, as they
-        announce it, in the others (since this process started, for a player not seen since),
-        or None while connected."""
+        announce it, in the others, or None while connected: when this process saw its last
+        socket close, else ``stored`` (the seat's ``away_since`` in the database), else since
+        this process started (a player not seen since)."""
         if seat in self.connected_seats(match_id):
             return None
-        return self.left_at.get((match_id, seat), self.born)
+        left = self.left_at.get((match_id, seat), stored)
+        return self.born if left is None else left
 
-    def presence_of(self, match_id: str, players: int = 0) -> Presence:
+    def presence_of(self, match_id: str, players: int = 0,
+                    stored: Mapping[int, float | None] | None = None) -> Presence:
         """The match's presence as data, for views (``players``: how many seats to report
-        ``left_at`` for)."""
+        ``left_at`` for; ``stored``: seat -> its stored away time, used where this process
+        saw no socket of the seat close)."""
+        stored = stored or {}
         left = {seat: t for seat in range(players)
-                if (t := self.left_at.get((match_id, seat))) is not None}
+                if (t := self.left_at.get((match_id, seat), stored.get(seat))) is not None}
         return Presence(frozenset(self.connected_seats(match_id)), self.spectators(match_id),
                         left, self.born)
 
-    def note_left(self, match_id: str, seat: int | None) -> None:
-        """A socket of ``seat`` closed: if it was the seat's last one, the player is away."""
-        if seat is not None and seat not in self.connected_seats(match_id):
-            self.left_at[(match_id, seat)] = self.now()
+    def note_joined(self, match_id: str, seat: int | None) -> bool:
+        """A socket of ``seat`` is about to open (call before it counts): True if the seat
+        had none open anywhere, so its player is back (the stored away time goes)."""
+        return seat is not None and seat not in self.connected_seats(match_id)
+
+    def note_left(self, match_id: str, seat: int | None) -> float | None:
+        """A socket of ``seat`` closed: if it was the seat's last one, the player is away
+        from now on; returns since when (epoch s), else None."""
+        if seat is None or seat in self.connected_seats(match_id):
+            return None
+        at = self.left_at[(match_id, seat)] = self.now()
+        return at
+
+    def forget(self, match_id: str) -> None:
+        """Drop what this process remembers of when the match's seats left (the times are
+        stored: app.matches.idle calls this once the match is idle)."""
+        for key in [k for k in self.left_at if k[0] == match_id]:
+            del self.left_at[key]
 
     def local(self, match_id: str) -> Announce:
         """This process's sockets of the match, to announce."""
@@ -118,9 +142,11 @@ class PresenceTracker:
                 seats[c.seat] += 1
         return Announce(dict(seats), spectators)
 
-    def heard(self, match_id: str, origin: str, announce: Announce) -> tuple[bool, bool]:
+    def heard(self, match_id: str, origin: str, announce: Announce
+              ) -> tuple[bool, bool, list[int]]:
         """Another process (``origin``) announced its sockets: seats that it alone held and no
-        longer holds are away from now on. Returns ``(presence changed, seats changed)``."""
+        longer holds are away from now on. Returns ``(presence changed, seats changed, the
+        seats away from now on)``."""
         before = self._count(match_id)
         if announce.seats or announce.spectators:
             self.remote[match_id][origin] = (dict(announce.seats), announce.spectators,
@@ -131,9 +157,9 @@ class PresenceTracker:
                 self.remote.pop(match_id, None)
         return self._settle(match_id, before)
 
-    def forget_stale(self) -> list[tuple[str, bool]]:
+    def forget_stale(self) -> list[tuple[str, bool, list[int]]]:
         """Forget what processes that stopped announcing had said: ``[(match id, seats
-        changed)]`` of the matches whose presence changed."""
+        changed, the seats away from now on)]`` of the matches whose presence changed."""
         horizon = time.monotonic() - 3 * self.EVERY
         changed = []
         for match_id, by_origin in list(self.remote.items()):
@@ -145,20 +171,21 @@ class PresenceTracker:
                 del by_origin[origin]
             if not by_origin:
                 del self.remote[match_id]
-            moved, seats = self._settle(match_id, before)
+            moved, seats, gone = self._settle(match_id, before)
             if moved:
-                changed.append((match_id, seats))
+                changed.append((match_id, seats, gone))
         return changed
 
     def _count(self, match_id: str, everything: bool = False) -> _Count:
         return (self.connected_seats(match_id, everything),
                 self.spectators(match_id, everything))
 
-    def _settle(self, match_id: str, before: _Count) -> tuple[bool, bool]:
+    def _settle(self, match_id: str, before: _Count) -> tuple[bool, bool, list[int]]:
         after = self._count(match_id)
         if after == before:
-            return False, False
+            return False, False, []
         now = self.now()
-        for seat in before[0] - after[0]:
+        gone = sorted(before[0] - after[0])
+        for seat in gone:
             self.left_at[(match_id, seat)] = now
-        return True, before[0] != after[0]
+        return True, before[0] != after[0], gone

@@ -102,7 +102,7 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
     conn = Connection(ws, match_id, user_id, seat,
                       seat_name or (user.name if user else "Spectator"), settings.ws_send_queue)
     sender = conn.task = asyncio.create_task(conn.sender())
-    hub.conns[match_id].add(conn)
+    hub.join(conn)
     hub.announce(match_id)
     ops_events.ws_connected(match_id, seat)
     close_code: int | None = None  # the client's close code, for the log

@@ -83,7 +83,7 @@ def _waiting_room(request: Request, snap: Snapshot, engine, pace_entered: dict |
     teams = engine.teams.get(m.players)
     saved = pace.settings_of(m.settings)
     form = dict(pace.stored(saved), **(pace_entered or {}))
-    seats = seats_summary(snap, request.app.state.hub.presence_of(m.id, m.players))
+    seats = seats_summary(snap, request.app.state.hub.presence_of(snap))
     taken = request.query_params.get("taken", "")
     return dict(seats=seats, empty_seats=sum(1 for x in seats if x["empty"]),
                 taken=int(taken) if taken.isdigit() and int(taken) < m.players else None,

@@ -234,8 +234,8 @@ async def resign(match_id: str, user: Actor, service: Service) -> Response:
 async def vote_replace(request: Request, match_id: str, user: Actor, service: Service,
                        seat: int = Form(...)) -> Response:
     """A player votes to hand an absent player's seat to a bot (after the match's limit)."""
-    hub = request.app.state.hub
-    await service.vote_replace(match_id, user.id, seat, hub.away_since(match_id, seat))
+    away_since = request.app.state.hub.away_since(await service.current(match_id), seat)
+    await service.vote_replace(match_id, user.id, seat, away_since)
     return redirect(f"/m/{match_id}")
 
 

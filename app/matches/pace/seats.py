@@ -125,7 +125,9 @@ class PaceSeats:
                            away_since: float | None) -> bool:
         """A player votes to hand the seat of an absent player to a bot. Allowed once the seat
         is prompted and its player has been away (no open socket since ``away_since``, epoch
-        s, as the websocket hub saw it) for the match's ``replace_after_minutes``. A majority of
+        s: ``Hub.away_since``, as this process saw it or else as stored with the seat, so a
+        match this process forgot while idle, or a restart, keeps the time) for the match's
+        ``replace_after_minutes``. A majority of
         the other human players replaces the seat (the player can take it back). Votes count
         for the current prompt only. Returns True when the seat was handed to a bot. Raises
         ``ServiceError``."""

@@ -93,15 +93,15 @@ def test_presence_announced_by_another_process(monkeypatch):
     tracker = PresenceTracker(conns, lambda: clock["wall"])
     assert tracker.local("M") == Announce({0: 1}, 1)
     # seat 1 plays in the other process: connected here too
-    assert tracker.heard("M", "p2", Announce({1: 2}, 3)) == (True, True)
+    assert tracker.heard("M", "p2", Announce({1: 2}, 3)) == (True, True, [])
     assert tracker.connected_seats("M") == {0, 1} and tracker.spectators("M") == 4
-    assert tracker.heard("M", "p2", Announce({1: 2}, 3)) == (False, False)
+    assert tracker.heard("M", "p2", Announce({1: 2}, 3)) == (False, False, [])
     # its sockets closed there: away from now on
     clock["wall"] = 1010.0
-    assert tracker.heard("M", "p2", Announce({}, 1)) == (True, True)
+    assert tracker.heard("M", "p2", Announce({}, 1)) == (True, True, [1])
     assert tracker.away_since("M", 1) == 1010.0 and tracker.away_since("M", 0) is None
     assert tracker.presence_of("M", 2) == Presence(frozenset({0}), 2, {1: 1010.0}, 1000.0)
     # a process that stopped announcing is forgotten after three periods
     clock["mono"] += 3 * tracker.EVERY + 1
-    assert tracker.forget_stale() == [("M", False)]
+    assert tracker.forget_stale() == [("M", False, [])]
     assert tracker.spectators("M") == 1 and "M" not in tracker.remote
