@@ -4,12 +4,26 @@ can check they empty once every socket has been idle for ``MATCH_IDLE_TTL``.
 
 Served by ``bench/load.py`` instead of ``app.main:app`` (started the same way, ``lair serve``'s
 options); every other path goes to the app unchanged. Bench only: never deployed.
+
+To find what grows, ``GET /_bench/growth`` answers the live objects per type (``gc``) and, when
+the server was started with ``LAIR_BENCH_TRACEMALLOC=<frames>`` (tracemalloc on from import:
+slower, more RSS), the allocations per source line, each as the change since the baseline;
+``?baseline=1`` takes a new baseline (``?top=N``: how many rows).
 """
 from __future__ import annotations
+
+import gc
+import os
+import tracemalloc
+from collections import Counter
+from urllib.parse import parse_qs
 
 import orjson
 
 from app.main import app as lair
+
+if os.environ.get("LAIR_BENCH_TRACEMALLOC"):
+    tracemalloc.start(int(os.environ["LAIR_BENCH_TRACEMALLOC"]))
 
 #: The per-match maps of the service's store and bot runner and of the hub and its presence
 #: tracker (dotted paths from ``app.state``; a missing one counts -1, so a renamed map shows up
@@ -30,10 +44,40 @@ def sizes(state) -> dict[str, int]:
     return out
 
 
+#: The baseline of ``/_bench/growth``: object counts per type and a tracemalloc snapshot.
+_baseline: dict = {}
+
+
+def growth(baseline: bool, top: int) -> dict:
+    """``{"objects": [[type, change], ...], "lines": [[where, KB change, count change], ...]}``
+    since the baseline (the biggest changes first), or the new baseline's totals."""
+    gc.collect()
+    counts = Counter(type(o).__qualname__ for o in gc.get_objects())
+    snap = tracemalloc.take_snapshot() if tracemalloc.is_tracing() else None
+    if baseline or not _baseline:
+        _baseline.update(counts=counts, snap=snap)
+        return {"baseline": True, "objects": sum(counts.values()),
+                "traced_kb": round(tracemalloc.get_traced_memory()[0] / 1024, 1)}
+    objects = Counter(counts)
+    objects.subtract(_baseline["counts"])
+    out: dict = {"objects": [[k, v] for k, v in objects.most_common(top) if v]}
+    if snap is not None and _baseline["snap"] is not None:
+        stats = snap.compare_to(_baseline["snap"], "traceback")
+        out["lines"] = [[" <- ".join(f"{f.filename.rsplit('/site-packages/', 1)[-1]}:{f.lineno}"
+                                     for f in s.traceback[:6]),
+                         round(s.size_diff / 1024, 1), s.count_diff] for s in stats[:top]]
+    return out
+
+
 async def app(scope, receive, send):
-    """ASGI: the probe at ``/_bench/memory``, Lair for everything else (lifespan included)."""
-    if scope["type"] == "http" and scope["path"] == "/_bench/memory":
-        body = orjson.dumps(sizes(lair.state))
+    """ASGI: the probes at ``/_bench/memory`` and ``/_bench/growth``, Lair for everything else
+    (lifespan included)."""
+    if scope["type"] == "http" and scope["path"] in ("/_bench/memory", "/_bench/growth"):
+        if scope["path"] == "/_bench/memory":
+            body = orjson.dumps(sizes(lair.state))
+        else:
+            query = parse_qs(scope.get("query_string", b"").decode())
+            body = orjson.dumps(growth("baseline" in query, int(query.get("top", ["25"])[0])))
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-type", b"application/json")]})
         await send({"type": "http.response.body", "body": body})
