@@ -157,9 +157,15 @@ def site(browser, lair_server):
         host.click("#create")
         host.wait_for_selector("#start")
         matches[game] = re.search(r"/m/(\w+)", host.url).group(1)
-    # Matches start in test_table_mid_match: the waiting room test (first) sees empty seats.
-    yield {"cookies": ctx.cookies(), "matches": matches, "server": lair_server,
-           "start": lambda mid: start_and_play(host, lair_server, mid)}
+    # Matches start when a test first needs them running (test_table_mid_match, or
+    # test_replay run alone): the waiting room test (first) sees empty seats.
+    started: set[str] = set()
+
+    def start(mid: str) -> None:
+        if mid not in started:
+            start_and_play(host, lair_server, mid)
+            started.add(mid)
+    yield {"cookies": ctx.cookies(), "matches": matches, "server": lair_server, "start": start}
     ctx.close()
 
 
@@ -236,6 +242,7 @@ def test_table_mid_match(browser, site, game):
 def test_replay(browser, site, game):
     """The replay of each (running) match at both sizes."""
     mid = site["matches"][game]
+    site["start"](mid)
     for size in SIZES:
         page = open_as(browser, site["cookies"], size, f"{site['server']}/m/{mid}/replay")
         # The match runs on (bots), so the count may grow past the step first drawn: wait for
