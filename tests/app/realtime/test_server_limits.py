@@ -140,8 +140,9 @@ def test_oversized_messages_are_refused_before_they_are_read(server, deflate):
 
     with ThreadPoolExecutor(8) as pool:
         codes = list(pool.map(attack, range(8)))
-    assert all(code in (1009, None) for code in codes), codes  # None: reset mid-send
-    assert 1009 in codes
+    # None: the server closed (1009, as the single sockets above show) while the client was
+    # still sending its 15 MB, so the client saw a reset; on a loaded machine all eight may.
+    assert all(code in (1009, None) for code in codes), codes
     after = rss(proc.pid)
     assert after < before * 1.10, (before, after)
     # the server still serves: a normal spectator gets its view
