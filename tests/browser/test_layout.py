@@ -68,7 +68,8 @@ PROMPT_JS = """() => {
   const r = bar.getBoundingClientRect();
   const out = {bar: [r.left, r.top, r.right, r.bottom], scroll: bar.scrollWidth - bar.clientWidth, buttons: []};
   for (const b of bar.querySelectorAll("button")) {
-    if (b.closest(".toast")) continue;
+    // (a toast's close button; a choice waiting in the closed "Choose" menu is not shown)
+    if (b.closest(".toast") || b.closest("details:not([open]) > :not(summary)")) continue;
     b.scrollIntoView({block: "nearest", inline: "nearest"});
     const q = b.getBoundingClientRect();
     const hit = document.elementFromPoint(q.left + q.width / 2, q.top + q.height / 2);
