@@ -12,8 +12,11 @@ import {boardPromptText, claims, focusedKey, hasRenderer, restoreFocus} from "./
 import {canon, cfg, dom, S, turnOf} from "./state.js";
 import {isOpen} from "./wire.js";
 
-/** How many buttons the bar shows before the rest go into the menu (phones have less room). */
+/** How many buttons the bar shows before the rest go into the menu (phones have less room), and
+ *  how many characters of labels: long labels wrap the bar onto many rows (Covil's attacks
+ *  "Ranged attack from J exhausting Bully (strength 0, or 1 with its Aftershock)"). */
 const BAR_MAX = {desktop: 8, phone: 5};
+const BAR_CHARS = {desktop: 150, phone: 70};
 const PHONE = matchMedia("(max-width: 720px)");
 // A window turned or resized across the phone width: the bar's room changed, lay it out again.
 PHONE.addEventListener("change", () => { if (S.view) renderPrompt(); });
@@ -96,11 +99,14 @@ new ResizeObserver(() => {
   document.documentElement.style.setProperty("--prompt-bar-h", `${Math.ceil(h)}px`);
 }).observe(dom.promptBar);
 
-/** The bar's buttons: up to BAR_MAX of them in the bar; beyond that, the kinds of action with
- *  several choices go into the menu (grouped by kind) and the one-off ones (Done, Undo…) stay. */
+/** The bar's buttons: up to BAR_MAX of them (and BAR_CHARS of labels) in the bar; beyond that,
+ *  the kinds of action with several choices go into the menu (grouped by kind) and the one-off
+ *  ones (Done, Undo…) stay. */
 function layout(pairs) {
   const max = PHONE.matches ? BAR_MAX.phone : BAR_MAX.desktop;
-  if (pairs.length <= max) {
+  const chars = PHONE.matches ? BAR_CHARS.phone : BAR_CHARS.desktop;
+  const length = (list) => list.reduce((n, [, b]) => n + b.textContent.length, 0);
+  if (pairs.length <= max && length(pairs) <= chars) {
     menuOpen = false;
     return pairs.map(([, b]) => b);
   }
@@ -114,12 +120,17 @@ function layout(pairs) {
   for (const [t, list] of byType) {
     (list.length === 1 || KEEP_IN_BAR.has(t) ? bar : menu).push([t, list]);
   }
-  // Still too many one-off kinds: the rest of them join the menu too.
-  while (bar.reduce((n, [, l]) => n + l.length, 0) > max && bar.some(([t]) => !KEEP_IN_BAR.has(t))) {
+  // Still too many one-off kinds (or too long): the rest of them join the menu too.
+  const inBar = () => bar.flatMap(([, l]) => l);
+  while ((inBar().length > max || length(inBar()) > chars) && bar.some(([t]) => !KEEP_IN_BAR.has(t))) {
     const i = bar.findLastIndex(([t]) => !KEEP_IN_BAR.has(t));
     menu.unshift(...bar.splice(i, 1));
   }
   const count = menu.reduce((n, [, l]) => n + l.length, 0);
+  if (count < 2) {  // a menu of one choice saves nothing: buttons, then
+    menuOpen = false;
+    return pairs.map(([, b]) => b);
+  }
   const key = canon(menu.map(([, l]) => l.map(([a]) => a)));
   if (key !== menuKey) menuOpen = false;
   menuKey = key;
