@@ -7,12 +7,12 @@ game, so the client can be checked in Chromium before (and independently of) the
 Pages: ``/m/{match_id}?seat=N`` (omit ``seat`` to watch as a spectator); ``?ping=ms&dead=ms``
 shorten the client's heartbeat. Match ids: ``m1`` uses a small test renderer that draws clickable
 cells, ``f1`` the fallback renderer, ``broken`` a renderer URL that does not exist, ``crash`` a
-renderer whose update() throws.
+renderer whose update() throws; an id starting with ``t3`` has three seats, seat 2 a bot.
 
 Test controls (HTTP): ``POST /mock/reset``, ``/mock/drop?code=1001`` (close every socket with that code), ``/mock/silence``
 (current sockets get no more frames, not even pongs), ``/mock/refuse?count=n`` (close the next n
 connections at once), ``/mock/busy?count=n`` (refuse the next n actions with ``busy``), ``/mock/finish``, ``/mock/reload``,
-``/mock/chat?text=``, ``/mock/presence?spectators=n``; ``GET /mock/received`` (client frames),
+``/mock/chat?text=``, ``/mock/notice?text=``, ``/mock/presence?spectators=n``; ``GET /mock/received`` (client frames),
 ``GET /mock/stats``.
 
 Run by hand: ``.venv/bin/python tests/browser/mock_server.py --port 8765`` then open
@@ -260,7 +260,8 @@ def create_app() -> FastAPI:  # noqa: C901
 
     def game(match_id: str) -> Game:
         if match_id not in games:
-            games[match_id] = Game(match_id)
+            # "t3…": three seats, the second played by a bot
+            games[match_id] = Game(match_id, 3 if match_id.startswith("t3") else 2)
         return games[match_id]
 
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
@@ -482,6 +483,12 @@ def create_app() -> FastAPI:  # noqa: C901
         chat_log.setdefault(match_id, []).append(out)
         for c in list(conns.get(match_id, [])):
             await send(c, out)
+        return {"ok": True}
+
+    @app.post("/mock/notice")
+    async def notice(text: str, match_id: str = "m1"):
+        for c in list(conns.get(match_id, [])):
+            await send(c, {"type": "notice", "text": text})
         return {"ok": True}
 
     @app.post("/mock/presence")

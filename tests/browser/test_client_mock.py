@@ -169,12 +169,19 @@ def test_board_click_and_keyboard(ctx, mock):
     bob.keyboard.press("Enter")
     expect(alice.locator("#turn")).to_contain_text("Your turn")
     assert mock.received("action")[-1]["action"] == {"type": "place", "cell": "c1"}
-    # Tab from the last board target reaches the prompt-bar buttons; Enter presses one.
-    alice.locator("#board [data-cell='c8']").focus()
-    alice.keyboard.press("Tab")
-    assert alice.evaluate("document.activeElement.textContent") == "Claim cell 8"
-    alice.keyboard.press("Tab")
+    # The prompt bar is the status bar above the board (issue 14, item 7): Shift+Tab from the
+    # first board target reaches its buttons, last first; Enter presses one.
+    alice.locator("#board [data-cell='c0']").focus()
+    alice.keyboard.press("Shift+Tab")
+    assert alice.evaluate("document.activeElement.textContent") == "Gamble (always refused)"
+    alice.keyboard.press("Shift+Tab")
+    alice.keyboard.press("Shift+Tab")
     assert alice.evaluate("document.activeElement.textContent") == "Pass"
+    # ... and Tab from its last button comes back to the board's first target
+    alice.locator("#prompt-actions button", has_text="Gamble").focus()
+    alice.keyboard.press("Tab")
+    assert alice.evaluate("document.activeElement.dataset.cell") == "c0"
+    alice.locator("#prompt-actions button", has_text="Pass").focus()
     alice.keyboard.press("Enter")
     expect(bob.locator("#turn")).to_contain_text("Your turn")
     assert mock.received("action")[-1]["action"] == {"type": "pass"}

@@ -201,3 +201,44 @@ def test_spectator_sees_everything_and_clicks_nothing(browser, server):
     assert page.locator("#board .doe-lab[data-seat='2']").count() == 1
     assert not errors, errors
     page.close()
+
+
+def test_a_tie_on_the_final_table_says_who_wins_it(browser, server):
+    """Review item 10: on the final scoring table a tie on the Total names who wins it and why
+    (rulebook "End of the Game": "In case of a tie, the tied player who comes first in turn order
+    wins."). A 3-player game is played to its end by the engine (random legal moves, no undo),
+    two seats' final Totals are made equal, and the table is opened; its "? Key" (a click) says
+    the same rule beside the Poison Points."""
+    game, url = server
+    rng = random.Random(17)
+    game.new(3, 17)
+    eng = game.engine
+    took_back: set = set()
+    while eng.result(game.state) is None:
+        seat = game.seat()
+        game.state, _ = eng.apply(game.state, seat, _choose(game, rng, took_back))
+        game.step += 1
+    final = game.state["final"]
+    order = list(game.state["order"])
+    first, second = order[0], order[1]
+    top = max(b["Total"] for b in final["breakdown"].values()) + 1
+    for s in (first, second):  # the two earliest in turn order tie at the top
+        bd = final["breakdown"][str(s)]
+        bd["Score Track"] += top - bd["Total"]
+        bd["Total"] = top
+        final["scores"][str(s)] = top
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    try:
+        page.goto(f"{url}/harness.html")
+        page.locator(".doe-final").wait_for()
+        note = page.locator(".doe-final .doe-tie")
+        assert note.count() == 1
+        names = ["Morgana", "Grimwald", "Hexley", "Vesper"]
+        text = note.inner_text()
+        assert f"tie on {top} Poison Points" in text and f"{names[first]} wins the tie" in text, text
+        assert names[second] in text and "first in turn order" in text, text
+        page.locator(".doe-final").screenshot(path=str(ARTIFACTS / "drops_tie_final.png"))
+        page.locator(".legend-key > summary").click()
+        assert "tied player who comes first in turn order wins" in page.locator(".legend-key[open]").inner_text()
+    finally:
+        page.close()

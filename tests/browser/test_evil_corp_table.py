@@ -163,6 +163,11 @@ def play_turn(page, state: dict) -> int:
                      not picks.nth(i).locator("svg[aria-label^='Pay']").count()]
             for i in order:
                 picks.nth(i).click()
+                # one instruction (review item 9): the prompt bar says the pick's next step; the
+                # board repeats no second wording of it
+                from playwright.sync_api import expect
+                expect(page.locator("#prompt-text")).to_contain_text("click a highlighted cell on your half of a board to put")
+                assert page.locator("#board .ec-hint").count() == 0
                 cells = [a for _, a in targets(page) if a["type"] == "play"]
                 want = [a for a in cells if a["cell"] == "fortress"] if not state["placed_fortress"] \
                     else [a for a in cells if a["cell"].startswith("port")] or \
@@ -312,11 +317,13 @@ def test_no_code_cell_id_or_abbreviation_is_visible(browser, four_players):
 
 
 TRACKS_JS = """() => {
+  // the part of the window below the prompt bar (a status bar at the top of the table, sticky
+  // at the top of the window once the page scrolls)
   const bar = document.getElementById('prompt-bar');
-  let bottom = window.innerHeight;
-  if (bar) { const r = bar.getBoundingClientRect(); if (r.height && r.top > innerHeight / 2) bottom = Math.min(bottom, r.top); }
+  let top = 0, barh = 0;
+  if (bar) { const r = bar.getBoundingClientRect(); barh = r.height; if (r.height && r.bottom > 0) top = r.bottom; }
   const box = (e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };
-  return {bottom, width: innerWidth,
+  return {top, barh, bottom: window.innerHeight, width: innerWidth,
           tracks: [...document.querySelectorAll('#board .ec-track')].map(box),
           usable: [...document.querySelectorAll('#board .ec-board.usable')].map(box),
           screen: [...document.querySelectorAll('#ec-my-screen')].map(box)};
@@ -336,8 +343,9 @@ def settled(page) -> dict:
     return got
 
 
-def on_screen(boxes, bottom, width) -> bool:
-    return all(t >= -0.5 and b <= bottom + 0.5 and left >= -0.5 and r <= width + 0.5
+def on_screen(boxes, got) -> bool:
+    """Every box wholly in the window and below the prompt bar (never under it)."""
+    return all(t >= got["top"] - 0.5 and b <= got["bottom"] + 0.5 and left >= -0.5 and r <= got["width"] + 0.5
                for t, b, left, r in boxes)
 
 
@@ -359,13 +367,14 @@ def test_your_screen_and_boards_are_on_screen_when_the_prompt_arrives(browser, f
     screenshot(page, OUT / f"turn-{size}.png", full_page=False)
     save(page, f"turn-{size}")
     assert len(got["tracks"]) == 3 and len(got["usable"]) == 2, got
-    assert on_screen(got["screen"] + got["usable"], got["bottom"], got["width"]), (size, got)
+    assert on_screen(got["screen"] + got["usable"], got), (size, got)
     if size == "1366x768":
         tops = [t for t, *_ in got["tracks"]]
         page.mouse.move(got["width"] / 2, 300)
-        page.mouse.wheel(0, min(tops) - 8)  # the player scrolls to the first track
+        # the player scrolls the first track up to just below the (then sticky) prompt bar
+        page.mouse.wheel(0, min(tops) - got["barh"] - 8)
         got = settled(page)
-        assert on_screen(got["tracks"], got["bottom"], got["width"]), got
+        assert on_screen(got["tracks"], got), got
     assert errors == []
     ctx.close()
 
@@ -397,13 +406,34 @@ def test_the_finished_page_reads_names_too(browser, server):
     assert len([t for t in texts if "Junior" in t]) > 0
     save(page, "finished-1366x768")
     assert not offenders(texts), offenders(texts)[:10]
+    # the last log line reads as English: "<winner> owns 2 victory tokens" (review item 10)
+    end = page.locator("#log li", has_text="The game ends").last
+    end.scroll_into_view_if_needed()
+    assert "own(s)" not in page.inner_text("#log")
+    assert re.search(r" owns? 2 victory tokens", end.inner_text()), end.inner_text()
     assert errors == []
     ctx.close()
 
 
+# The board's parts on screen whose visible points something outside the board lies over.
+UNCOVERED_JS = """() => {
+  const board = document.getElementById('board'), bad = [];
+  for (const part of board.querySelectorAll('.ec-board, #ec-personnel')) {
+    const r = part.getBoundingClientRect();
+    for (const fy of [0.1, 0.5, 0.9]) for (const fx of [0.1, 0.5, 0.9]) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      if (y < 0 || y >= innerHeight || x < 0 || x >= innerWidth) continue;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && !board.contains(hit) && !hit.closest('.card-pop')) bad.push([part.className || part.id, x, y, hit.id || hit.className]);
+    }
+  }
+  return bad;
+}"""
+
+
 def tracks_clear(got) -> bool:
-    """Every fear track wholly in the viewport and above the prompt bar."""
-    return bool(got["tracks"]) and on_screen(got["tracks"], got["bottom"], got["width"])
+    """Every fear track wholly in the viewport and below the prompt bar."""
+    return bool(got["tracks"]) and on_screen(got["tracks"], got)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -432,6 +462,9 @@ def test_every_fear_track_is_on_screen_at_1366x768_without_scrolling(browser, se
     save(spect, f"tracks-spectator-{players}p")
     assert spect.evaluate("window.scrollY") == 0, "a spectator's page was scrolled"
     assert len(got["tracks"]) == boards and tracks_clear(got), got
+    # A spectator has nothing to do: no "You are watching" bar over the Personnel department
+    # or a board (the header says whose turn it is).
+    assert spect.evaluate(UNCOVERED_JS) == [], spect.evaluate(UNCOVERED_JS)
     assert page.js_errors == []
     watcher.close()
     ctx.close()

@@ -3,7 +3,9 @@ server of tests/browser/mock_server.py (the real templates/table.html, static/js
 
 - Item 7: the prompt bar takes at most a quarter of the window at 1366×768 and 375×812, also with
   its menu of many choices open; a choice in the menu is played by clicking it; the phone header
-  takes at most 15 % of the screen height.
+  takes at most 15 % of the screen height. The bar is a status bar at the top of the table (BGA's
+  place): the board starts below it, it sticks to the top of the window while the page scrolls,
+  and it hides when it has nothing to offer (a spectator, a finished match) but its toasts.
 - Item 6: when the viewer's prompt arrives, the place where they decide is scrolled into view.
 - Item 11: the presence dots turn grey while the page's connection is lost, and the prompt does
   not promise that moves are queued.
@@ -12,6 +14,7 @@ Screenshots: tests/browser/artifacts/table-core/.
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -82,6 +85,100 @@ def test_prompt_bar_keeps_to_a_quarter_and_many_choices_go_into_one_menu(browser
         page.context.close()
 
 
+GEOMETRY_JS = """() => {
+  const box = (id) => { const r = document.getElementById(id).getBoundingClientRect();
+                        return {top: r.top, bottom: r.bottom, height: r.height}; };
+  const bar = document.getElementById("prompt-bar");
+  return {bar: box("prompt-bar"), board: box("board"), header: box("table-header"),
+          shown: getComputedStyle(bar).display !== "none",
+          text: document.getElementById("prompt-text").innerText,
+          toasts: [...bar.querySelectorAll(".toast")].map((t) => t.innerText)};
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_status_bar_sits_above_the_board_and_hides_with_nothing_to_offer(browser, mock_url, size):
+    post(mock_url + "/mock/reset")
+    alice = open_page(browser, mock_url + "/m/m1?seat=0", size)
+    watcher = open_page(browser, mock_url + "/m/m1", size)
+    try:
+        from playwright.sync_api import expect
+        height = alice.viewport_size["height"]
+        g = alice.evaluate(GEOMETRY_JS)
+        # At the top of the table, under the header, above the board: no part of the board under it.
+        assert g["shown"] and g["bar"]["top"] >= g["header"]["bottom"] - 1, g
+        assert g["bar"]["bottom"] <= g["board"]["top"] + 1, g
+        assert g["bar"]["height"] <= height / 4, g
+        screenshot(alice, SHOTS / f"status-bar-top-{size}.png", full_page=False)
+        if size == "phone":  # the header and the bar together leave the board most of the screen
+            # (the mock page also shows its "another device" and "bot plays your seat" notices)
+            assert g["header"]["height"] <= 0.15 * height, g
+            assert g["header"]["height"] + g["bar"]["height"] <= 0.4 * height, g
+        # Scrolled down, it sticks to the top of the window (the board scrolls up beneath it).
+        at = g["bar"]["top"]
+        alice.evaluate(f"window.scrollTo(0, {at + 150})")
+        if alice.evaluate("scrollY") > at:  # (the page is tall enough to scroll past it)
+            g = alice.evaluate(GEOMETRY_JS)
+            assert abs(g["bar"]["top"]) <= 1, g
+        alice.evaluate("window.scrollTo(0, 0)")
+        # A spectator has nothing to do: no bar over the board, the header says whose turn it is.
+        w = watcher.evaluate(GEOMETRY_JS)
+        assert not w["shown"] and w["bar"]["height"] == 0, w
+        # ... but a message for the table is still shown (the bar shows its toasts only).
+        post(mock_url + "/mock/notice?text=" + urllib.request.quote("Bob resigned."))
+        expect(watcher.locator("#toasts .toast")).to_have_text(re.compile("Bob resigned"))
+        w = watcher.evaluate(GEOMETRY_JS)
+        assert w["shown"] and not watcher.locator("#prompt-text").is_visible(), w
+        # Alice plays a cell by a click: her bar says whom the table waits for (it stays, so the
+        # board does not jump when her turn comes back).
+        alice.locator("#board [data-cell='c0']").click()
+        expect(alice.locator("body")).to_have_attribute("data-your-turn", "false")
+        expect(alice.locator("#prompt-text")).to_contain_text("Waiting")
+        # Bob is a person: his panel says it is his move, not that he is "Thinking…" (bots think)
+        expect(alice.locator(".seat-panel[data-seat='1'] .seat-waiting")).to_have_text("Their move")
+        # A finished match: the result panel says so, the bar goes but for its toasts, which a
+        # click dismisses.
+        post(mock_url + "/mock/finish")
+        expect(alice.locator("body")).to_have_attribute("data-finished", "true")
+        expect(alice.locator("#prompt-text")).to_be_hidden()
+        for close in alice.locator("#toasts .toast-close").all():
+            close.click()
+        expect(alice.locator("#prompt-bar")).to_be_hidden()
+        assert alice.js_errors == [] and watcher.js_errors == []
+    finally:
+        alice.context.close()
+        watcher.context.close()
+
+
+def test_thinking_is_said_of_bots_only(browser, mock_url):
+    """Review item 10: "Thinking…" stands beside a bot whose move it is, never a person."""
+    post(mock_url + "/mock/reset")
+    alice = open_page(browser, mock_url + "/m/t3?seat=0", "desktop")  # seat 2: a bot
+    try:
+        from playwright.sync_api import expect
+        alice.locator("#board [data-cell='c4']").click()  # Alice plays; the bot's move now
+        expect(alice.locator(".seat-panel[data-seat='1'] .badge-bot")).to_have_count(1)
+        expect(alice.locator(".seat-panel[data-seat='1'] .seat-waiting")).to_have_text("Thinking…")
+        assert alice.locator(".seat-panel .seat-waiting", has_text="Thinking").count() == 1
+        assert alice.js_errors == []
+    finally:
+        alice.context.close()
+
+
+def test_a_tie_the_tiebreak_decided_names_who_won_it(browser, mock_url):
+    """Review item 10: equal scores on different places say who won the tie and by which rule
+    (the game's own tiebreak words), not only the rule."""
+    post(mock_url + "/mock/reset")
+    alice = open_page(browser, mock_url + "/m/m1?seat=0", "desktop")
+    try:
+        from playwright.sync_api import expect
+        post(mock_url + "/mock/finish")  # nobody claimed a cell: 0 to 0, Alice first by the tiebreak
+        expect(alice.locator("#result .tiebreak")).to_contain_text("Alice <b> and Bob tie on 0: Alice <b> ranks ahead by the tiebreak. (most gold)")
+        assert alice.js_errors == []
+    finally:
+        alice.context.close()
+
+
 # The mock board sits far below the fold (a tall block above it), as a long board or a phone's
 # seat panels would put it.
 PUSH_BOARD_DOWN = """document.addEventListener("DOMContentLoaded", () => {
@@ -94,7 +191,7 @@ IN_VIEW_JS = """(sel) => {
   const el = document.querySelector(sel);
   const r = el.getBoundingClientRect();
   const bar = document.getElementById("prompt-bar").getBoundingClientRect();
-  return r.top >= 0 && r.bottom <= Math.min(innerHeight, bar.top) + 1;
+  return r.top >= Math.max(0, bar.bottom) - 1 && r.bottom <= innerHeight + 1;
 }"""
 
 

@@ -32,3 +32,32 @@ def test_cancel_asks_first_and_keep_keeps_the_match(lair_server, browser):
         assert errors == []
     finally:
         context.close()
+
+
+def test_each_bot_level_says_which_seat_it_is_for(lair_server, browser):
+    """Review item 10: the waiting room's bot-level selects were three identical "Normal"
+    selects; each now has a visible label (its accessible name too) naming its seat, or "all
+    the empty seats" for the Fill form. The host picks a level by its label and adds the bot."""
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    try:
+        host = context.new_page()
+        errors: list[str] = []
+        host.on("pageerror", lambda e: errors.append(str(e)))
+        host_new_match(host, lair_server, "Morgana", "drops_of_evil", players=3)
+        host.wait_for_selector("#start")
+        for seat in (2, 3):
+            level = host.get_by_label(f"Bot level for seat {seat}", exact=True)
+            assert level.is_visible() and level.evaluate("e => e.tagName") == "SELECT"
+        fill = host.get_by_label("Bot level for all 2 empty seats", exact=True)
+        assert fill.is_visible()
+        # every select of the room has a name of its own
+        names = host.locator("#room select").evaluate_all(
+            "els => els.map((e) => e.labels.length ? e.labels[0].textContent.trim() : e.getAttribute('aria-label'))")
+        assert len(names) == len(set(names)) == 3 and all(names), names
+        host.get_by_label("Bot level for seat 3", exact=True).select_option("hard")
+        host.click("#bot-2")
+        host.wait_for_selector("#seats li[data-seat='2'] strong:has-text('Hard')")
+        assert host.get_by_label("Bot level for the empty seat", exact=True).is_visible()
+        assert errors == []
+    finally:
+        context.close()

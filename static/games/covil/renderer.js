@@ -5,6 +5,7 @@
 // Champions Hall. Clickable legal targets carry data-action; a move's origin is a local pick
 // (data-pick). Hover or long-press any card or piece for its full card (attachCard).
 import {el, sv, attachCard} from "../../js/dom.js";
+import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import {TERRAIN_FILL, terrainIcon, gTerrain, classIcon, abilityIcon, abilityLabel, goldIcon, relicIcon,
         cardIcon, crownIcon, exIcon, exName, scepterIcon, gMeeple, meepleIcon, gRebel, rebelIcon, gFortress, fortressIcon, hpIcon,
@@ -263,6 +264,7 @@ function render() {
     poolPanel(ctx),
     el("div", {class: "cv-halls"}, ...g.owners.map((p, o) => (o === me ? null : hallPanel(ctx, o)))),
   );
+  titlesToCards(root);  // every small titled icon has a card on hover or long-press too
   // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
   // the combat, the payment beside the hall, else the map; the table scrolls it into view.
   if (me >= 0 && legal.length) {
@@ -296,9 +298,57 @@ function infoBar({g}) {
     el("span", {class: "it", title: "Power Relic deck and discard pile"}, relicIcon(18), "deck ", el("b", {}, String(g.relic_deck)),
       ", discard ", el("b", {}, String(g.relic_discard.length))),
     g.flips && g.flips.length ? el("span", {class: "it"}, "Dummy flips: ", ...g.flips.map((r) => relicChip(g, r))) : null,
-    dom.length ? el("span", {class: "it cv-dom"}, "Night fee (+2 gold) to: ", ...dom) : null,
+    dom.length ? el("span", {class: "it cv-dom", title: "Dominance (rulebook \u201cPhase 3: Night\u201d): a clear majority of the majorities in that terrain's zones, counting troops only; each dominance gains +2 gold at night, a tie gains nobody anything"},
+      "Night fee (+2 gold) to: ", ...dom) : null,
+    keyPanel("covil", keyRows(g)),
   );
   return el("div", {}, mark(bar, "bar", `${g.day}|${g.phase}|${g.rebels}|${g.first}`), standing(g));
+}
+
+/** A starting spiral as printed on a zone (drawn as on the map), for the key. */
+function spiralIcon(size = 24) {
+  let d = "";
+  for (let i = 0; i <= 40; i++) {
+    const a = i * 0.45, r = 0.6 + i * 0.3;
+    d += `${i ? "L" : "M"} ${(16 + r * Math.cos(a)).toFixed(1)} ${(16 + r * Math.sin(a)).toFixed(1)} `;
+  }
+  return sv("svg", {viewBox: "0 0 32 32", width: size, height: size, class: "cv-icon", "aria-hidden": "true"},
+    sv("path", {d, fill: "none", stroke: "#5b3a8a", "stroke-width": 2.2, "stroke-linecap": "round"}));
+}
+
+/** The "? Key" panel's rows (issue 14, items 1 and 4): the map's and the cards' small pictures in
+ *  the rulebook's words. */
+function keyRows(g) {
+  const mine = table.you ? table.you() : null;
+  const colour = mine !== null && mine !== undefined ? table.seatColor(mine) : "#0072B2";
+  return [
+    [terrainIcon("Water", 24), "Water", "a terrain; zones may have two. Dominance over a terrain gains +2 gold at night."],
+    [terrainIcon("Desert", 24), "Desert", "a terrain."],
+    [terrainIcon("Mountain", 24), "Mountain", "a terrain."],
+    [terrainIcon("Forest", 24), "Forest", "a terrain."],
+    [terrainIcon("Town", 24), "Town", "where the Rebels are; at night each troop in town raids it for a Power Relic, and a Rebel is placed for each."],
+    [spiralIcon(), "Starting spiral", "at the first Morning each player places their fortress with 2 starter troops in one of the spirals."],
+    [fortressIcon(colour, 5, false, 24), "Fortress (with its hit points)", "troops are summoned here each Morning; destroyed at 0 hit points."],
+    [meepleIcon(colour, true, null, 24), "Standing troop", "may lie down to perform one troop action (move, attack, rest a Minion, repair, gain gold)."],
+    [meepleIcon(colour, false, null, 24), "Lying troop", "it has acted; it stands up again next Morning."],
+    [rebelIcon(24), "Rebel", `in the town; they retaliate when ${g.rebels_total || 5} are there.`],
+    [scepterIcon(24), "Evil Scepter", "the first player token; it passes to the left after each Night."],
+    [crownIcon(20), "Leading", "who has the most Victory Points if the game ended now."],
+    [classIcon("Melee", 22), "Melee class", "the Minion's base stat adds to a melee attack."],
+    [classIcon("Ranged", 22), "Ranged class", "the Minion's base stat adds to a ranged attack."],
+    [classIcon("Defense", 22), "Defense class", "the Minion's base stat adds to a defence."],
+    [abilityIcon("reinforcement", 22), "Reinforcement", "improves all your troops while the Minion is in your army."],
+    [abilityIcon("influence", 22), "Influence", "a passive advantage outside combat."],
+    [abilityIcon("aftershock", 22), "Aftershock", "activates every time you exhaust the Minion to attack."],
+    [abilityIcon("command", 22), "Command", "in your turn, as a free action, exhaust the Minion to perform it."],
+    [exIcon(0, 22), "Ready", "the Minion may be exhausted to attack, defend or use its Command."],
+    [exIcon(1, 22), "Tired", "it cannot be exhausted, used as gold or discarded; resting it makes it ready. An acquired Minion comes in tired."],
+    [exIcon(2, 22), "Exhausted", "it cannot be exhausted again, used as gold or discarded; resting it makes it tired."],
+    [goldIcon(3, 24), "Gold", "a Minion's cost, or a Power Relic's worth in hand; your Treasury has a cap."],
+    [relicIcon(22), "Power Relic", "a card in hand; activate it in your turn."],
+    [strengthIcon(4, "attack", 24), "Attack strength", "the base stat of the Minion exhausted, plus Reinforcements and active Power Relics."],
+    [strengthIcon(3, "defence", 24), "Defence strength", "1 for the troop, plus the Minion exhausted, Reinforcements and active Power Relics."],
+  ];
 }
 
 /** Who is winning (rulebook "Final Scoring"): each owner's Victory Points if the game ended
@@ -349,7 +399,7 @@ function hint(ctx) {
   else if (moves.length) {
     const troopMoves = moves.filter((a) => a.type === "move");
     text = troopMoves.length
-      ? "Move a troop: click one of your standing troops (ringed in green), then the zone to go to. Other troop actions and attacks are in the bar below."
+      ? "Move a troop: click one of your standing troops (ringed in green), then the zone to go to. Other troop actions and attacks are in the bar at the top."
       : "Move a troop: click the troop (ringed in green), then a green zone.";
   } else if (legal.some((a) => a.type === "place")) text = "Choose your starting spiral: click a green zone for your fortress and 2 troops.";
   else if (legal.some((a) => a.type === "retreat")) text = "Your troop lost: click the green zone it retreats to.";
@@ -465,7 +515,8 @@ function drawZone(ctx, z, d, action) {
   grp.append(sv("title", {}, `Zone ${z}: ${terr.join(" and ")}${d.spiral ? " (starting spiral)" : ""}`));
   attachCard(grp, () => el("div", {class: "cv-full"},
     el("h3", {}, ...terr.map((t) => terrainIcon(t, 32)), `Zone ${z}`),
-    el("p", {}, `${terr.join(" and ")}${d.spiral ? "; a starting spiral" : ""}. Next to zones ${d.adj.join(", ")}.`),
+    el("p", {}, `${terr.join(" and ")}. Next to zones ${d.adj.join(", ")}.`),
+    d.spiral ? el("p", {class: "cv-small"}, "The spiral: a starting zone. At the first Morning each player places their fortress with 2 starter troops in one of the spirals.") : null,
     terr.includes("Town") ? el("p", {class: "cv-small"}, `The town: ${g.rebels} of ${g.rebels_total} Rebels here.`) : null));
   // Rebels in the town
   if (terr.includes("Town") && g.rebels) {
@@ -680,7 +731,7 @@ function payPanel(ctx) {
     el("h3", {}, goldIcon(top.price, 20), `Acquiring ${m.name}: price ${top.price} gold`),
     el("div", {class: "cv-small"}, `Paid so far: ${paid} gold in cards${paidM.length ? ` (${paidM.map((h) => minionData(g, h.id).name).join(", ")})` : ""}; the rest comes from your ${p.gold} gold.`),
     ...why.map((w) => el("div", {class: "cv-why", role: "note"}, w)),
-    canConfirm ? el("div", {class: "cv-small"}, "Confirm in the bar below.") : null);
+    canConfirm ? el("div", {class: "cv-small"}, "Confirm in the bar at the top.") : null);
 }
 
 function poolPanel(ctx) {

@@ -3,6 +3,7 @@
 import {RES, RES_ORDER, PAWN_ORDER, el, resChip, pawnChip, seatTag, finalTotal, clickable, pickable, mark,
         resName} from "./util.js";
 import {attachCard} from "../../js/dom.js";
+import {iconCard} from "../../js/legend.js";
 import {scrollIcon, extraIcon, flameIcon, resIcon, assistantIcon} from "./icons.js";
 
 /** The full card of a Bonus token. */
@@ -131,7 +132,7 @@ function tokenNode(ctx, slot, taken, action) {
   const t = (ctx.game.bonus_layout || {})[slot];
   let node;
   if (!t) {
-    node = el("span", {class: "doe-token none", title: "no token"}, "–");
+    node = iconCard(el("span", {class: "doe-token none"}, "–"), "No Bonus token", "this space holds no token (one of each kind is discarded at setup).");
   } else if (t.kind === "scroll") {
     node = el("span", {class: "doe-token scroll"}, scrollIcon(t.res, null, 30));
   } else {
@@ -153,9 +154,11 @@ function tokenNode(ctx, slot, taken, action) {
 }
 
 function flames(n, lit) {
-  const box = el("span", {class: "doe-flames", title: `${n} Income icon${n > 1 ? "s" : ""}, ${lit} revealed`});
+  const box = el("span", {class: "doe-flames"});
   for (let i = 0; i < n; i++) box.append(flameIcon(i < lit, 14));
-  return box;
+  // the rulebook's words on hover or long-press (issue 14, item 4)
+  return iconCard(box, `${n} Income icon${n > 1 ? "s" : ""}, ${lit} revealed`,
+    "The flames show how many Income icons its Bonus tokens reveal when you take them. In the Income Phase you gain points for your revealed Income icons.");
 }
 
 function vialContent(lab, vial) {
@@ -267,8 +270,9 @@ function drawDistiller(ctx, lab, idx, pick, mine) {
       vial.append(cell);
     }
     if (v.id === geo.top) {
-      vial.append(el("span", {class: "doe-pairs", title: "Completed pairs in the top Vial"},
-        `${d.top_pairs || 0} pair${d.top_pairs === 1 ? "" : "s"}`));
+      vial.append(iconCard(el("span", {class: "doe-pairs"}, `${d.top_pairs || 0} pair${d.top_pairs === 1 ? "" : "s"}`),
+        `${d.top_pairs || 0} pair${d.top_pairs === 1 ? "" : "s"} of Mushrooms in the top Vial`,
+        "The topmost Vial can be filled many times: for each pair of Mushroom tokens you place in it, you immediately gain any one available Bonus token from your Distiller."));
       vial.classList.add("top");
     }
     if (mine) {

@@ -4,7 +4,8 @@
 // Resource in the pool) are local picks carrying data-pick. Styles: drops.css (injected).
 import {RES, RES_ORDER, el, resChip, pawnChip, seatTag, nameSpan, finalTotal, clickable, mark} from "./util.js";
 import {attachCard} from "../../js/dom.js";
-import {assistantIcon, recipeIcon, resIcon, pawnIcon, scrollIcon, flameIcon, pointsIcon} from "./icons.js";
+import {keyPanel, titlesToCards} from "../../js/legend.js";
+import {assistantIcon, recipeIcon, resIcon, pawnIcon, scrollIcon, extraIcon, flameIcon, pointsIcon} from "./icons.js";
 import {drawForest} from "./forest.js";
 import {drawAlchilab} from "./alchilab.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
@@ -157,7 +158,8 @@ function render(fresh) {
   const labs = drawLabs(ctx);
   if (game.phase === "brewing" && you !== null && legal.some((a) => a.type !== "place")) parts.unshift(labs);
   else parts.push(labs);
-  parts.push(legend(ctx));
+  // the "? Key" (issue 14, items 1 and 4) at the top of the board, whichever part leads
+  parts.unshift(el("div", {class: "doe-keyrow"}, keyPanel("drops_of_evil", keyRows(ctx))));
   // Brew actions are reachable through a pick in the pool: claim them when the pick is drawn.
   // (The pool is drawn on the viewer's own Alchilab; on another seat's tab a banner leads back.)
   const myLab = you !== null ? game.alchilabs[you] : null;
@@ -172,6 +174,7 @@ function render(fresh) {
   }
   const box = el("div", {class: "doe"}, ...parts);
   root.replaceChildren(box);
+  titlesToCards(box);  // every small titled icon has a card on hover or long-press too
   restoreFocus(focusKey);
   // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
   // the Forest and the Assistants while placing, the pool, choices, Distiller and Brewer while
@@ -341,14 +344,53 @@ function drawBreakdown(ctx) {
     el("thead", {}, el("tr", {}, el("th", {}, ""), ...seats.map((s) => el("th", {}, seatTag(ctx, s))))),
     el("tbody", {}, ...cats.map((c) => el("tr", {class: c === "Total" ? "total" : ""}, el("th", {}, c),
       ...seats.map((s) => el("td", {}, String((bd[String(s)] || bd[s])[c] ?? "—")))))));
-  return el("section", {class: "doe-panel doe-final"}, el("h4", {}, "Final scoring"), tbl);
+  return el("section", {class: "doe-panel doe-final"}, el("h4", {}, "Final scoring"), tbl, tieNote(ctx, bd, seats));
 }
 
-function legend(ctx) {
-  return el("p", {class: "doe-legend"},
-    el("span", {class: "doe-res md fresh"}, resIcon("owl", 32)),
-    " placed this round (click to take back) · ",
-    el("span", {class: "doe-res md fixed"}, resIcon("owl", 32)),
-    " fixed · ", el("span", {class: "doe-token scroll"}, scrollIcon("bat", null, 26)),
-    " Scroll · ", flameIcon(true, 16), " Income icon · dashed Gathering space = Underbrush (no Crows)");
+/** Who wins a tie on the final Total (rulebook "End of the Game": "In case of a tie, the tied
+ *  player who comes first in turn order wins."): a sentence per tie, by the final turn order. */
+function tieNote(ctx, bd, seats) {
+  const total = (s) => (bd[String(s)] || bd[s] || {}).Total;
+  const order = ctx.game.turn_order || [];
+  const pos = (s) => { const i = order.indexOf(s); return i < 0 ? order.length + s : i; };
+  const byTotal = new Map();
+  for (const s of seats) {
+    const t = total(s);
+    if (t === undefined) continue;
+    if (!byTotal.has(t)) byTotal.set(t, []);
+    byTotal.get(t).push(s);
+  }
+  const lines = [];
+  for (const [t, tied] of [...byTotal].sort((a, b) => b[0] - a[0])) {
+    if (tied.length < 2) continue;
+    tied.sort((a, b) => pos(a) - pos(b));
+    const names = tied.map((s) => ctx.table.seatName(s));
+    const list = names.length === 2 ? names.join(" and ") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+    lines.push(el("p", {class: "doe-tie"}, el("b", {}, `${list} tie on ${t} Poison Points: `),
+      `${names[0]} wins the tie, coming first in turn order (in case of a tie, the tied player who comes first in turn order wins).`));
+  }
+  return lines;
+}
+
+/** The "? Key" panel (issue 14, items 1 and 4): the small pictures of the Forest and the
+ *  Alchilabs in the rulebook's words. */
+function keyRows(ctx) {
+  const res = (cls) => el("span", {class: `doe-res md ${cls}`}, resIcon("owl", 26));
+  return [
+    [res("fresh"), "Placed this round", "a Resource you placed in this Brewing (white and green ring)."],
+    [el("b", {class: "doe-key-undo"}, "\u21ba"), "Take back", "the yellow mark at the corner of a cell: click the cell to take that Resource back into your pool."],
+    [res("fixed"), "Fixed", "placed in an earlier round: it stays."],
+    [scrollIcon("bat", null, 26), "Scroll", "a Bonus token: move the matching Toxicity marker forward on your Toxicity Track (the Resource's Poison Points)."],
+    [extraIcon("worm", 1, 26), "Extra Resource", "a Bonus token: added to your pool at once; unused ones are discarded at the end of the Brewing Phase."],
+    [flameIcon(true, 20), "Income icon (revealed)", "in the Income Phase you gain points for your revealed Income icons."],
+    [el("span", {}, flameIcon(false, 18), flameIcon(false, 18)), "Flames under a column or beside a Vial",
+      "how many Income icons its Bonus tokens reveal when you take them; lit ones are revealed."],
+    [el("span", {class: "doe-pairs doe-key-pairs"}, "1 pair"), "Pairs in the top Vial",
+      "for each pair of Mushrooms placed in the topmost Vial of the Distiller you gain any one available Bonus token from it."],
+    [el("b", {class: "doe-key-check"}, "\u2713 3"), "Complete Vial", "every space filled: the Poison Points it scores now."],
+    [el("span", {class: "doe-key-dash"}), "Underbrush (dashed Gathering space)", "Crows cannot be placed there; only in the light green Clearing."],
+    [assistantIcon(24), "Assistant", "secure its services with a Coin Pouch; its ability works in the phase shown on its tile."],
+    [recipeIcon(24), "Recipe", "a Vial filled as the Recipe asks scores its points at the end of the game."],
+    [pointsIcon(3, 24), "Poison Points", "the score; in case of a tie, the tied player who comes first in turn order wins."],
+  ];
 }

@@ -9,6 +9,7 @@
 // Hover (mouse), focus (keyboard) or long-press (touch) any piece for its full card (attachCard).
 
 import {el, attachCard} from "../../js/dom.js";
+import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import * as I from "./icons.js";
 
@@ -33,7 +34,6 @@ const CSS = `
 .ec h3 { margin: 0; font-size: 15px; font-family: var(--font-display, serif); }
 .ec-strip { display: flex; flex-wrap: wrap; gap: .3rem .9rem; align-items: center; padding: .4rem .6rem;
   border-radius: 8px; background: var(--surface-2, #252030); border: 1px solid var(--border, #4a4058); }
-.ec-strip .ec-hint { flex-basis: 100%; font-weight: 600; color: var(--highlight, #f0c93e); }
 .ec-strip .ec-pending { flex-basis: 100%; font-weight: 600; }
 .ec-stat { display: inline-flex; align-items: center; gap: .2rem; white-space: nowrap; }
 .ec-chip { display: inline-flex; align-items: center; gap: .2rem; padding: 0 .35rem; border-radius: 4px;
@@ -94,6 +94,10 @@ const CSS = `
 .ec-tile .ec-glyph { width: 1.75rem; height: 1.75rem; margin-top: .2rem; }
 .ec-tile .ec-abil { display: flex; gap: 1px; justify-content: center; }
 .ec-tile .ec-abil > span { display: inline-flex; border-radius: 3px; padding: 0 1px; }
+.ec-key-abil { display: inline-flex; gap: 2px; } .ec-key-abil > span { display: inline-flex; border-radius: 3px; padding: 1px; }
+.ec-key-abil .k-spawn { background: #9a9a9a; } .ec-key-abil .k-activated { background: #8b5a2b; }
+.ec-key-cargo { display: inline-flex; align-items: center; gap: 2px; }
+.ec-strip .legend-key { margin-left: auto; }
 .ec-tile .ec-abil .k-spawn { background: #9a9a9a; } .ec-tile .ec-abil .k-activated { background: #8b5a2b; }
 .ec-tile .ec-abil .ic { width: .95rem; height: .95rem; }
 .ec-tile.inactive { background: repeating-linear-gradient(135deg, #a8a0b3, #a8a0b3 5px, #b8b0c3 5px, #b8b0c3 10px); }
@@ -411,6 +415,7 @@ export function update(view) {
   box.append(othersNode(game, screensList.filter((x) => x !== myScreen)));
   previous = nextSigs;
   titlesToCards(box);
+
   bringIntoView(view, box);
 }
 
@@ -439,6 +444,18 @@ export function seatBoard(seat, view) {
     shown.length ? note("Revealed: ", el("b", {}, shown.join(", "))) : null);
 }
 
+/** The log's words for a stored line (docs/renderer-contract.md `logText`): the engine writes
+ *  the end of the game as "The game ends: <winners> own(s) 2 victory tokens." (its stored text
+ *  stays as it is: a rules-version matter); the reader gets "owns" for one winner, "own" for
+ *  more. */
+export function logText(text, view) {
+  const m = /^The game ends: (.*) own\(s\) /.exec(text);
+  if (!m) return text;
+  const winners = view && view.game && Array.isArray(view.game.winner) ? view.game.winner.length
+    : m[1].split(", ").length;
+  return text.replace(" own(s) ", winners === 1 ? " owns " : " own ");
+}
+
 const CELL_WORDS = [[/raid cell (\d+)/, (n) => `raid-${n}`], [/port cell (\d+)/, (n) => `port-${n}`],
                     [/\bfortress\b/, () => "fortress"], [/\bportal\b/, () => "portal"]];
 
@@ -461,20 +478,6 @@ export function logPlaces(text, view) {
     if (cells.length) return cells;
   }
   return [board];
-}
-
-/** Every small piece with a `title` (a token, a coin count, a track) shows its words as a card
- *  on hover, focus or long-press too (a native tooltip never shows on a touch screen). */
-function titlesToCards(box) {
-  for (const node of box.querySelectorAll("[title]")) {
-    if (node.closest("svg")) continue;
-    const text = node.getAttribute("title");
-    node.removeAttribute("title");
-    if (!node.hasAttribute("aria-label")) node.setAttribute("aria-label", text);
-    const icon = node.querySelector(".ic");
-    attachCard(node, () => el("div", {class: "ec-card"},
-      el("div", {class: "ab"}, icon ? icon.cloneNode(true) : null, el("span", {}, text))));
-  }
 }
 
 /** Item 6 of issue 14: when a prompt arrives, the place where you decide is on screen. For a
@@ -546,19 +549,22 @@ function placeOf(kind, box) {
   return [first, usable.length ? usable[usable.length - 1] : first];
 }
 
-/** Visible area of the page: the viewport minus the table's bottom prompt bar, if fixed there. */
-function visibleBottom() {
+/** Visible part of the page: the viewport below the table's status bar (the prompt bar, at the
+ *  top of the table and sticky there while the page scrolls), as [top, bottom]. */
+function visibleBand() {
   const bar = document.getElementById("prompt-bar");
+  let top = 0;
   if (bar) {
     const r = bar.getBoundingClientRect();
-    if (r.height && r.top > window.innerHeight / 2 && r.top < window.innerHeight) return r.top;
+    if (r.height && r.bottom > 0) top = Math.min(r.bottom, window.innerHeight);
   }
-  return window.innerHeight;
+  return [top, window.innerHeight];
 }
 
 function inView(node) {
   const r = node.getBoundingClientRect();
-  return r.top >= 0 && r.bottom <= visibleBottom();
+  const [top, bottom] = visibleBand();
+  return r.top >= top && r.bottom <= bottom;
 }
 
 /** The last fear track on the page (null: none). */
@@ -573,24 +579,75 @@ function revealTracks(start, box, behavior) {
   const end = lastTrack(box);
   if (!end || inView(end)) return;
   const a = start.getBoundingClientRect(), b = end.getBoundingClientRect();
-  if (b.bottom - Math.min(a.top, b.top) <= visibleBottom() - 16) reveal(start, end, behavior);
+  if (b.bottom - Math.min(a.top, b.top) <= roomBelowBar() - 16) reveal(start, end, behavior);
 }
 
-/** Scroll the least so that first..last is visible (the top of `first` if it cannot all fit);
- *  first..`wish` instead when that fits too (every fear track with the place to decide). */
+/** The height of the window below the status bar once the page has scrolled (the bar sticks to
+ *  the top of the window then). */
+function roomBelowBar() {
+  const bar = document.getElementById("prompt-bar");
+  const h = bar ? bar.getBoundingClientRect().height : 0;
+  return window.innerHeight - h;
+}
+
+/** Scroll the least so that first..last is visible below the status bar (the top of `first`
+ *  if it cannot all fit); first..`wish` instead when that fits too (every fear track with the
+ *  place to decide). */
 function reveal(first, last, behavior, wish = null) {
   const a = first.getBoundingClientRect();
   let b = last.getBoundingClientRect();
+  const room = roomBelowBar();
   if (wish) {
     const w = wish.getBoundingClientRect();
-    if (Math.max(w.bottom, b.bottom) - Math.min(a.top, w.top) <= visibleBottom() - 16) b = w.bottom > b.bottom ? w : b;
+    if (Math.max(w.bottom, b.bottom) - Math.min(a.top, w.top) <= room - 16) b = w.bottom > b.bottom ? w : b;
   }
   const top = Math.min(a.top, b.top), bottom = Math.max(a.bottom, b.bottom);
-  const limit = visibleBottom();
+  const [bandTop, bandBottom] = visibleBand();
   let dy = 0;
-  if (top < 0 || bottom - top > limit - 8) dy = top - 8;
-  else if (bottom > limit) dy = bottom - limit + 8;
+  // (scrolling down, the bar sticks to the top of the window: the band then starts at its
+  // height, not where it is now)
+  const stuckTop = window.innerHeight - room;
+  if (top < bandTop || bottom - top > room - 8) dy = top - Math.max(bandTop, stuckTop) - 8;
+  else if (bottom > bandBottom) dy = bottom - bandBottom + 8;
   if (dy) window.scrollBy({top: dy, behavior});
+}
+
+// ----- the key (issue 14, items 1 and 4) ---------------------------------------------------------
+
+/** The "? Key" panel's rows: every small picture of the board, in the rulebook's words. */
+function KEY_ROWS() {
+  const swatch = (cls) => el("span", {class: `ec-swatch ${cls}`});
+  return [
+    [I.fear(2), "Fear strength (upper left of a tile)", "when the monster is put into a raid cell or the fortress, move the fear marker toward your opponent by this many spaces."],
+    [I.goldCoin(2), "Hire cost (upper right of a tile)", "the gold coins you pay to hire the monster from the applicant queue."],
+    [I.startingSign(), "Starting monster", "a starting tile: it has no hire cost."],
+    [el("span", {class: "ec-key-abil"}, el("span", {class: "k-spawn"}, I.abilitySymbol({op: "gain_gold", n: 1})),
+      el("span", {class: "k-activated"}, I.abilitySymbol({op: "gain_gold", n: 1}))),
+    "Ability symbols (bottom of a tile)", "on a grey background a spawn ability (applied when the monster is put into play), on brown an activated ability (used as your turn's action), on none a passive ability. Hover a tile for its words."],
+    [I.raidIcon(), "Raid cell", "put a monster here to frighten the settlement: the fear marker moves; the first red monster each round plunders the loot, the first blue one takes the power stone."],
+    [I.fortressIcon(), "Fortress cell", "counts on the fear track; at night you may keep the monster here for the keep cost beside it."],
+    [I.portalIcon(), "Demon portal", "only a blue monster; when you put one here you may summon a demon."],
+    [I.portIcon(), "Port cell", "a monster put or moved here takes the gold from the port cargo of its colour."],
+    [el("span", {class: "ec-key-cargo"}, I.portIcon(), swatch("c-yellow"), I.goldCoin(2), swatch("c-red"), swatch("c-blue"), I.goldCoin(2)),
+      "Port cargo (top right of a board)", "the gold coins waiting for the next yellow monster, and for the next red or blue one, put into a port cell; refreshed each round."],
+    [I.lootToken(), "Loot", "the first red monster put into a raid cell each round plunders the settlement: gold equal to its fear strength."],
+    [I.powerStone(), "Power stone", "the first blue monster put into a raid cell each round takes it; it wins a tie on the fear track at the end of the round."],
+    [I.fear(), "Fear marker", "on the fear track between the two halves of a board; it moves away from the side whose monsters frighten more."],
+    [I.trackSymbol("shield"), "Conquest symbol", "passed by the fear marker on your opponent's side at night: move your conquest token 1 step toward the center."],
+    [I.conquestToken("#0072B2"), "Conquest token", "on the conquest track under each side's name; on the central cell you receive a victory token."],
+    [I.trackSymbol("magic"), "Magic coin symbol", "receive 2 magic coins."],
+    [I.trackSymbol("victory"), "Victory token symbol", "reached on your opponent's side, you receive a victory token."],
+    [I.victoryToken(), "Victory token", `the first player or team with ${2} victory tokens wins.`],
+    [I.goldCoin(), "Gold coins", "pay for hires, keep costs and demons; discarded at the end of the round if not spent."],
+    [I.magicCoin(), "Magic coins", "used like gold coins, but kept at the end of the round."],
+    [I.firstPlayer(), "First player token", "who plays first this round."],
+    [I.screenIcon(), "Screen", "the monsters behind it are yours to put into play; only you see them."],
+    [I.revealedMark(), "Revealed", "a monster shown in front of its screen until the end of the round."],
+    [I.bag(), "Player bag", "the monsters you draw from at the start of each round."],
+    [I.discardPile(), "Discard pile", "monsters removed from the boards and used ones; they go back into the bag."],
+    [I.demon(true), "Demon", "summoned through the demon portal; its level depends on the summoning strength."],
+    [I.levelPips(2), "Demon level", "the level applied: the summoning strength shown beside it or more."],
+  ];
 }
 
 // ----- status strip ------------------------------------------------------------------------------
@@ -605,13 +662,14 @@ function statusStrip(view, game) {
     el("span", {class: "ec-word"}, "First player:"), sideChips(game, game.first)));
   node.append(el("span", {class: "ec-stat", title: "Magic coins left in the supply"},
     I.magicCoin(null, "Magic coins left in the supply"), el("span", {class: "ec-word"}, "left:"), String(game.magic_left)));
+  node.append(keyPanel("evil_corp", KEY_ROWS()));
   if (game.winner && game.winner.length) {
     node.append(el("div", {class: "ec-pending"}, "Game over: " +
       game.winner.map((s) => sideName(game, s)).join(", ") + ` reached ${game.victory_to_win} victory tokens.`));
   }
-  const hint = hintNode();
-  if (hint) node.append(hint);
-  if (game.pending) {
+  // Another seat's pending choice (the viewer's own is their prompt: one instruction, not two).
+  const me = table.you ? table.you() : view.you;
+  if (game.pending && !(game.pending.seats.length === 1 && game.pending.seats[0] === me)) {
     const p = game.pending;
     const who = p.seats.map((s) => table.seatName(s)).join(", ");
     node.append(el("div", {class: "ec-pending"},
@@ -622,21 +680,32 @@ function statusStrip(view, game) {
   return node;
 }
 
-/** One line telling the viewer where their options are (the prompt bar only lists Pass). */
-function hintNode() {
+/** The viewer's Day turn in words that say where to click (docs/renderer-contract.md
+ *  `promptText`): the prompt bar shows this one instruction instead of the engine's general
+ *  "Your turn: put a monster into play, …" (the board draws no second wording of it). Other
+ *  prompts keep the engine's words (null). */
+export function promptText(view) {
+  if (!view || !view.prompt || view.prompt.kind !== "turn" || !table) return null;
   const plays = actionsWhere((a) => a.type === "play");
   const acts = actionsWhere((a) => a.type === "activate");
   const hires = actionsWhere((a) => a.type === "hire");
-  const parts = [];
-  if (plays.length) {
-    parts.push(picked === null ? "pick a monster behind your screen, then a highlighted cell on your half of a board"
-      : "now click a highlighted cell on your half of a board");
+  const canPass = actionsWhere((a) => a.type === "pass").length > 0;
+  const game = view.game;
+  if (plays.length && picked !== null) {
+    const mine = (game.screens || []).find((x) => x.seat === view.you);
+    const tile = mine && (mine.supply || []).find((t) => t.id === picked);
+    const name = tile ? typeOf(game, tile).name : "the picked monster";
+    return `Your turn: click a highlighted cell on your half of a board to put ${name} into play ` +
+      "(click it again, or press Escape, to pick another).";
   }
-  if (acts.length) parts.push("click a highlighted monster of yours to activate it");
-  if (hires.length) parts.push("click a highlighted applicant in the personnel department to hire it");
+  const parts = [];
+  if (plays.length) parts.push("put a monster into play (pick one behind your screen, then a highlighted cell)");
+  if (acts.length) parts.push("activate a highlighted monster");
+  if (hires.length) parts.push("hire a highlighted applicant");
+  if (canPass) parts.push("pass");
   if (!parts.length) return null;
-  const text = parts.join("; or ");
-  return el("div", {class: "ec-hint"}, text.charAt(0).toUpperCase() + text.slice(1) + ".");
+  const last = parts.pop();
+  return `Your turn: ${parts.length ? `${parts.join(", ")} or ${last}` : last}.`;
 }
 
 // ----- settlement boards -------------------------------------------------------------------------

@@ -59,7 +59,7 @@ export async function loadRenderer(claimed) {
     mod.mount(dom.board, tableApi);
   } catch (e) {
     console.error("table: renderer mount failed", e);
-    toast("The game board failed to start; use the buttons below.", "warn");
+    toast("The game board failed to start; use the buttons in the bar above.", "warn");
   }
   renderer = mod;
   S.words = logText;  // labels of actions name places as the log does
@@ -95,6 +95,20 @@ export function logText(text) {
   }
 }
 
+/** The renderer's words for the viewer's prompt (its optional `promptText(view)`): one
+ *  instruction that says where to click on its board, instead of the server's general one;
+ *  null without (docs/renderer-contract.md). */
+export function boardPromptText() {
+  if (!renderer || typeof renderer.promptText !== "function" || !S.view) return null;
+  try {
+    const t = renderer.promptText(S.view);
+    return typeof t === "string" && t.trim() ? t : null;
+  } catch (e) {
+    console.error("table: prompt wording failed", e);
+    return null;
+  }
+}
+
 /** The board's elements that the log line `text` names (the renderer's optional
  *  `logPlaces(text, view)`), highlighted while the line is hovered or focused; [] without. */
 export function logPlaces(text) {
@@ -122,7 +136,7 @@ export function runRenderer() {
     // A broken board must not hide any legal action: everything goes to the prompt bar.
     console.error("table: renderer update failed", e);
     claims.claimed = new Set();
-    if (!boardErrorShown) toast("Part of the board could not be drawn; every move is still in the bar below.", "warn");
+    if (!boardErrorShown) toast("Part of the board could not be drawn; every move is still in the bar above.", "warn");
     boardErrorShown = true;
   }
 }
@@ -153,19 +167,26 @@ export function decisionPlace() {
     dom.board.querySelector("[data-action], [data-pick], .legal");
 }
 
-/** Scroll the decision place into view when it is not already wholly visible between the top
- *  of the window and the prompt bar. Returns the element (or null). */
+/** The part of the window not under the status bar: [top, bottom] in viewport pixels. The bar
+ *  sits at the top of the table and sticks to the top of the window once the page scrolls. */
+export function visibleBand() {
+  const bar = dom.promptBar.getBoundingClientRect();
+  const top = bar.height && bar.bottom > 0 ? Math.min(bar.bottom, window.innerHeight) : 0;
+  return [top, window.innerHeight];
+}
+
+/** Scroll the decision place into view when it is not already wholly visible below the status
+ *  bar. Returns the element (or null). */
 export function bringDecisionIntoView() {
   const place = decisionPlace();
   if (!place) return null;
   const r = place.getBoundingClientRect();
-  const bar = dom.promptBar.getBoundingClientRect();
-  const bottom = Math.min(window.innerHeight, bar.top > 0 ? bar.top : window.innerHeight);
-  const inView = r.top >= 0 && r.bottom <= bottom && r.left >= 0 && r.right <= window.innerWidth;
+  const [top, bottom] = visibleBand();
+  const inView = r.top >= top && r.bottom <= bottom && r.left >= 0 && r.right <= window.innerWidth;
   if (!inView) {
     const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
-    // "center" leaves room for the prompt bar, which is sticky at the bottom of the window.
-    place.scrollIntoView({block: r.height > bottom / 2 ? "start" : "center", inline: "nearest",
+    // scrollIntoView keeps clear of the sticky bar (the page's scroll-padding-top is its height).
+    place.scrollIntoView({block: r.height > (bottom - top) / 2 ? "start" : "center", inline: "nearest",
                           behavior: smooth ? "smooth" : "auto"});
   }
   dom.board.dataset.decision = "shown";

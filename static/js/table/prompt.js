@@ -1,18 +1,25 @@
 // The prompt bar: what the viewer is asked (with a "?" link to the rules section), and a button
 // for every legal action the board did not draw. It never hides the board (issue 14, item 7):
-// the CSS keeps it within a quarter of the window, and a long list of choices goes into one
-// compact menu ("More choices"), grouped by kind, that opens inside the bar.
+// it is BGA's status bar at the top of the table (sticky while the page scrolls; the board
+// starts below it), the CSS keeps it within a quarter of the window, a long list of choices goes
+// into one compact menu ("Choose: N choices"), grouped by kind, that opens inside the bar, and
+// it hides when it has nothing to offer (a spectator, a finished match) but its toasts.
 
 import {el} from "../dom.js";
 import {humanize} from "../kv.js";
 import {act, busy, label} from "./actions.js";
-import {claims, focusedKey, hasRenderer, restoreFocus} from "./board.js";
+import {boardPromptText, claims, focusedKey, hasRenderer, restoreFocus} from "./board.js";
 import {canon, cfg, dom, S, turnOf} from "./state.js";
 import {isOpen} from "./wire.js";
 
-/** How many buttons the bar shows before the rest go into the menu (phones have less room). */
+/** How many buttons the bar shows before the rest go into the menu (phones have less room), and
+ *  how many characters of labels: long labels wrap the bar onto many rows (Covil's attacks
+ *  "Ranged attack from J exhausting Bully (strength 0, or 1 with its Aftershock)"). */
 const BAR_MAX = {desktop: 8, phone: 5};
+const BAR_CHARS = {desktop: 150, phone: 70};
 const PHONE = matchMedia("(max-width: 720px)");
+// A window turned or resized across the phone width: the bar's room changed, lay it out again.
+PHONE.addEventListener("change", () => { if (S.view) renderPrompt(); });
 /** Kinds of action that stay in the bar (a way out, or the end of a step), whatever the count. */
 const KEEP_IN_BAR = new Set(["undo", "cancel", "done", "pass", "skip", "end_turn", "confirm", "finish"]);
 
@@ -35,10 +42,14 @@ export function renderPrompt() {
   if (!v) return;
   const {waiting, me, myTurn} = turnOf();
   dom.promptBar.classList.toggle("your-turn", myTurn && !v.result);
+  // Nothing to offer: a spectator (the header says whose turn it is) or a finished match (the
+  // result panel says so). A player keeps the bar between turns ("Waiting for …"), so the board
+  // does not jump down when their turn comes.
+  dom.promptBar.classList.toggle("is-idle", !!v.result || me === null);
 
   let text;
   if (v.result) text = "The match is over.";
-  else if (v.prompt && v.prompt.text) text = v.prompt.text;
+  else if (v.prompt && v.prompt.text) text = promptWords(v);
   else if (me === null) text = "You are watching this match.";
   else if (waiting.length) text = "Waiting for other players…";
   else text = "";
@@ -74,11 +85,28 @@ export function renderPrompt() {
   numberButtons();
 }
 
-/** The bar's buttons: up to BAR_MAX of them in the bar; beyond that, the kinds of action with
- *  several choices go into the menu (grouped by kind) and the one-off ones (Done, Undo…) stay. */
+/** The words of the viewer's prompt: the renderer's (its optional `promptText(view)`, which
+ *  may say where on the board to click, and the step of a pick under way) else the server's. */
+function promptWords(v) {
+  const own = boardPromptText();
+  return own || v.prompt.text;
+}
+
+// The bar's height, for scrolling that keeps clear of it (CSS scroll-padding-top) and for the
+// renderers that keep a place in view below it.
+new ResizeObserver(() => {
+  const h = dom.promptBar.getBoundingClientRect().height;
+  document.documentElement.style.setProperty("--prompt-bar-h", `${Math.ceil(h)}px`);
+}).observe(dom.promptBar);
+
+/** The bar's buttons: up to BAR_MAX of them (and BAR_CHARS of labels) in the bar; beyond that,
+ *  the kinds of action with several choices go into the menu (grouped by kind) and the one-off
+ *  ones (Done, Undo…) stay. */
 function layout(pairs) {
   const max = PHONE.matches ? BAR_MAX.phone : BAR_MAX.desktop;
-  if (pairs.length <= max) {
+  const chars = PHONE.matches ? BAR_CHARS.phone : BAR_CHARS.desktop;
+  const length = (list) => list.reduce((n, [, b]) => n + b.textContent.length, 0);
+  if (pairs.length <= max && length(pairs) <= chars) {
     menuOpen = false;
     return pairs.map(([, b]) => b);
   }
@@ -92,12 +120,17 @@ function layout(pairs) {
   for (const [t, list] of byType) {
     (list.length === 1 || KEEP_IN_BAR.has(t) ? bar : menu).push([t, list]);
   }
-  // Still too many one-off kinds: the rest of them join the menu too.
-  while (bar.reduce((n, [, l]) => n + l.length, 0) > max && bar.some(([t]) => !KEEP_IN_BAR.has(t))) {
+  // Still too many one-off kinds (or too long): the rest of them join the menu too.
+  const inBar = () => bar.flatMap(([, l]) => l);
+  while ((inBar().length > max || length(inBar()) > chars) && bar.some(([t]) => !KEEP_IN_BAR.has(t))) {
     const i = bar.findLastIndex(([t]) => !KEEP_IN_BAR.has(t));
     menu.unshift(...bar.splice(i, 1));
   }
   const count = menu.reduce((n, [, l]) => n + l.length, 0);
+  if (count < 2) {  // a menu of one choice saves nothing: buttons, then
+    menuOpen = false;
+    return pairs.map(([, b]) => b);
+  }
   const key = canon(menu.map(([, l]) => l.map(([a]) => a)));
   if (key !== menuKey) menuOpen = false;
   menuKey = key;

@@ -33,9 +33,35 @@ export function resultParts(r, ctx) {
   }
   const parts = [el("h2", {id: "result-title"}, "Final result"), ranks];
   if (r.reason) parts.push(el("p", {class: "result-reason"}, String(r.reason)));
-  if (r.tiebreak) parts.push(el("p", {class: "tiebreak"}, el("span", {class: "muted"}, "Tiebreak: "), String(r.tiebreak)));
+  if (r.tiebreak) {
+    // Equal scores on different places: say who won the tie and by which rule (review item 10).
+    const ties = brokenTies(r, scoreOf, ctx);
+    parts.push(el("p", {class: "tiebreak"}, el("span", {class: "muted"}, "Tiebreak: "),
+      ties.length ? `${ties.join(" ")} (${String(r.tiebreak)})` : String(r.tiebreak)));
+  }
   if (r.breakdown) parts.push(breakdownTable(r.breakdown, scoreOf, ctx));
   return parts;
+}
+
+/** Sentences for the ties the tiebreak decided: seats with the same score on different places
+ *  ("Ana and Bo tie on 47: Ana ranks ahead by the tiebreak."). [] when there is none. */
+export function brokenTies(r, scoreOf, ctx) {
+  const order = [];   // [seat, its rank group's index] best first
+  (r.ranks || []).forEach((group, i) => (Array.isArray(group) ? group : [group]).forEach((s) => order.push([s, i])));
+  const out = [];
+  for (let i = 0; i < order.length;) {
+    const sc = scoreOf(order[i][0]);
+    let j = i + 1;
+    while (j < order.length && sc !== undefined && scoreOf(order[j][0]) === sc) j++;
+    const run = order.slice(i, j);
+    if (run.length > 1 && new Set(run.map(([, g]) => g)).size > 1) {
+      const names = run.map(([s]) => ctx.seatName(s));
+      const list = names.length === 2 ? names.join(" and ") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+      out.push(`${list} tie on ${sc}: ${names[0]} ranks ahead by the tiebreak.`);
+    }
+    i = j;
+  }
+  return out;
 }
 
 /** view.result.breakdown: {seat: {category: points}} (or [{label, points}] per seat). */
