@@ -162,12 +162,12 @@ def site(browser, lair_server):
         matches[game] = re.search(r"/m/(\w+)", host.url).group(1)
     # Matches start when a test first needs them running (test_table_mid_match, or
     # test_replay run alone): the waiting room test (first) sees empty seats.
-    started: set[str] = set()
+    started: dict[str, dict] = {}  # match id -> the tallest prompt bars its host saw
 
-    def start(mid: str) -> None:
+    def start(mid: str) -> dict:
         if mid not in started:
-            start_and_play(host, lair_server, mid)
-            started.add(mid)
+            started[mid] = start_and_play(host, lair_server, mid)
+        return started[mid]
     yield {"cookies": ctx.cookies(), "matches": matches, "server": lair_server, "start": start}
     ctx.close()
 
