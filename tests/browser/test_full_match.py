@@ -18,7 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from engines import registry
 from engines.base import Rng
 from tests.chromium import ARTIFACTS, ROOT, screenshot
-from tests.table_clicks import codes_in, visible_text
+from tests.table_clicks import codes_in, visible_text, wait_new_view
 
 pytestmark = pytest.mark.e2e
 
@@ -94,17 +94,6 @@ def click_something(page, rng: Rng) -> bool:
     return True
 
 
-def wait_version_change(page, before: str, timeout: float = 10.0) -> None:
-    """Wait until the page shows a newer view (or an error toast); polled in the page, so it
-    costs one round trip instead of two every 20 ms."""
-    try:
-        page.wait_for_function(
-            "(v) => document.body.dataset.version !== v || !!document.querySelector('.toast')",
-            arg=before, timeout=timeout * 1000)
-    except PlaywrightTimeout:
-        pass
-
-
 #: One round trip per page and loop: whose turn it is, a move in flight, version, the end.
 _BODY = ("() => { const d = document.body.dataset;"
          " return [d.yourTurn === 'true' && d.pending !== 'true', d.version,"
@@ -133,7 +122,7 @@ def play_to_the_end(pages: list, watcher, seed: int, game: str, docs: bool,
                     continue
             if click_something(page, rng):
                 moved = True
-                wait_version_change(page, before)
+                wait_new_view(page, before)
         if not moved:
             pages[0].wait_for_timeout(50)
     pytest.fail("the match did not finish")

@@ -10,8 +10,9 @@ import json
 
 import pytest
 
-from tests.browser.test_full_match import BACKWARD, host_new_match, wait_version_change
+from tests.browser.test_full_match import BACKWARD, host_new_match
 from tests.chromium import ARTIFACTS, DESKTOP, lair_process, screenshot
+from tests.table_clicks import wait_new_view
 
 pytestmark = pytest.mark.e2e
 
@@ -119,7 +120,7 @@ def test_a_whole_turn_by_keyboard(browser, slow_bot_server):
             undone = True
             continue
         how[keyboard_move(page)] += 1
-        wait_version_change(page, before)
+        wait_new_view(page, before)
         if page.evaluate("document.body.dataset.yourTurn") == "false" and not chat_checked:
             # Typing in the chat while the bot thinks: the turn coming back leaves the focus
             # (and the digits typed) in the chat input.

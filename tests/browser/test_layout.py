@@ -25,9 +25,9 @@ from tests.browser.test_full_match import (
     click_something,
     name_yourself,
     no_codes,
-    wait_version_change,
 )
 from tests.chromium import ARTIFACTS, DESKTOP, PHONE, ROOT, screenshot
+from tests.table_clicks import wait_new_view
 
 pytestmark = pytest.mark.e2e
 
@@ -224,7 +224,7 @@ def start_and_play(host, server: str, mid: str) -> dict:
         before = host.evaluate("document.body.dataset.version")
         if click_something(host, rng):
             moves += 1
-            wait_version_change(host, before)
+            wait_new_view(host, before)
     assert moves >= HOST_MOVES, f"the host could only make {moves} moves"
     return tallest
 
