@@ -211,7 +211,24 @@ class Record(Base):
     seats: Mapped[list] = mapped_column(JSONType)
     result: Mapped[dict] = mapped_column(JSONType)
     final_hash: Mapped[str] = mapped_column(String(64))
+    #: The hints the players asked for, as the record lists them: ``[{"seat", "version",
+    #: "at"}]`` (app.matches.hints). None: a record without hints (or made before them).
+    hints: Mapped[list | None] = mapped_column(JSONType, nullable=True)
     uploader_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class HintUseRow(Base):
+    """A player asked for a hint (issue 17, item 6; app.matches.hints): which seat, at which
+    version of the match (the position it was asked in), when. Public: every viewer's view
+    lists the uses, the replay and the record file too; the suggested action is not kept (only
+    the asking socket received it). Recorded by the service, not in the engine's log."""
+
+    __tablename__ = "hint_uses"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

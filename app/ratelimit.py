@@ -13,10 +13,12 @@ quota), each counting every hit. Where the counters live:
 
 What is limited, and by which key (:data:`RULES`; every rule's limit is a setting):
 
-- ``chat`` and ``actions`` per **user** (every socket of that user counts; a spectator without
-  identity by address). Actions are counted in the process (a move stays one database round
-  trip), so with ``WEB_CONCURRENCY`` > 1 a user spread over N processes gets up to N times
-  ``RATE_ACTIONS``; chat is counted in the database.
+- ``chat``, ``actions`` and ``hints`` per **user** (every socket of that user counts; a
+  spectator without identity by address). A hint is counted as a hint, not as an action: it
+  costs up to a hard bot's decision of CPU (app.matches.hints). Actions are counted in the
+  process (a move stays one database round trip), so with ``WEB_CONCURRENCY`` > 1 a user
+  spread over N processes gets up to N times ``RATE_ACTIONS``; chat and hints are counted in
+  the database.
 - ``identities`` (``POST /name`` without an identity), ``matches`` (``POST /matches`` and
   rematches) and ``records`` (``POST /records``) per **client address**: the peer's address,
   or the one in ``X-Forwarded-For`` when the peer is a trusted proxy (``FORWARDED_ALLOW_IPS``,
@@ -29,7 +31,7 @@ websocket answers the typed error ``rate_limited`` to that socket only. Every li
 when the counter cannot be read (the database is away) the request goes ahead (and fails, or
 not, on its own) and the failure is logged once per rule until counting works again.
 
-Other callers (hints, once they exist) use :meth:`Limiter.hit` with a rule of their own.
+Other callers use :meth:`Limiter.hit` with a rule of their own.
 """
 from __future__ import annotations
 
@@ -70,6 +72,7 @@ RULES: dict[str, Rule] = {
     "matches": Rule("rate_matches", "address", True, "new matches"),
     "records": Rule("rate_records", "address", True, "record uploads"),
     "admin_login": Rule("rate_admin_login", "address", True, "admin sign-in attempts"),
+    "hints": Rule("rate_hints", "user", True, "hints"),
 }
 
 

@@ -183,15 +183,18 @@ def _widest(engine: Engine, spec: SearchSpec, det: State, seat: int,
 def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,  # noqa: C901
            budget: Budget = DEFAULT_BUDGET, stats: dict | None = None) -> Action:
     """The hard bot's action for ``seat`` (see the module docstring). ``stats``, when given,
-    receives ``{"iterations", "searched"}``. Raises ``ValueError`` if the seat has no legal
-    action."""
+    receives ``{"iterations", "searched", "choices"}`` (``choices``: the forward legal actions)
+    and, after a search, ``"considered"`` (the root actions searched), ``"score"`` (the chosen
+    action's mean reward, 0..1) and ``"next_score"`` (the best mean reward of the others, or
+    None): all read from samples of what the seat may know (the hint's reason,
+    app.matches.hints). Raises ``ValueError`` if the seat has no legal action."""
     from engines.levels import forward_actions
     # Never a take-back or a cancel (unless nothing else is legal): a turn stays bounded.
     actions = forward_actions(engine.legal_actions(state, seat))
     if not actions:
         raise ValueError(f"seat {seat} has no legal action")
     if stats is not None:
-        stats.update(iterations=0, searched=False)
+        stats.update(iterations=0, searched=False, choices=len(actions))
     if len(actions) == 1:
         return actions[0]
     rng = search_rng(engine, state, seat, budget)
@@ -240,9 +243,12 @@ def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,  # noqa: C
         n[i] += 1
         w[i] += reward
         total += 1
-    if stats is not None:
-        stats.update(iterations=total, searched=True)
     best = max(range(len(actions)), key=lambda k: (n[k], w[k] / n[k] if n[k] else 0.0, -k))
+    if stats is not None:
+        others = [w[k] / n[k] for k in range(len(actions)) if k != best and n[k]]
+        stats.update(iterations=total, searched=True, considered=len(actions),
+                     score=w[best] / n[best] if n[best] else None,
+                     next_score=max(others) if others else None)
     return actions[best]
 
 

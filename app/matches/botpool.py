@@ -9,7 +9,8 @@ decide (it could not start, a worker died), the move is played at the ``normal``
 and the failure is logged.
 
 The worker receives the engine object (pickled by reference to its class, so a match's engine
-version travels with it), the state, the seat and the budget; it returns the action.
+version travels with it), the state, the seat and the budget; it returns the action. Hints
+(app.matches.hints) are the hard level's decisions too, and run in the same pool.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
 from engines import levels
 from engines.base import Action, Engine, Rng, State
@@ -44,6 +45,15 @@ def _hard_decision(engine: Engine, state: State, seat: int, seconds: float) -> A
     from engines.search import Budget
     bot = levels.hard_bot(engine, Budget(seconds=seconds))
     return bot(engine, state, seat, Rng(0))
+
+
+def _hint_decision(engine: Engine, state: State, seat: int, budget) -> tuple[Action, dict]:
+    """Run in a worker: the ``hard`` level's action for a hint, and the search's statistics
+    (``engines.search.decide``'s ``stats``: the hint's reason is made of them)."""
+    from engines.search import decide
+    stats: dict = {}
+    action = decide(engine, levels.spec_of(engine), state, seat, budget, stats)
+    return action, stats
 
 
 class BotPool:
@@ -83,6 +93,23 @@ class BotPool:
                 self._reset()
                 name = "normal"
         return await asyncio.to_thread(bots[name], engine, state, seat, rng)
+
+    async def hint(self, engine: Engine, state: State, seat: int, budget=None
+                   ) -> tuple[Action, dict]:
+        """The hard level's choice for ``seat`` and the search's statistics, decided in the
+        worker pool like a hard bot's move (never on the event loop). ``budget``: an
+        ``engines.search.Budget`` (default: ``seconds`` of CPU, seeded from the seat's view and
+        OS randomness). The game must have a search spec (``levels.spec_of``). Raises what the
+        pool raises (a worker that died: ``BrokenProcessPool``; the pool is then reset)."""
+        from engines.search import Budget
+        budget = budget or Budget(seconds=self.seconds)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), _hint_decision, engine, state,
+                                              seat, budget)
+        except BrokenExecutor:
+            self._reset()
+            raise
 
     def _reset(self) -> None:
         """Drop a broken pool: the next hard decision starts a new one."""

@@ -91,17 +91,27 @@ class Rematch:
     kind: ClassVar[str] = "rematch"
 
 
+@dataclass(frozen=True)
+class HintUsed:
+    """A player (``seat``) asked for a hint (app.matches.hints): the views list the uses. What
+    was suggested is no part of it: only the asking socket got that."""
+
+    seat: int
+    kind: ClassVar[str] = "hint"
+
+
 Change = Union[Moved, SeatsChanged, ClocksChanged, Started, Cancelled, Finished, ChatPosted,
-               Notice, Rematch]
+               Notice, Rematch, HintUsed]
 _KINDS: dict[str, type] = {c.kind: c for c in (Moved, SeatsChanged, ClocksChanged, Started,
-                                                Cancelled, Finished, ChatPosted, Notice, Rematch)}
+                                                Cancelled, Finished, ChatPosted, Notice, Rematch,
+                                                HintUsed)}
 
 
 def keeps_snapshot(change: Change) -> bool:
     """Whether a cached snapshot of the match is still good after ``change``: a move is caught
-    by the cache's version check and a chat line touches no seat; seats, status and clocks
-    change without a new version, so the others drop the cache (a notice comes with such a
-    change)."""
+    by the cache's version check and a chat line touches no seat; seats, status, clocks and
+    the hint uses change without a new version, so the others drop the cache (a notice comes
+    with such a change)."""
     return isinstance(change, (Moved, ChatPosted))
 
 

@@ -37,6 +37,10 @@ class ErrorCode(StrEnum):
     ALREADY_STARTED = "already_started"
     #: No database connection came free in time: nothing was done, send it again (503).
     BUSY = "busy"
+    #: Over a per-user or per-address rate limit (app.ratelimit): wait and try again.
+    RATE_LIMITED = "rate_limited"
+    #: Hints are off in this match (the host's setting, or rules without a search bot).
+    HINTS_OFF = "hints_off"
 
 
 class ServiceError(Exception):

@@ -2,7 +2,8 @@
 
 A record file (``GET /matches/{id}/record``) is ``{"game", "version", "players", "options",
 "seed", "actions": [[seat, action], ...], "final_hash", "result", "seats": [{"name", "bot",
-"away_name", "host"}]}``: everything public once the match is over (docs/wire.md).
+"away_name", "host"}], "resigned", "hints": [{"seat", "version", "at"}]}``: everything public
+once the match is over (docs/wire.md). Records made before hints have no ``hints``.
 
 Re-import never trusts the file: :func:`parse` checks its size, JSON and shape (pydantic);
 :func:`verify` checks the game is hosted, the site still has the rules version the record names
@@ -18,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import orjson
@@ -37,7 +38,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.matches import pace
-from app.matches.snapshot import SeatInfo, Snapshot, default_name, seat_name
+from app.matches.snapshot import HintUse, SeatInfo, Snapshot, default_name, seat_name
 from app.models import Match, Record, User
 from engines import registry
 from engines.base import IllegalAction
@@ -79,12 +80,23 @@ class SeatEntry(BaseModel):
     host: StrictBool = False
 
 
+class HintEntry(BaseModel):
+    """A hint a player asked for, as a record lists it (app.matches.hints): the seat, the
+    version it was asked at, and when (ISO 8601 text; optional)."""
+
+    model_config = ConfigDict(extra="ignore")
+    seat: Annotated[StrictInt, Field(ge=0, le=15)]
+    version: Annotated[StrictInt, Field(ge=0)]
+    at: Annotated[str, Field(max_length=40), AfterValidator(_printable)] | None = None
+
+
 class RecordFile(BaseModel):
     """The record file's shape. Integers are strict (``1.0`` or ``true`` is no seat). Other
     keys (``result``, or fields a later Lair may add) are ignored: the result is recomputed
     from the replay, never taken from the file. ``resigned``: the seats that resigned,
     earliest first (a match may end by resignation; records made before this field carry
-    it as ``result.resigned``)."""
+    it as ``result.resigned``). ``hints``: the hints the players asked for (records made
+    before hints have none)."""
 
     model_config = ConfigDict(extra="ignore")
     game: Annotated[str, Field(max_length=40)]
@@ -97,6 +109,7 @@ class RecordFile(BaseModel):
     final_hash: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
     seats: Annotated[list[SeatEntry], Field(max_length=16)] | None = None
     resigned: Annotated[list[StrictInt], Field(max_length=16)] | None = None
+    hints: Annotated[list[HintEntry], Field(max_length=MAX_ACTIONS)] | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -120,12 +133,17 @@ class Verified:
     seats: list[dict]
     result: dict
     final_hash: str
+    #: ``[{"seat", "version", "at"}]``: the hints asked for, oldest first (may be empty).
+    hints: list[dict] = field(default_factory=list)
 
     def digest(self) -> str:
-        """SHA-256 of the canonical record (sorted keys): equal records, equal digests."""
+        """SHA-256 of the canonical record (sorted keys): equal records, equal digests (a record
+        without hints digests as before hints existed)."""
         body = {"game": self.game, "version": self.version, "players": self.players,
                 "options": self.options, "seed": self.seed, "actions": self.actions,
                 "seats": self.seats}
+        if self.hints:
+            body["hints"] = self.hints
         return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
@@ -206,9 +224,14 @@ def verify(rec: RecordFile) -> Verified:
                           "record was altered.")
     seats = [s.model_dump() for s in rec.seats] if rec.seats is not None else \
         [SeatEntry().model_dump() for _ in range(rec.players)]
+    hints = [h.model_dump() for h in rec.hints or []]
+    for h in hints:
+        if h["seat"] >= rec.players or h["version"] >= len(rec.actions):
+            raise RecordError(f"The record lists a hint for seat {h['seat'] + 1} at move "
+                              f"{h['version'] + 1}, which the match does not have.")
     return Verified(game=rec.game, version=rec.version, players=rec.players, options=options,
                     seed=rec.seed, actions=[[s, a] for s, a in rec.actions], seats=seats,
-                    result=result, final_hash=final)
+                    result=result, final_hash=final, hints=hints)
 
 
 def _result(engine, rec: RecordFile, state: dict) -> dict:
@@ -239,19 +262,28 @@ def seat_entries(snap: Snapshot) -> list[dict]:
 
 
 def record_file(*, game: str, version: int, players: int, options: dict, seed: int,
-                actions: list, final_hash: str, result: dict | None, seats: list) -> dict:
+                actions: list, final_hash: str, result: dict | None, seats: list,
+                hints: list | None = None) -> dict:
     """The record file of a finished match (what ``RecordFile`` reads back): ``resigned`` is
-    taken from the result (the seats that resigned, earliest first)."""
+    taken from the result (the seats that resigned, earliest first); ``hints``:
+    ``[{"seat", "version", "at"}]``, the hints the players asked for."""
     return {"game": game, "version": version, "players": players, "options": options,
             "seed": seed, "actions": actions, "final_hash": final_hash, "result": result,
-            "seats": seats, "resigned": (result or {}).get("resigned") or []}
+            "seats": seats, "resigned": (result or {}).get("resigned") or [],
+            "hints": list(hints or [])}
+
+
+def hint_entries(snap: Snapshot) -> list[dict]:
+    """The ``hints`` of a match's record: every use, oldest first."""
+    return [use.as_dict() for use in snap.hint_uses]
 
 
 def as_file(rec: Record) -> dict:
     """A stored record as a record file (the shape ``GET /matches/{id}/record`` gives)."""
     return record_file(game=rec.game, version=rec.engine_version, players=rec.players,
                        options=rec.options, seed=rec.seed, actions=rec.actions,
-                       final_hash=rec.final_hash, result=rec.result, seats=rec.seats)
+                       final_hash=rec.final_hash, result=rec.result, seats=rec.seats,
+                       hints=rec.hints)
 
 
 def snapshot(rec: Record) -> Snapshot:
@@ -265,7 +297,8 @@ def snapshot(rec: Record) -> Snapshot:
     seats = [SeatInfo(n, IMPORTED_HOST if s.get("host") else None,
                       s.get("name") or (None if s.get("bot") else default_name(n)),
                       s.get("bot"), None, s.get("away_name")) for n, s in enumerate(rec.seats)]
-    return Snapshot(match, seats)
+    uses = [HintUse(h["seat"], h["version"], h.get("at")) for h in rec.hints or []]
+    return Snapshot(match, seats, hint_uses=uses)
 
 
 async def store(sm: async_sessionmaker, verified: Verified, uploader_id: str | None) -> Record:
@@ -281,7 +314,8 @@ async def store(sm: async_sessionmaker, verified: Verified, uploader_id: str | N
                      engine_version=verified.version, options=verified.options,
                      seed=verified.seed, players=verified.players, actions=verified.actions,
                      seats=verified.seats, result=verified.result,
-                     final_hash=verified.final_hash, uploader_id=uploader_id)
+                     final_hash=verified.final_hash, hints=verified.hints or None,
+                     uploader_id=uploader_id)
         s.add(row)
         try:
             await s.commit()

@@ -12,6 +12,7 @@ under the name the callers have always used.
 ``chat``           chat lines and the table's notices
 ``pace.seats``     set the pace, resign, vote a bot in, expire seats out of time
 ``bots``           the bot runner (it subscribes to the changes; nothing calls it)
+``hints``          "Suggest a move": the hard bot's choice for the asking seat; each use kept
 =================  ==========================================================================
 
 A move, from the socket to every viewer: ``app.realtime`` -> :meth:`Moves.submit`
@@ -31,6 +32,7 @@ from app.matches.bots import BotRunner
 from app.matches.chat import Chat
 from app.matches.commit import BOT
 from app.matches.errors import ErrorCode, ServiceError
+from app.matches.hints import Hints
 from app.matches.links import Links
 from app.matches.lobby import Lobby, new_match_id
 from app.matches.moves import Moves
@@ -56,6 +58,7 @@ class MatchService:
         self.moves = Moves(store)
         self.pace = PaceSeats(store, self.chat)
         self.bots = BotRunner(store, self.moves, delay=bot_delay, pool=bot_pool)
+        self.hints = Hints(store, self.bots.pool)
 
         # reading and the change bus (app/matches/store.py)
         self.subscribe = store.subscribe
@@ -109,6 +112,8 @@ class MatchService:
         # bots (app/matches/bots.py)
         self.schedule_bots = self.bots.schedule
         self.resume_bots = self.bots.resume
+        # hints (app/matches/hints.py)
+        self.hint = self.hints.suggest
 
     # ----- shared settings, kept where they are used ------------------------------------------
     @property

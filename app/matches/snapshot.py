@@ -40,6 +40,21 @@ class SeatInfo:
     away_since: float | None = None
 
 
+@dataclass(frozen=True)
+class HintUse:
+    """A hint a player asked for (public; app.matches.hints): the seat, the match's version
+    it was asked at (the position: the seat's move number ``version + 1``), and when
+    (``at``: ISO 8601 text, or None in a hand-made record)."""
+
+    seat: int
+    version: int
+    at: str | None = None
+
+    def as_dict(self) -> dict:
+        """``{"seat", "version", "at"}``: the record file's and the database's shape."""
+        return {"seat": self.seat, "version": self.version, "at": self.at}
+
+
 def default_name(seat: int) -> str:
     """What a seat's player is called when nobody named them: "Player 2" for seat 1 — the
     engines' own word in their logs (``app.matches.views`` puts the names in its place)."""
@@ -68,6 +83,8 @@ class Snapshot:
     #: if none): a viewer holding the log of any version from here on can be sent just the
     #: events after it (app.realtime, "incremental log").
     log_since: int = 0
+    #: The hints the players asked for, oldest first (public: every view lists them).
+    hint_uses: list[HintUse] = field(default_factory=list)
 
     def note_move(self, seat: int, irreversible: bool, undo: bool,
                   version: int | None = None) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 from sqlalchemy import func, select, update
@@ -18,10 +19,15 @@ from sqlalchemy.orm import aliased
 
 from app.matches import access
 from app.matches.changes import Bus, Change, Listener, keeps_snapshot
-from app.matches.snapshot import SeatInfo, Snapshot
-from app.models import ActionRow, Match, Seat, SeatGrant, User, utcnow
+from app.matches.snapshot import HintUse, SeatInfo, Snapshot
+from app.models import ActionRow, HintUseRow, Match, Seat, SeatGrant, User, utcnow
 
 log = logging.getLogger("lair.service")
+
+def aware(at: datetime) -> datetime:
+    """A stored time as UTC-aware (SQLite gives it back without its zone)."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=timezone.utc)
+
 
 class Store:
     """Sessions, locks, the snapshot cache and the change bus of one process."""
@@ -148,6 +154,12 @@ class Store:
                           frozenset(granted.get(seat.seat, ())), seat.away_since)
                  for seat, name, away_name in rows]
         snap = Snapshot(match, seats)
+        if match.status in ("active", "finished"):
+            used = (await session.execute(
+                select(HintUseRow.seat, HintUseRow.version, HintUseRow.created_at)
+                .where(HintUseRow.match_id == match_id).order_by(HintUseRow.id))).all()
+            snap.hint_uses = [HintUse(seat, version, aware(at).isoformat())
+                              for seat, version, at in used]
         if match.status == "active":
             for seq, seat, irreversible, undo in (await session.execute(
                     select(ActionRow.seq, ActionRow.seat, ActionRow.irreversible, ActionRow.undo)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from app.matches import pace
+from app.matches import hints, pace
 from app.matches.service import Snapshot
 from app.matches.snapshot import seat_name
 from engines import registry
@@ -53,8 +53,9 @@ def build_view(engine: Engine, snap: Snapshot, state: dict, version: int, viewer
     """The view sent to ``viewer`` (seat or None for a spectator) at ``version``.
 
     Shape: the engine view (docs/design.md, "The engine contract") with ``version`` set, ``labels`` (one per legal action),
-    seats augmented with ``name``/``bot``/``level``/``host``/``connected``, and ``match``
-    (``{id, game, title, status, players, spectators, spectator_chat_open}``).
+    seats augmented with ``name``/``bot``/``level``/``host``/``connected``, ``match``
+    (``{id, game, title, status, players, spectators, spectator_chat_open}``), ``hints``
+    (players may ask for one now) and ``hint_uses`` (:func:`hint_uses`, up to ``version``).
     """
     return build_views(engine, snap, state, version, [viewer], presence=presence,
                        reveal=reveal)[viewer]
@@ -98,6 +99,8 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
     match = {"id": m.id, "game": m.game, "title": engine.title, "status": m.status,
              "players": m.players, "spectators": presence.spectators,
              "spectator_chat_open": bool(m.spectator_chat_open)}
+    hints_on = m.status == "active" and hints.available(engine, m.settings)
+    used = hint_uses(snap, version)
     for viewer, view in views.items():
         view["version"] = version
         view["labels"] = [game_named(plurals(engine.describe(state, a)))
@@ -119,7 +122,19 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
             view["prompt"] = dict(view["prompt"],
                                   text=game_named(_named(view["prompt"]["text"], names_key)))
         view["match"] = dict(match)
+        view["hints"] = hints_on
+        view["hint_uses"] = used
     return views
+
+
+def hint_uses(snap: Snapshot, upto: int) -> list[dict]:
+    """The hints asked for at versions up to ``upto``, oldest first, as every viewer sees them:
+    ``[{"seat", "version", "at", "text"}]`` ("Ann asked for a hint at move 12": move
+    ``version + 1``, the move the hint was for). Never what was suggested."""
+    names = seat_names(snap)
+    return [dict(use.as_dict(), text=f"{names[use.seat] if use.seat < len(names) else '?'} "
+                                     f"asked for a hint at move {use.version + 1}")
+            for use in snap.hint_uses if use.version <= upto]
 
 
 def live_views(engine: Engine, snap: Snapshot, viewers: Iterable[int | None],
@@ -194,6 +209,7 @@ def replay_view(engine: Engine, snap: Snapshot, state: dict, step: int, steps: i
     ranks as the service (or the record) says, which the engine's own result does not know."""
     view = build_view(engine, snap, state, step, viewer, reveal=reveal)
     view["legal_actions"], view["labels"], view["prompt"] = [], [], None
+    view["hints"] = False  # nobody asks in a replay; the uses so far are listed
     if step == steps and final_result:
         view["result"] = final_result
     view["match"].pop("spectator_chat_open", None)

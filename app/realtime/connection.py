@@ -35,6 +35,8 @@ class Connection:
         #: names, length of the state's log)`` at the last view sent, or None: later views
         #: carry only what it lacks (``Hub.push``).
         self.sent: tuple | None = None
+        #: The hint being thought over for this socket (app.realtime.socket), if any.
+        self.hinting: asyncio.Task | None = None
 
     def send(self, text: str) -> None:
         """Queue a frame; a socket whose queue is full is too slow and gets closed."""

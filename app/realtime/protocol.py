@@ -41,18 +41,28 @@ class ChatMsg(_Msg):
     text: str = Field(max_length=2000)
 
 
+class HintMsg(_Msg):
+    """``{"type":"hint","ref":str,"version":int}``: "Suggest a move" for the asker's seat, on
+    the view of ``version``; ``ref`` comes back with the answer (or the error)."""
+
+    type: Literal["hint"]
+    ref: str = Field(min_length=1, max_length=64, pattern=r"^[^\x00]+$")
+    version: int
+
+
 class PingMsg(_Msg):
     """``{"type":"ping"}``."""
 
     type: Literal["ping"]
 
 
-ClientMsg = TypeAdapter(Annotated[Union[ActionMsg, ChatMsg, PingMsg], Field(discriminator="type")])
+ClientMsg = TypeAdapter(Annotated[Union[ActionMsg, ChatMsg, HintMsg, PingMsg],
+                                  Field(discriminator="type")])
 
 
 class BadFrame(Exception):
-    """A client frame that is not one of the three: ``message`` says why (safe to show);
-    ``ref`` is its ``id`` when it had a string one (an action's)."""
+    """A client frame that is not one of the four: ``message`` says why (safe to show);
+    ``ref`` is its ``id`` (an action's) or ``ref`` (a hint's) when it had a string one."""
 
     def __init__(self, message: str, ref: str | None = None):
         super().__init__(message)
@@ -60,18 +70,21 @@ class BadFrame(Exception):
         self.ref = ref
 
 
-def parse(raw: str) -> ActionMsg | ChatMsg | PingMsg:
+def parse(raw: str) -> ActionMsg | ChatMsg | HintMsg | PingMsg:
     """The client frame in ``raw`` (JSON text). Raises :class:`BadFrame`."""
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
         raise BadFrame("That message is not valid JSON.") from None
-    ref = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+    ref = None
+    if isinstance(data, dict):
+        ref = next((v for v in (data.get("id"), data.get("ref")) if isinstance(v, str)), None)
     try:
         return ClientMsg.validate_python(data)
     except ValidationError:
         kind = data.get("type") if isinstance(data, dict) else None
-        text = (f"Unknown message type {str(kind)[:30]!r}." if kind not in ("action", "chat", "ping")
+        text = (f"Unknown message type {str(kind)[:30]!r}."
+                if kind not in ("action", "chat", "hint", "ping")
                 else f"Malformed {kind} message.")
         raise BadFrame(text, ref) from None
 
@@ -124,6 +137,13 @@ def error_frame(code: str, message: str, ref: str | None = None) -> str:
 def ack_frame(ref: str, version: int, duplicate: bool) -> str:
     """``{"type":"ack","ref","version","duplicate"}``: the mover's action landed."""
     return encode({"type": "ack", "ref": ref, "version": version, "duplicate": duplicate})
+
+
+def hint_frame(ref: str, version: int, action: dict, reason: str | None) -> str:
+    """``{"type":"hint","ref","version","action","reason"}``: the suggested move (one of the
+    asking seat's legal actions at ``version``), to the asking socket only."""
+    return encode({"type": "hint", "ref": ref, "version": version, "action": action,
+                   "reason": reason})
 
 
 def presence_frame(seats: list[int], spectators: int) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from app.background import spawn
 from app.identity import read_user_id
 from app.matches import access, chat_policy
 from app.matches.service import MatchService, ServiceError
@@ -205,6 +206,9 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
     if isinstance(msg, protocol.PingMsg):
         conn.send(protocol.PONG)
         return
+    if isinstance(msg, protocol.HintMsg):  # counted as a hint (its own limit), if it runs
+        _hint(msg, conn, service, hub)
+        return
     # Per user, across every socket of theirs (app.ratelimit): many sockets add no chat.
     chat = isinstance(msg, protocol.ChatMsg)
     limited = await user_limit(hub, conn, "chat" if chat else "actions")
@@ -254,3 +258,36 @@ async def _act(msg: protocol.ActionMsg, conn: Connection, service: MatchService,
         ops_events.action_sent(started)
     if outcome.duplicate:
         hub.push(await service.current(conn.match_id), only=conn)
+
+
+def _hint(msg: protocol.HintMsg, conn: Connection, service: MatchService, hub: Hub) -> None:
+    """Start answering a hint request (app.matches.hints) in its own task: the search takes up
+    to a hard decision's time, and the socket keeps reading meanwhile (pings, chat, its own
+    move). One hint at a time per socket."""
+    if conn.hinting is not None and not conn.hinting.done():
+        _error(conn, "busy", "A hint is already being thought over.", msg.ref)
+        return
+    conn.hinting = spawn(_answer_hint(msg, conn, service, hub), f"hint in {conn.match_id}",
+                         service.tasks)
+
+
+async def _answer_hint(msg: protocol.HintMsg, conn: Connection, service: MatchService,
+                       hub: Hub) -> None:
+    """The hint, or the typed error, to this socket only; everyone's views then list the use."""
+    async def charge() -> None:  # the per-user limit, once the request is known to be valid
+        limited = await user_limit(hub, conn, "hints")
+        if limited is not None:
+            raise ServiceError("rate_limited", limited)
+
+    try:
+        hint = await service.hint(conn.match_id, conn.user_id, msg.version, charge)
+    except ServiceError as exc:
+        _error(conn, exc.code, exc.message, msg.ref)
+        return
+    except PoolTimeout:
+        _error(conn, "busy", "The server is busy; please try again in a moment.", msg.ref)
+        return
+    except Exception:  # a worker that died, a bug: this request fails, nothing changed
+        _internal(conn, "hint failed in match %s", conn.match_id, ref=msg.ref)
+        return
+    conn.send(protocol.hint_frame(msg.ref, hint.version, hint.action, hint.reason))

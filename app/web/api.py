@@ -6,7 +6,7 @@ from fastapi.responses import RedirectResponse
 
 from app.identity import request_user_id
 from app.matches import access, replays
-from app.matches.records import record_file, seat_entries
+from app.matches.records import hint_entries, record_file, seat_entries
 from app.matches.views import replay_view
 from app.web.deps import Service, WatchedMatch, refusals
 from engines import registry
@@ -74,7 +74,7 @@ async def record(match_id: str, snap: WatchedMatch, service: Service) -> dict:
                        options=m.options, seed=m.seed,
                        actions=[[r.seat, r.action] for r in rows],
                        final_hash=state_hash(m.started_state), result=m.result,
-                       seats=seat_entries(snap))
+                       seats=seat_entries(snap), hints=hint_entries(snap))
 
 
 @router.get("/favicon.ico", include_in_schema=False)

@@ -195,14 +195,19 @@ def _pace_form(form) -> dict[str, Any]:
         value = str(form.get(key) or "").strip()
         if value:
             raw[key] = value if not value.isdigit() else int(value)
+    # The hints checkbox sends "on" after a hidden "off" (an unticked box sends nothing): a
+    # form without the field at all (an older page, a script) leaves hints on.
+    said = form.getlist("hints") if hasattr(form, "getlist") else []
+    if said:
+        raw["hints"] = said[-1] == "on"
     return raw
 
 
 @router.post("/m/{match_id}/pace")
 async def set_pace(request: Request, match_id: str, user: Actor, service: Service,
                    settings: AppSettings) -> Response:
-    """Host, in the waiting room: pace (live/turn), time bank, move limit, replacement limit
-    and webhook URL. A typing mistake shows the waiting room again (400) with the form as
+    """Host, in the waiting room: pace (live/turn), time bank, move limit, replacement limit,
+    stand-in level, hints on or off, and webhook URL. A typing mistake shows the waiting room again (400) with the form as
     typed and the reason beside it."""
     raw = _pace_form(await request.form())
     try:

@@ -147,3 +147,23 @@ def fast_client(database_url):
     with as_browser(TestClient(app, base_url="http://testserver")) as c:
         yield c
         release_cancelled_connections(c)
+
+
+#: The hints' search budget in tests: a fixed number of iterations and a fixed salt (the same
+#: hint for the same view), small enough for the test box (issue 17: no timed assertions).
+HINT_ITERATIONS = 12
+
+
+@pytest.fixture
+def hints_client(database_url):
+    """A client on an app whose hints (and hard bots) search in one spawned worker process for
+    :data:`HINT_ITERATIONS` iterations with a fixed salt."""
+    from engines.search import Budget
+    app = create_app(Settings(database_url=database_url, secret_key="test-secret", bot_delay=0,
+                              clock_outage_after=1e12, bot_think_seconds=0.05, bot_workers=1))
+    with as_browser(TestClient(app, base_url="http://testserver")) as c:
+        # the service is built by the app's lifespan
+        c.app.state.service.hints.budget = Budget(seconds=None, iterations=HINT_ITERATIONS,
+                                                  salt=7)
+        yield c
+        release_cancelled_connections(c)

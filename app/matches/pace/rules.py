@@ -35,7 +35,8 @@ class PaceSettings(BaseModel):
     ``increment_seconds`` (added after each own move); ``turn_hours`` (turn-based move limit);
     ``replace_after_minutes`` (0 = off): an absent prompted player can be replaced by a bot by
     the other players' vote after that long; ``webhook``: an http(s) URL called on turns (turn-based)
-    and at the end; ``stand_in``: the level of a bot taking a seat over. Raises pydantic's ``ValidationError`` on bad input.
+    and at the end; ``stand_in``: the level of a bot taking a seat over; ``hints``: whether
+    players may ask for hints (issue 17, item 6). Raises pydantic's ``ValidationError`` on bad input.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -49,6 +50,9 @@ class PaceSettings(BaseModel):
     #: The level of the bot that takes a seat over (a time-out, a vote, a resignation, the host
     #: handing a seat without naming a bot): ``easy``/``normal``/``hard`` (issue 17, item 5).
     stand_in: Literal["easy", "normal", "hard"] = "normal"
+    #: Players may ask for a hint ("Suggest a move": the hard bot's choice from their own view,
+    #: app.matches.hints); every use is shown to the table. On unless the host turns it off.
+    hints: bool = True
 
     @field_validator("webhook", mode="before")
     @classmethod
@@ -94,6 +98,8 @@ def describe(settings: PaceSettings) -> str:
         text += f" · absent players replaceable after {settings.replace_after_minutes} min"
     if settings.stand_in != "normal":
         text += f" · stand-in bots {settings.stand_in}"
+    if not settings.hints:
+        text += " · hints off"
     if settings.webhook is not None:
         text += " · webhook on"
     return text

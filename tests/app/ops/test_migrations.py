@@ -87,7 +87,7 @@ def _every_kind(database_url: str) -> None:
     from sqlalchemy import insert
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    from app.models import ActionRow, ChatMessage, Match, Record, Seat, SeatGrant, User
+    from app.models import ActionRow, ChatMessage, HintUseRow, Match, Record, Seat, SeatGrant, User
 
     at = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
     rows = [
@@ -132,7 +132,9 @@ def _every_kind(database_url: str) -> None:
                    "options": {"z": 1}, "seed": 7, "players": 2,
                    "actions": [[0, {"type": "bid", "n": 1}]], "seats": [{"name": "A"}],
                    "result": {"ranks": [[0]]}, "final_hash": "f" * 64, "uploader_id": "u1",
-                   "created_at": at}]),
+                   "hints": [{"seat": 1, "version": 0, "at": None}], "created_at": at}]),
+        (HintUseRow, [{"id": 1, "match_id": "m1", "seat": 0, "version": 1, "created_at": at},
+                      {"id": 2, "match_id": "m1", "seat": 1, "version": 2, "created_at": at}]),
     ]
 
     async def fill() -> None:
@@ -181,7 +183,7 @@ def test_a_downgrade_and_upgrade_lose_nothing_or_the_downgrade_refuses(database_
     monkeypatch.delenv(FORCE_ENV, raising=False)
     _every_kind(database_url)
     before = _dump(database_url)
-    assert before["records"] and before["chat_messages"]
+    assert before["records"] and before["chat_messages"] and before["hint_uses"]
     postgres = database_url.startswith("postgresql")
     # as far down as the data can go and come back: on SQLite the first migration's schema
     lowest = "0004_json_not_jsonb" if postgres else "413263c5d6f9"
