@@ -1,8 +1,8 @@
 """hints (issue 17, item 6): each use of a hint recorded (hint_uses), and an imported record's
 hints (records.hints)
 
-Revision ID: 0011_hint_uses
-Revises: 0010_rematch_of
+Revision ID: 0012_hint_uses
+Revises: 0011_seat_away_since
 Create Date: 2026-12-01
 
 The downgrade keeps the hint uses (the table renamed) and the records' hints aside; the upgrade
@@ -15,8 +15,8 @@ from alembic import op
 
 from app.ops.downgrade import exists, keep, restore
 
-revision: str = "0011_hint_uses"
-down_revision: Union[str, Sequence[str], None] = "0010_rematch_of"
+revision: str = "0012_hint_uses"
+down_revision: Union[str, Sequence[str], None] = "0011_seat_away_since"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
@@ -24,9 +24,9 @@ depends_on: Union[str, Sequence[str], None] = None
 def upgrade() -> None:
     with op.batch_alter_table("records") as batch_op:
         batch_op.add_column(sa.Column("hints", sa.JSON(), nullable=True))
-    restore("kept_0011_records", "records", ["id"], ["hints"])
-    if exists("kept_0011_hint_uses"):
-        op.rename_table("kept_0011_hint_uses", "hint_uses")
+    restore("kept_0012_records", "records", ["id"], ["hints"])
+    if exists("kept_0012_hint_uses"):
+        op.rename_table("kept_0012_hint_uses", "hint_uses")
         return
     op.create_table(
         "hint_uses",
@@ -42,8 +42,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.execute("DROP TABLE IF EXISTS kept_0011_hint_uses")
-    op.rename_table("hint_uses", "kept_0011_hint_uses")
-    keep("kept_0011_records", "SELECT id, hints FROM records WHERE hints IS NOT NULL")
+    op.execute("DROP TABLE IF EXISTS kept_0012_hint_uses")
+    op.rename_table("hint_uses", "kept_0012_hint_uses")
+    keep("kept_0012_records", "SELECT id, hints FROM records WHERE hints IS NOT NULL")
     with op.batch_alter_table("records") as batch_op:
         batch_op.drop_column("hints")
