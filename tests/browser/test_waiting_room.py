@@ -61,3 +61,29 @@ def test_each_bot_level_says_which_seat_it_is_for(lair_server, browser):
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_host_turns_hints_off_with_the_pace_form(lair_server, browser):
+    """Issue 17 item 6: hints are on by default; the host unticks "Players may ask for hints"
+    and saves the pace, and the room's pace summary says "hints off" (ticked again: gone)."""
+    context = browser.new_context()
+    try:
+        host = context.new_page()
+        errors: list[str] = []
+        host.on("pageerror", lambda e: errors.append(str(e)))
+        host_new_match(host, lair_server, "Morgana", "evil_corp")
+        box = host.get_by_label("Players may ask for hints")
+        assert box.is_visible() and box.is_checked()
+        box.uncheck()
+        host.click("#save-pace")
+        host.wait_for_selector("#pace-summary:has-text('hints off')")
+        host.locator("#pace").screenshot(path="/tmp/lair-hints-pace.png")
+        assert not host.get_by_label("Players may ask for hints").is_checked()
+        host.get_by_label("Players may ask for hints").check()
+        host.click("#save-pace")
+        host.wait_for_function(
+            "!document.getElementById('pace-summary').textContent.includes('hints off')")
+        assert host.get_by_label("Players may ask for hints").is_checked()
+        assert errors == []
+    finally:
+        context.close()
