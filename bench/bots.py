@@ -61,18 +61,28 @@ def _won(result: dict, seats: list[int]) -> bool:
     return bool(set(result["ranks"][0]) & set(seats))
 
 
+def load_spec(ref: str):
+    """A :class:`engines.search.SearchSpec` named ``module:attribute`` (an A/B variant: an
+    attribute that is callable is called with the number of players)."""
+    import importlib
+    mod, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(mod), attr)
+
+
 def play(game: str, players: int, options: dict, seed: int, hard: list[int], budget: Budget,
-         max_actions: int = 20000) -> dict:
+         max_actions: int = 20000, spec=None) -> dict:
     """One match: ``hard`` seats search with ``budget``, the others play ``normal``.
-    Returns ``{"won", "times", "cpu", "actions", "result"}`` (hard's decisions with >= 2
-    legal actions: wall seconds, CPU seconds of this thread)."""
+    ``spec``: the search spec hard uses (default: the game's). Returns ``{"won", "times",
+    "cpu", "iterations", "actions", "result"}`` (hard's decisions with >= 2 legal actions:
+    wall seconds, CPU seconds of this thread, search iterations)."""
     engine = registry.get(game)
     normal = levels.bots(engine)["normal"]
-    spec = levels.spec_of(engine)
+    spec = spec or levels.spec_of(engine)
     rng = Rng(seed * 7919 + 3)
     state = engine.setup(players, options, seed)
     times: list[float] = []
     cpu: list[float] = []
+    iterations: list[int] = []
     n = 0
     for n in range(max_actions):
         prompts = engine.prompts(state)
@@ -84,18 +94,20 @@ def play(game: str, players: int, options: dict, seed: int, hard: list[int], bud
             t, c = time.perf_counter(), time.thread_time()
             b = Budget(seconds=budget.seconds, iterations=budget.iterations,
                        salt=seed * 1_000_003 + n)
-            action = decide(engine, spec, state, seat, b)
+            stats: dict = {}
+            action = decide(engine, spec, state, seat, b, stats)
             if many:
                 times.append(time.perf_counter() - t)
                 cpu.append(time.thread_time() - c)
+                iterations.append(stats["iterations"])
         else:
             action = normal(engine, state, seat, rng)
         state, _ = engine.apply(state, seat, action)
     result = engine.result(state)
     if result is None:
         raise RuntimeError(f"{game} {players}p seed {seed}: no result after {max_actions}")
-    return {"won": _won(result, hard), "times": times, "cpu": cpu, "actions": n,
-            "result": result}
+    return {"won": _won(result, hard), "times": times, "cpu": cpu, "iterations": iterations,
+            "actions": n, "result": result}
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -117,21 +129,27 @@ def p99(xs: list[float]) -> float:
 
 
 def run(games: list[str], matches: int, budget: Budget, log=print,
-        only: set[str] | None = None) -> dict:
-    """Play every configuration of ``games`` (``only``: these labels); returns the report."""
+        only: set[str] | None = None, spec_ref: str | None = None, first: int = 0) -> dict:
+    """Play every configuration of ``games`` (``only``: these labels; ``spec_ref``: hard's
+    search spec as ``module:attribute``, default the game's; matches ``first`` ..
+    ``first + matches - 1``); returns the report."""
     rows = []
     for game in games:
         engine = registry.get(game)
         for label, players, options in configs(game):
             if only and label not in only:
                 continue
-            wins, times, cpu, t0 = 0, [], [], time.perf_counter()
-            for i in range(matches):
+            spec = load_spec(spec_ref) if spec_ref else None
+            if callable(spec):
+                spec = spec(players)
+            wins, times, cpu, iters, t0 = 0, [], [], [], time.perf_counter()
+            for i in range(first, first + matches):
                 hard = hard_seats(game, players, i)
-                out = play(game, players, options, 5000 + i, hard, budget)
+                out = play(game, players, options, 5000 + i, hard, budget, spec=spec)
                 wins += out["won"]
                 times += out["times"]
                 cpu += out["cpu"]
+                iters += out["iterations"]
             lo, hi = wilson(wins, matches)
             chance = 1 / len(engine.teams[players]) if players in engine.teams else 1 / players
             row = {"game": game, "config": label, "players": players, "matches": matches,
@@ -139,15 +157,16 @@ def run(games: list[str], matches: int, budget: Budget, log=print,
                    "chance": chance, "decisions": len(times),
                    "mean_s": sum(times) / len(times) if times else 0.0, "p99_s": p99(times),
                    "cpu_mean_s": sum(cpu) / len(cpu) if cpu else 0.0, "cpu_p99_s": p99(cpu),
+                   "iterations_mean": sum(iters) / len(iters) if iters else 0.0,
                    "wall_s": time.perf_counter() - t0}
             rows.append(row)
             log(f"{game:14} {label:9} hard won {wins:3}/{matches} = {row['win_rate']:.0%} "
                 f"[{lo:.0%}, {hi:.0%}] (chance {chance:.0%}); decisions {len(times)}, mean "
                 f"{row['mean_s'] * 1000:.0f} ms, p99 {row['p99_s'] * 1000:.0f} ms (CPU "
-                f"{row['cpu_mean_s'] * 1000:.0f} / {row['cpu_p99_s'] * 1000:.0f} ms); "
-                f"{row['wall_s']:.0f} s")
+                f"{row['cpu_mean_s'] * 1000:.0f} / {row['cpu_p99_s'] * 1000:.0f} ms), "
+                f"{row['iterations_mean']:.0f} iterations; {row['wall_s']:.0f} s")
     return {"budget": {"seconds": budget.seconds, "iterations": budget.iterations},
-            "matches": matches, "rows": rows, "cpus": os.cpu_count(),
+            "matches": matches, "first": first, "spec": spec_ref, "rows": rows, "cpus": os.cpu_count(),
             "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 
@@ -169,8 +188,9 @@ def table(report: dict) -> str:
 
 def _run_one(job: tuple) -> dict:
     """One game's rows in a worker process (``--jobs``); progress lines go to its stdout."""
-    game, matches, budget, only = job
-    return run([game], matches, budget, log=lambda line: print(line, flush=True), only=only)
+    game, matches, budget, only, spec_ref, first = job
+    return run([game], matches, budget, log=lambda line: print(line, flush=True), only=only,
+               spec_ref=spec_ref, first=first)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -186,6 +206,11 @@ def main(argv: list[str] | None = None) -> None:
                     help="comma-separated labels to run (e.g. 2p,4p-teams); default all")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="games played in parallel processes (default: every core)")
+    ap.add_argument("--spec", default=None,
+                    help="hard's search spec as module:attribute (an A/B variant; a callable "
+                         "is called with the number of players); default the game's")
+    ap.add_argument("--first", type=int, default=0,
+                    help="index of the first match (seeds 5000 + index)")
     ap.add_argument("--no-save", action="store_true")
     args = ap.parse_args(argv)
     budget = Budget(seconds=None if args.iterations else args.budget, iterations=args.iterations)
@@ -196,10 +221,11 @@ def main(argv: list[str] | None = None) -> None:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as ex:
-            parts = list(ex.map(_run_one, [(g, args.matches, budget, only) for g in games]))
+            parts = list(ex.map(_run_one, [(g, args.matches, budget, only, args.spec, args.first)
+                                              for g in games]))
         report = dict(parts[0], rows=[r for p in parts for r in p["rows"]])
     else:
-        report = run(games, args.matches, budget, only=only)
+        report = run(games, args.matches, budget, only=only, spec_ref=args.spec, first=args.first)
     print()
     print(table(report))
     if not args.no_save:
