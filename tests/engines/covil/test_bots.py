@@ -40,3 +40,36 @@ def test_overlord_bot_and_solo_greedy_finish_games():
 def test_registered_bots():
     """The engine exposes its bots (registry.bots adds random)."""
     assert set(ENGINE.bots) == {"greedy", "overlord"}
+
+
+def _afternoon(players=3, seed=4):
+    """A seeded match played by greedy until the first Afternoon prompt."""
+    s = ENGINE.setup(players, {}, seed)
+    rng = Rng(seed)
+    while s["phase"] != "afternoon":
+        seat = min(x for x in ENGINE.prompts(s) if ENGINE.legal_actions(s, x))
+        s, _ = ENGINE.apply(s, seat, greedy(ENGINE, s, seat, rng))
+    return s
+
+
+def test_hard_evaluation_counts_tonights_protection_fee_and_raid():
+    """Hard's own evaluation (greedy's stays the normal level's) counts what the Night brings:
+    3.3 "For each dominance over a kind of terrain, you gain +2 gold" (up to the Treasury cap)
+    and 3.4 "Players draw 1 Power Relic from the deck for each troop that they have on the town
+    zone", at NIGHT_SHARE of their value."""
+    from engines.covil import core
+    from engines.covil.bots import NIGHT_SHARE, RELIC_MEAN, evaluate, hard_evaluate
+    from engines.covil.data import FEE_TERRAINS
+    s = _afternoon()
+    town = core.town_zones(s)[0]
+    for p in s["own"]:
+        p["troops"] = []
+    s["own"][0]["troops"] = [{"z": town, "up": False}]
+    fees = sum(1 for t in core.terrain(s, town) if t in FEE_TERRAINS)
+    room = core.treasury_cap(s, 0) - s["own"][0]["gold"]
+    night = NIGHT_SHARE * (min(2 * fees, room) + RELIC_MEAN)
+    assert abs(hard_evaluate(s, 0) - evaluate(s, 0) - night) < 1e-9
+    # the other seats gain nothing tonight: their margin drops by seat 0's projection
+    assert abs(hard_evaluate(s, 1) - evaluate(s, 1) + night) < 1e-9
+    s["phase"] = "night"
+    assert hard_evaluate(s, 0) == evaluate(s, 0)

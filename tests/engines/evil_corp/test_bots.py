@@ -35,3 +35,24 @@ def test_greedy_fills_three_and_four_player_seats():
     r = play_match(4, 7, {0, 2})
     assert sorted(map(sorted, r["ranks"])) == [[0, 2], [1, 3]]
     assert ENGINE.bots["greedy"] is greedy
+
+
+def test_hard_evaluation_reads_the_best_opponent_and_the_whole_deck():
+    """Hard's own evaluation (greedy's stays the normal level's): "The first employee who
+    achieves success in frightening 2 human settlements becomes the new champion", so a victory
+    token of the best other side counts in full (greedy averages the others); and a monster
+    drawn from the bag into the supply is still the side's (Draw new monsters)."""
+    from engines.base import clone
+    from engines.evil_corp.bots import evaluate, hard_evaluate
+    s = ENGINE.setup(3, {}, 3)
+    t = clone(s)
+    t["sides"][1]["vp"] = 1
+    assert hard_evaluate(s, 0) - hard_evaluate(t, 0) == 120
+    assert evaluate(s, 0) - evaluate(t, 0) == 60
+    hired = clone(s)
+    hired["sides"][0]["bag"].append(hired["queue"].pop())  # a monster with a hire cost
+    drawn = clone(hired)
+    drawn["seats"][0]["supply"].append(drawn["sides"][0]["bag"].pop())
+    assert hard_evaluate(hired, 0) > hard_evaluate(s, 0)
+    assert hard_evaluate(drawn, 0) == hard_evaluate(hired, 0)
+    assert evaluate(drawn, 0) < evaluate(hired, 0)
