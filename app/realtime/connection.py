@@ -37,6 +37,10 @@ class Connection:
         self.sent: tuple | None = None
         #: The hint being thought over for this socket (app.realtime.socket), if any.
         self.hinting: asyncio.Task | None = None
+        #: Live chat lines ``(line id, frame)`` that arrived before the socket's chat history
+        #: was sent (None once it was): ``send_chat`` holds them, ``chat_history_sent``
+        #: sends those the history did not hold, so no line comes twice or out of order.
+        self.chat_held: list[tuple[int, str]] | None = []
 
     def send(self, text: str) -> None:
         """Queue a frame; a socket whose queue is full is too slow and gets closed."""
@@ -51,6 +55,22 @@ class Connection:
             # the socket is really closed (and its memory freed) instead of lingering.
             if self.writing and self.task is not None:
                 self.task.cancel()
+
+    def send_chat(self, line_id: int, frame: str) -> None:
+        """Queue a live chat line (stored line ``line_id``), or hold it while this socket's
+        history is still being read."""
+        if self.chat_held is not None:
+            self.chat_held.append((line_id, frame))
+        else:
+            self.send(frame)
+
+    def chat_history_sent(self, last_id: int) -> None:
+        """The history (lines up to ``last_id``, 0: none) was queued: the live lines held
+        meanwhile that are newer follow it, in order; from now on lines go out at once."""
+        held, self.chat_held = self.chat_held or [], None
+        for line_id, frame in sorted(held):
+            if line_id > last_id:
+                self.send(frame)
 
     def close(self) -> None:
         """Stop the sender (the socket closes; the client reconnects)."""

@@ -185,7 +185,7 @@ class Hub:
         frame = protocol.chat_frame(line)
         for conn in list(self.conns.get(match_id, ())):
             if chat_policy.may_read(snap, conn.user_id, line.channel):
-                conn.send(frame)
+                conn.send_chat(line.id, frame)
 
     # ----- views -----------------------------------------------------------------------------
     def push(self, snap: Snapshot, only: Connection | None = None,

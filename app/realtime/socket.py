@@ -116,6 +116,9 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
         hub.push(snap, only=conn)
         for msg in history:
             conn.send(protocol.chat_frame(msg))
+        # Lines posted while the history was read came live too (this socket joined the hub
+        # first, so none is missed): only those the history does not hold follow it.
+        conn.chat_history_sent(max((msg.id for msg in history), default=0))
         hub.send_presence(match_id)
         if seat is not None and snap.match.status == "active":
             hub.push(snap, exclude=conn)  # the others' panels show this seat as connected

@@ -246,7 +246,8 @@ def test_rejoin_tokens_are_stored_hashed_and_compared_in_constant_time(client, m
                         lambda a, b: compared.append(1) or real(a, b))
     assert new_client(client).get(f"/rejoin/{token}").status_code == 200
     assert compared
-    assert new_client(client).get(f"/rejoin/{token[:-1]}x").status_code == 404
+    wrong = token[:-1] + ("y" if token.endswith("x") else "x")  # (a token may end in "x")
+    assert new_client(client).get(f"/rejoin/{wrong}").status_code == 404
 
 
 def test_a_browser_without_identity_gets_its_own_for_the_seat(client):
