@@ -82,17 +82,30 @@ def _wait_for_function(page, expression: str, *, arg=None, timeout: float | None
     predicate by evaluating its source inside the page (``eval``, refused without
     ``'unsafe-eval'``); ``page.evaluate`` goes through the DevTools protocol, which CSP does
     not restrict. Same arguments; returns the truthy value; raises Playwright's
-    ``TimeoutError`` after ``timeout`` ms (default 30 s)."""
+    ``TimeoutError`` after ``timeout`` ms (default 30 s). An evaluation that throws counts
+    as "not yet", as with Playwright's own polling across navigations: a form post's page is
+    briefly a document without the awaited element (or no context at all); the last error is
+    in the timeout's message."""
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     every = polling if isinstance(polling, (int, float)) else 50
     deadline = time.monotonic() + (30_000 if timeout is None else timeout) / 1000
+    last_error: str | None = None
     while True:
-        value = page.evaluate(expression, arg)
+        try:
+            value = page.evaluate(expression, arg)
+        except PlaywrightTimeout:
+            raise
+        except PlaywrightError as exc:
+            if page.is_closed():
+                raise
+            value, last_error = None, str(exc).splitlines()[0]
         if value:
             return value
         if timeout != 0 and time.monotonic() > deadline:
-            raise PlaywrightTimeout(f"wait_for_function timed out: {expression}")
+            raise PlaywrightTimeout(f"wait_for_function timed out: {expression}"
+                                    + (f" (last error: {last_error})" if last_error else ""))
         page.wait_for_timeout(every)
 
 
