@@ -192,9 +192,9 @@ def play_turn(page, state: dict) -> int:
     return 1
 
 
-def test_rounds_by_clicks_count_the_named_tasks(browser, server):
-    """Issue 14 "Done when": a full round by real clicks, with the clicks of a hire and a
-    night keep counted and printed (one click each is the floor: nothing to hunt for)."""
+def play_rounds(browser, server: str) -> tuple[dict, int, int]:
+    """One new 2-player match played by the host's plan until she has hired and kept a
+    monster at Night (or 6 rounds, or the end): ``(clicks per named task, clicks, rounds)``."""
     ctx, page, _ = new_match(browser, server, 2, {"balance_of_power_seat": "0",
                                                   "first_player": "0"}, "1366x768")
     state = {"tasks": {}, "placed_fortress": False}
@@ -217,12 +217,24 @@ def test_rounds_by_clicks_count_the_named_tasks(browser, server):
         assert page.js_errors == []
     finally:
         ctx.close()
-    print(f"\nEvil Corp. clicks per named task: {state['tasks']}; "
-          f"{clicks} clicks over {rounds} full round(s)")
+    return state["tasks"], clicks, rounds
+
+
+def test_rounds_by_clicks_count_the_named_tasks(browser, server):
+    """Issue 14 "Done when": a full round by real clicks, with the clicks of a hire and a
+    night keep counted and printed (one click each is the floor: nothing to hunt for). The
+    match's seed is the server's: a match may end (the random bot's tokens) before a Night
+    offered the host a keep, so up to three matches are played for it."""
+    for _attempt in range(3):
+        tasks, clicks, rounds = play_rounds(browser, server)
+        print(f"\nEvil Corp. clicks per named task: {tasks}; "
+              f"{clicks} clicks over {rounds} full round(s)")
+        if {"hire", "night keep"} <= set(tasks):
+            break
     assert rounds >= 1, "the host did not play a full round"
-    assert state["tasks"].get("first placement") == 2
-    assert state["tasks"].get("hire") == 1, "no affordable hire in 6 rounds"
-    assert state["tasks"].get("night keep") == 1, "no night keep in 6 rounds"
+    assert tasks.get("first placement") == 2
+    assert tasks.get("hire") == 1, "no affordable hire in 6 rounds"
+    assert tasks.get("night keep") == 1, "no night keep in 6 rounds of three matches"
 
 
 VISIBLE_TEXT_JS = """() => {
