@@ -41,7 +41,8 @@ run: $(VENV)/.installed-run
 # no faster and browser tests timed out under the contention, so not by default.
 TEST_PARTS ?= 4
 TEST_JOBS ?= 0
-PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow"
+# --durations: each part's slowest tests, so a CI log shows where its time went.
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" --durations=8
 XDIST = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile)
 
 # The linters first (seconds; the tree is clean under both): `make lint`'s commands.
