@@ -208,8 +208,10 @@ class MatchService:
 
     async def settle(self) -> None:
         """Wait for the running background tasks, then for every action holding its match's
-        lock: the lock is held until the action's commit and fan-out are done
-        (app.ops.shutdown)."""
+        lock (app.ops.shutdown). The lock covers an action's decision and commit, not its
+        listeners: they are told after the lock is released, by the same ``submit`` call. So
+        once this returns, every move that was being decided is committed or refused; a view
+        it owes a socket may still be on its way."""
         await self.drain()
         for lock in list(self.store.locks.values()):
             async with lock:
