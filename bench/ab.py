@@ -28,7 +28,7 @@ import sys
 import tarfile
 import tempfile
 import time
-import uuid
+from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -121,13 +121,6 @@ def tokens_accepted(probe: dict) -> list[str]:
     return problems
 
 
-def migrate(side: Side) -> None:
-    """``alembic upgrade head`` of the side's own tree on its own database."""
-    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=side.root,
-                   env={**os.environ, "DATABASE_URL": side.db_url, "PYTHONPATH": str(side.root)},
-                   check=True, capture_output=True)
-
-
 def figures(run: dict) -> dict:
     """The compared figures of one ``run_lair`` result (None when a phase is missing)."""
     return {key: run.get(phase, {}).get(field) for key, phase, field, _ in FIGURES}
@@ -161,12 +154,9 @@ def _log(msg: str) -> None:
 async def main_async(args) -> dict:
     """The whole A/B run (see the module docstring); returns the result written to
     ``bench/results/ab-<time>.json``."""
-    import asyncpg
-
     from bench import load
-    from bench.common import SECRET_KEY
+    from bench.common import SECRET_KEY, fresh_database
     from bench.server_profile import PySpy
-    from engines import registry
 
     started = datetime.now(timezone.utc)
     tmp = Path(tempfile.mkdtemp(prefix="lair-ab-"))
@@ -184,27 +174,23 @@ async def main_async(args) -> dict:
                     "sides": {}, "server_per": "round (a fresh process per run)",
                     "games": {}}
     profiler = PySpy(tmp) if args.ab_profile else None
-    try:
+    async with AsyncExitStack() as cleanup:  # the databases dropped, then the exports removed
+        cleanup.callback(shutil.rmtree, tmp, ignore_errors=True)
         for side in sides:
             probe = csrf_probe(side.root, SECRET_KEY)
             problems = tokens_accepted(probe)
             if problems:
                 raise SystemExit(f"{side.label} ({side.ref}): the load generator's CSRF "
                                  f"headers would be refused: {problems}")
-            side.db_name = f"lair_ab_{side.label}_{uuid.uuid4().hex[:8]}"
-            conn = await asyncpg.connect(args.pg)
-            await conn.execute(f'CREATE DATABASE "{side.db_name}"')
-            await conn.close()
-            dsn = args.pg.rsplit("/", 1)[0] + "/" + side.db_name
-            side.db_url = dsn.replace("postgresql://", "postgresql+asyncpg://", 1)
-            migrate(side)
+            dsn, side.db_url = await cleanup.enter_async_context(
+                fresh_database(args.pg, f"lair_ab_{side.label}", side.root))
+            side.db_name = dsn.rsplit("/", 1)[1]
             result["sides"][side.label] = {"ref": side.ref, "root": str(side.root),
                                            "csrf_module": probe["module"]}
             _log(f"{side.label}: {side.ref} at {side.root}, migrated {side.db_name}, CSRF "
                  f"tokens of {probe['module']} match the load generator's")
         for game in games:
-            eng = registry.get(game)
-            players = max(eng.min_players, min(args.players, eng.max_players))
+            players = load.players_for(args, game)
             entry: dict = {"players": players, "rounds": []}
             result["games"][game] = entry
             for i in range(args.ab_rounds):
@@ -226,13 +212,6 @@ async def main_async(args) -> dict:
             entry.update(compare(entry["rounds"]))
             _log(f"{game}: ratios new/old {entry['ratio_new_over_old']} "
                  f"flagged {entry['flagged'] or 'none'}")
-    finally:
-        conn = await asyncpg.connect(args.pg)
-        for side in sides:
-            if side.db_name:
-                await conn.execute(f'DROP DATABASE IF EXISTS "{side.db_name}" WITH (FORCE)')
-        await conn.close()
-        shutil.rmtree(tmp, ignore_errors=True)
     result["wall_seconds"] = round((datetime.now(timezone.utc) - started).total_seconds())
     return result
 

@@ -1,4 +1,5 @@
-"""Small helpers shared by the benchmark modules: ports, /proc readings, percentiles, servers."""
+"""Small helpers shared by the benchmark modules: ports, /proc readings, percentiles, servers,
+fresh databases."""
 from __future__ import annotations
 
 import os
@@ -7,6 +8,9 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
@@ -153,3 +157,41 @@ def form_headers(lair_user: str | None = None, pre: str | None = None) -> dict[s
                else {csrf.PRE_COOKIE: pre or secrets.token_urlsafe(24)})
     token = csrf.token_for(cookies, Settings(secret_key=SECRET_KEY)) or ""
     return {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()), csrf.HEADER: token}
+
+
+def migrate(db_url: str, root: Path = ROOT) -> None:
+    """``alembic upgrade head`` of the tree at ``root`` (its own migrations, cwd and
+    ``PYTHONPATH``) on ``db_url``. Raises ``subprocess.CalledProcessError`` if it fails."""
+    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=root,
+                   env={**os.environ, "DATABASE_URL": db_url, "PYTHONPATH": str(root)},
+                   check=True, capture_output=True)
+
+
+@asynccontextmanager
+async def fresh_database(pg: str, prefix: str = "lair_bench",
+                         root: Path | None = ROOT) -> AsyncIterator[tuple[str, str]]:
+    """A new PostgreSQL database ``<prefix>_<8 hex>`` on the server of ``pg`` (a
+    ``postgresql://`` URL of any database there), migrated by the tree at ``root`` (None: left
+    empty; migrate it later with :func:`migrate`). Yields ``(dsn, url)``: the asyncpg DSN and
+    the SQLAlchemy URL (``postgresql+asyncpg://``). Dropped on exit (``WITH (FORCE)``: a
+    server that is still connected does not keep it), whatever happened inside."""
+    import asyncpg
+
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    conn = await asyncpg.connect(pg)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    dsn = pg.rsplit("/", 1)[0] + "/" + name
+    url = dsn.replace("postgresql://", "postgresql+asyncpg://", 1)
+    try:
+        if root is not None:
+            migrate(url, root)
+        yield dsn, url
+    finally:
+        conn = await asyncpg.connect(pg)
+        try:
+            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await conn.close()

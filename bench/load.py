@@ -4,6 +4,7 @@ websockets, against the two limits under it (raw commit rate, bare websocket fan
     .venv/bin/python bench/load.py                 # default: ~3 min, all three games
     .venv/bin/python bench/load.py --full          # 1,000 matches x (4 players + 2 spectators)
     .venv/bin/python bench/load.py --game covil --matches 200 --seconds 20
+    .venv/bin/python bench/load.py --hard-bots 20  # paced p99 with/without hard bots thinking
 
 One run, per game: (1) engine cost per action from a cProfile (apply + every viewer's view +
 encoding, in-process); (2) the raw PostgreSQL commit rate at the saturation run's concurrency
@@ -23,12 +24,11 @@ import asyncio
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter
+from contextlib import AsyncExitStack
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -44,6 +44,7 @@ from bench.common import (  # noqa: E402
     cpu_seconds,
     form_headers,
     free_port,
+    fresh_database,
     latency_summary,
     machine_busy,
     postgres_cpu,
@@ -56,6 +57,13 @@ from bench.engine_profile import profile_game  # noqa: E402
 from bench.server_profile import PySpy  # noqa: E402
 
 GAMES = ["drops_of_evil", "evil_corp", "covil"]
+
+
+def players_for(args, game: str) -> int:
+    """``--players`` clamped to ``game``'s player counts."""
+    from engines import registry
+    eng = registry.get(game)
+    return max(eng.min_players, min(args.players, eng.max_players))
 
 
 def log(msg: str) -> None:
@@ -191,22 +199,27 @@ async def make_guests(http: httpx.AsyncClient, n: int, sem: asyncio.Semaphore) -
 
 
 async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy | None,
-                   app: str = "bench.memory_probe:app", root: Path = ROOT) -> dict:
-    """One Lair server (``app`` served from the tree ``root``) on ``db_url``: lobby set-up,
-    sockets, paced and saturation runs (unless ``--churn-only``), churn and idle maps when
-    ``args.churn``. Returns (figures, a sampled spectator view)."""
+                   app: str = "bench.memory_probe:app", root: Path = ROOT,
+                   env: dict[str, str] | None = None, play=None) -> dict:
+    """One Lair server (``app`` served from the tree ``root``, ``env`` added to its
+    environment) on ``db_url``: lobby set-up, sockets, paced and saturation runs (unless
+    ``--churn-only``), churn and idle maps when ``args.churn``. ``play``: instead of the paced
+    and saturation runs, ``await play(http, base, tables, window, server_pid)`` (a dict merged
+    into the figures; ``bench/hardbots.py``). Returns (figures, a sampled spectator view)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server_log = Path(tempfile.gettempdir()) / f"lair-bench-{port}.log"
-    # bench/memory_probe.py: the app plus a read-only route with its per-match map sizes
+    # bench/memory_probe.py: the app plus read-only routes (per-match map sizes, bot pool)
     server = start_uvicorn(app,
                            {"DATABASE_URL": db_url, "SECRET_KEY": SECRET_KEY, "BOT_DELAY": "0",
-                            "LOG_LEVEL": "WARNING", "MATCH_IDLE_TTL": str(args.idle_ttl)}, port,
+                            "LOG_LEVEL": "WARNING", "MATCH_IDLE_TTL": str(args.idle_ttl),
+                            **(env or {})}, port,
                            log=server_log, deflate=args.server_deflate, root=root)
     out: dict = {"players": players, "spectators": args.spectators, "matches": args.matches}
     window = clients.Window()
     window.rate = args.rate
     window.compression = args.compression
+    finished = False
     try:
         limits = httpx.Limits(max_connections=32)
         async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
@@ -238,7 +251,9 @@ async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy |
                              "connect_seconds": round(time.perf_counter() - t0, 1)}
             log(f"{game}: {sockets} sockets connected in {out['memory']['connect_seconds']} s, "
                 f"{out['memory']['kb_per_socket']} KB/socket")
-            if not args.churn_only:
+            if play is not None:
+                out.update(await play(http, base, tables, window, server.pid))
+            elif not args.churn_only:
                 out["paced"] = await measure(tables, window, "paced", server.pid, args.warmup,
                                              args.seconds)
                 log(f"{game}: paced {brief(out['paced'])}")
@@ -266,11 +281,13 @@ async def run_lair(args, game: str, db_url: str, players: int, profiler: PySpy |
                     f"(MATCH_IDLE_TTL {args.idle_ttl} s)")
                 out["idle"] = await idle_maps(base, args.idle_ttl)
                 log(f"{game}: idle {out['idle']}")
+        finished = True
     finally:
         stop(server)
         # Keep the server's log only when something other than a typed refusal happened.
-        codes = {c for k in ("paced", "saturation") for c in out.get(k, {}).get("errors", {})}
-        if codes - {"stale"} or ("saturation" not in out and not args.churn_only):
+        codes = {c for k in ("paced", "saturation", "hard_bots")
+                 for c in out.get(k, {}).get("errors", {})}
+        if codes - {"stale"} or not finished:
             out["server_log"] = str(server_log)
         else:
             server_log.unlink(missing_ok=True)
@@ -326,36 +343,25 @@ def ratio(a, b):
 
 # ----- main --------------------------------------------------------------------------------------
 async def main_async(args) -> dict:
-    import asyncpg
     started = datetime.now(timezone.utc)
     result: dict = {"started_utc": started.isoformat(timespec="seconds"),
                     "machine": machine_info(), "args": vars(args), "games": {}}
-    name = f"lair_bench_{uuid.uuid4().hex[:8]}"
-    conn = await asyncpg.connect(args.pg)
-    await conn.execute(f'CREATE DATABASE "{name}"')
-    await conn.close()
-    dsn = args.pg.rsplit("/", 1)[0] + "/" + name
-    db_url = dsn.replace("postgresql://", "postgresql+asyncpg://", 1)
-    tmp = Path(tempfile.mkdtemp(prefix="lair-bench-"))
-    profiler = PySpy(tmp) if args.server_profile else None
-    try:
-        subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT,
-                       env={**os.environ, "DATABASE_URL": db_url, "PYTHONPATH": str(ROOT)},
-                       check=True, capture_output=True)
+    async with AsyncExitStack() as cleanup:
+        dsn, db_url = await cleanup.enter_async_context(fresh_database(args.pg))
+        tmp = Path(tempfile.mkdtemp(prefix="lair-bench-"))
+        cleanup.callback(shutil.rmtree, tmp, ignore_errors=True)
+        profiler = PySpy(tmp) if args.server_profile else None
         games = GAMES if args.game == "all" else [args.game]
-        from engines import registry
         concurrency = min(args.sat_matches, args.matches, 40)  # Lair's pool: 20 + 20 overflow
         state_bytes = 20000
         if args.churn_only:  # issue 13, item 4: only the connect/close cycles and idle maps
             for game in games:
-                players = max(registry.get(game).min_players,
-                              min(args.players, registry.get(game).max_players))
+                players = players_for(args, game)
                 result["games"][game] = {"lair": (await run_lair(args, game, db_url, players,
                                                                  None))[0]}
             games = []
         for game in games:
-            eng = registry.get(game)
-            players = max(eng.min_players, min(args.players, eng.max_players))
+            players = players_for(args, game)
             log(f"{game}: engine profile ({players} players + 1 spectator view per action)")
             prof = profile_game(game, players, args.profile_actions)
             state_bytes = max(state_bytes, prof["mean_state_bytes"])
@@ -397,11 +403,6 @@ async def main_async(args) -> dict:
                     bare["saturation"]["latency_action_to_last_view"]["p99_ms"]),
             }
             log(f"{game}: ratios {entry['ratios']}")
-    finally:
-        conn = await asyncpg.connect(args.pg)
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await conn.close()
-        shutil.rmtree(tmp, ignore_errors=True)
     result["wall_seconds"] = round((datetime.now(timezone.utc) - started).total_seconds())
     return result
 
@@ -456,23 +457,33 @@ def build_parser() -> argparse.ArgumentParser:
                         help="A/B: rounds per game, each one run of old then one of new")
     parser.add_argument("--ab-profile", action="store_true",
                         help="A/B: py-spy on each side's server in the last round's saturation")
+    parser.add_argument("--hard-bots", type=int, default=0, metavar="N",
+                        help="hard-bots mode (bench/hardbots.py): the paced phase without and "
+                        "with N matches of hard bots thinking beside the tables, same server")
+    parser.add_argument("--hard-rounds", type=int, default=2,
+                        help="hard-bots mode: rounds per game (without/with, then with/without)")
     return parser
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    """The command line, with the size defaults filled in (``--full``; ``--ab``: no churn,
-    idle, bare or profile runs, and ``--ab-rounds`` at least 1)."""
+    """The command line, with the size defaults filled in (``--full``; ``--ab`` and
+    ``--hard-bots``: no churn, idle, bare or profile runs; ``--ab-rounds`` and ``--hard-rounds``
+    at least 1). Exits (status 2) on a combination it cannot run."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.ab and args.churn_only:
         parser.error("--ab measures paced and saturation runs: not with --churn-only")
     if args.ab_rounds < 1:
         parser.error("--ab-rounds must be at least 1")
+    if args.hard_bots < 0 or args.hard_rounds < 1:
+        parser.error("--hard-bots must be at least 0 and --hard-rounds at least 1")
+    if args.hard_bots and (args.ab or args.churn_only):
+        parser.error("--hard-bots measures paced phases only: not with --ab or --churn-only")
     args.matches = args.matches or (1000 if args.full else 40)
     args.sat_matches = args.sat_matches or min(args.matches, 40)
     args.seconds = args.seconds or (30 if args.full else 6)
     args.churn = args.churn if args.churn is not None else (10000 if args.full else 300)
-    if args.ab:
+    if args.ab or args.hard_bots:
         args.churn = 0
     return args
 
@@ -489,6 +500,10 @@ def main(argv: list[str] | None = None) -> None:
         from bench import ab
         result = asyncio.run(ab.main_async(args))
         summary, prefix = ab.print_summary, "ab-"
+    elif args.hard_bots:
+        from bench import hardbots
+        result = asyncio.run(hardbots.main_async(args))
+        summary, prefix = hardbots.print_summary, "hardbots-"
     else:
         result = asyncio.run(main_async(args))
         summary, prefix = print_summary, ""

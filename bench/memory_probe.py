@@ -9,6 +9,11 @@ To find what grows, ``GET /_bench/growth`` answers the live objects per type (``
 the server was started with ``LAIR_BENCH_TRACEMALLOC=<frames>`` (tracemalloc on from import:
 slower, more RSS), the allocations per source line, each as the change since the baseline;
 ``?baseline=1`` takes a new baseline (``?top=N``: how many rows).
+
+``GET /_bench/bots`` answers the hard bots' worker pool (``app.matches.botpool.BotPool.probe``:
+its size, start method, worker process ids and job counters): ``bench/hardbots.py`` reads it to
+show the hard bots were thinking while it measured the other tables. ``app.main:app`` has none
+of these routes (tests/app/web/test_security.py checks that they answer 404 there).
 """
 from __future__ import annotations
 
@@ -69,12 +74,17 @@ def growth(baseline: bool, top: int) -> dict:
     return out
 
 
+#: The probe routes (each read-only).
+ROUTES = ("/_bench/memory", "/_bench/growth", "/_bench/bots")
+
+
 async def app(scope, receive, send):
-    """ASGI: the probes at ``/_bench/memory`` and ``/_bench/growth``, Lair for everything else
-    (lifespan included)."""
-    if scope["type"] == "http" and scope["path"] in ("/_bench/memory", "/_bench/growth"):
+    """ASGI: the probes (:data:`ROUTES`), Lair for everything else (lifespan included)."""
+    if scope["type"] == "http" and scope["path"] in ROUTES:
         if scope["path"] == "/_bench/memory":
             body = orjson.dumps(sizes(lair.state))
+        elif scope["path"] == "/_bench/bots":
+            body = orjson.dumps(lair.state.service.bot_pool.probe())
         else:
             query = parse_qs(scope.get("query_string", b"").decode())
             body = orjson.dumps(growth("baseline" in query, int(query.get("top", ["25"])[0])))

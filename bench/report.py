@@ -8,6 +8,7 @@ from pathlib import Path
 import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script: bench.hardbots formats its own runs
 
 
 def churn_rows(path: Path, r: dict) -> list[str]:
@@ -51,6 +52,9 @@ def rows(path: Path) -> list[str]:
     a, m = r["args"], r["machine"]
     if r.get("kind") == "ab":
         return ab_rows(path, r)
+    if r.get("kind") == "hard_bots":
+        from bench import hardbots
+        return [f"**{path.name}** — hard bots beside paced tables", "", *hardbots.rows(r)]
     if a.get("churn_only"):
         return churn_rows(path, r)
     raw = r["postgres_raw"]

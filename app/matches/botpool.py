@@ -11,6 +11,10 @@ and the failure is logged.
 The worker receives the engine object (pickled by reference to its class, so a match's engine
 version travels with it), the state, the seat and the budget; it returns the action. Hints
 (app.matches.hints) are the hard level's decisions too, and run in the same pool.
+
+The pool counts its jobs (:class:`PoolStats`) and :meth:`BotPool.probe` reports them with its
+workers' process ids: the load benchmark (``bench/hardbots.py``) reads them to show the hard bots
+were thinking while it measured the other tables.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ import logging
 import multiprocessing
 import os
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from dataclasses import dataclass
 
 from engines import levels
 from engines.base import Action, Engine, Rng, State
@@ -56,6 +61,21 @@ def _hint_decision(engine: Engine, state: State, seat: int, budget) -> tuple[Act
     return action, stats
 
 
+@dataclass
+class PoolStats:
+    """Jobs (hard decisions and hints) handed to the worker pool since the server started:
+    ``submitted``, of which ``done`` (answered) and ``failed`` (raised or cancelled); the
+    others are ``in_flight`` (running in a worker or queued for one)."""
+
+    submitted: int = 0
+    done: int = 0
+    failed: int = 0
+
+    @property
+    def in_flight(self) -> int:
+        return self.submitted - self.done - self.failed
+
+
 class BotPool:
     """Runs bot decisions off the event loop. ``workers``: the process pool's size (default
     cores - 1); ``seconds``: the hard level's CPU budget per decision."""
@@ -64,11 +84,14 @@ class BotPool:
         self.workers = workers or default_workers()
         self.seconds = seconds
         self._pool: ProcessPoolExecutor | None = None
+        #: Workers are spawned: never forked from the running server (its sockets, its loop).
+        self._context = multiprocessing.get_context("spawn")
+        self.stats = PoolStats()
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                max_workers=self.workers, mp_context=self._context,
                 initializer=_lowest_priority)
         return self._pool
 
@@ -82,9 +105,7 @@ class BotPool:
             raise KeyError(bot_name)
         if name == "hard":
             try:
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._executor(), _hard_decision, engine,
-                                                  state, seat, self.seconds)
+                return await self._run(_hard_decision, engine, state, seat, self.seconds)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -103,13 +124,34 @@ class BotPool:
         pool raises (a worker that died: ``BrokenProcessPool``; the pool is then reset)."""
         from engines.search import Budget
         budget = budget or Budget(seconds=self.seconds)
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), _hint_decision, engine, state,
-                                              seat, budget)
+            return await self._run(_hint_decision, engine, state, seat, budget)
         except BrokenExecutor:
             self._reset()
             raise
+
+    async def _run(self, fn, *args):
+        """``fn(*args)`` in a worker, counted in :attr:`stats`. Raises what the pool raises."""
+        self.stats.submitted += 1
+        try:
+            out = await asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+        except BaseException:  # CancelledError too: the caller no longer waits for it
+            self.stats.failed += 1
+            raise
+        self.stats.done += 1
+        return out
+
+    def probe(self) -> dict:
+        """The pool as the load benchmark reads it: ``{"workers", "seconds", "start_method",
+        "pids", "submitted", "done", "failed", "in_flight"}`` (``pids``: the worker processes
+        running now, none before the first hard decision; the process ids are read from the
+        executor's private map, as no public API lists them)."""
+        pool = self._pool
+        return {"workers": self.workers, "seconds": self.seconds,
+                "start_method": self._context.get_start_method(),
+                "pids": sorted((pool._processes or {}) if pool is not None else ()),
+                "submitted": self.stats.submitted, "done": self.stats.done,
+                "failed": self.stats.failed, "in_flight": self.stats.in_flight}
 
     def _reset(self) -> None:
         """Drop a broken pool: the next hard decision starts a new one."""

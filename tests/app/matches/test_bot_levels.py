@@ -97,5 +97,38 @@ def test_a_failing_pool_plays_the_normal_level():
     pool._executor = broken
     action = asyncio.run(pool.decide(engine, "hard", state, seat, Rng(1)))
     assert action in engine.legal_actions(state, seat)
+    assert (pool.stats.submitted, pool.stats.done, pool.stats.failed) == (1, 0, 1)
+    assert pool.stats.in_flight == 0
     with pytest.raises(KeyError):
         asyncio.run(pool.decide(engine, "genius", state, seat, Rng(1)))
+
+
+def test_the_pool_counts_its_jobs_and_reports_its_spawned_low_priority_workers():
+    """``BotPool.probe`` (read by the load benchmark, bench/hardbots.py): a hard decision is in
+    flight while a worker searches, then done; the worker is a spawned process at nice 19."""
+    import os
+
+    engine = registry.get("covil")
+    state = engine.setup(2, {}, 3)
+    seat = min(engine.prompts(state))
+    pool = BotPool(workers=1, seconds=0.05)
+    assert pool.probe()["pids"] == [] and pool.probe()["in_flight"] == 0
+
+    async def decide_and_look() -> tuple[dict, object]:
+        task = asyncio.create_task(pool.decide(engine, "hard", state, seat, Rng(1)))
+        await asyncio.sleep(0)  # the job is handed to the pool
+        during = pool.probe()
+        return during, await task
+
+    try:
+        during, action = asyncio.run(decide_and_look())
+        after = pool.probe()
+        assert action in engine.legal_actions(state, seat)
+        assert (during["submitted"], during["done"], during["in_flight"]) == (1, 0, 1)
+        assert (after["submitted"], after["done"], after["failed"], after["in_flight"]) == (
+            1, 1, 0, 0)
+        assert (after["workers"], after["seconds"], after["start_method"]) == (1, 0.05, "spawn")
+        assert len(after["pids"]) == 1 and after["pids"][0] != os.getpid()
+        assert os.getpriority(os.PRIO_PROCESS, after["pids"][0]) == 19
+    finally:
+        pool.close()

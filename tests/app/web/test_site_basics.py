@@ -74,6 +74,22 @@ def test_every_response_carries_the_security_headers(database_url, secure):
                 assert r.headers["strict-transport-security"] == "max-age=31536000"
 
 
+def test_the_bench_probes_are_not_routes_of_the_site(database_url):
+    """The load benchmark's read-only probes (bench/memory_probe.py: per-match map sizes, live
+    objects, the hard bots' pool and its workers' process ids) exist only in the bench's own
+    app: the site answers 404 for each, to a stranger and to a named user alike."""
+    from bench.memory_probe import ROUTES
+    assert "/_bench/bots" in ROUTES
+    app = create_app(Settings(database_url=database_url, secret_key="s"))
+    with as_browser(TestClient(app, base_url="http://testserver")) as client:
+        for path in ROUTES:
+            assert client.get(path).status_code == 404, path
+        named(client, "Ann")
+        for path in ROUTES:
+            r = client.get(path)
+            assert r.status_code == 404 and "in_flight" not in r.text, path
+
+
 def test_no_template_has_an_inline_script_or_handler():
     """``script-src 'self'`` runs only files: every template's scripts must be files."""
     for path in sorted((ROOT / "templates").glob("*.html")):
