@@ -485,13 +485,13 @@ export function logPlaces(text, view) {
  *  behind your screen, then a cell), the tile to pick and the cell on your half it goes to. */
 export function hintPlaces(view, action) {
   if (!root || !action) return [];
+  const esc = (v) => window.CSS.escape(String(v));  // (this module's CSS is its stylesheet)
   const out = actionNodes(root, action);
   if (action.type === "play") {
     const mine = ((view.game || {}).screens || []).find((x) => x.seat === view.you);
-    out.push(...root.querySelectorAll(`[data-pick="${CSS.escape(String(action.tile))}"]`));
+    out.push(...root.querySelectorAll(`[data-pick="${esc(action.tile)}"]`));
     if (mine) {
-      out.push(...root.querySelectorAll(`[data-board="${CSS.escape(String(action.board))}"] ` +
-        `[data-cell="${CSS.escape(String(action.cell))}"][data-side="${CSS.escape(String(mine.side))}"]`));
+      out.push(...root.querySelectorAll(`[data-board="${esc(action.board)}"] [data-cell="${esc(action.cell)}"][data-side="${esc(mine.side)}"]`));
     }
   }
   return [...new Set(out)];

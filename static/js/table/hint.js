@@ -58,9 +58,10 @@ export function renderHint() {
     answer.replaceChildren(
       el("span", {class: "hint-label"}, "Suggestion: ", el("b", {}, label(action))),
       shown.reason ? el("span", {class: "hint-reason"}, shown.reason) : null,
-      el("button", {type: "button", class: "btn btn-small action-btn hint-play", disabled: busy() || !isOpen(),
-                    onclick: () => act(action)}, "Play it"),
-      el("button", {type: "button", class: "btn btn-small btn-secondary hint-dismiss", onclick: dismiss}, "Dismiss"));
+      el("span", {class: "hint-buttons"},
+        el("button", {type: "button", class: "btn btn-small action-btn hint-play", disabled: busy() || !isOpen(),
+                      onclick: () => act(action)}, "Play it"),
+        el("button", {type: "button", class: "btn btn-small btn-secondary hint-dismiss", onclick: dismiss}, "Dismiss")));
   }
   light();
 }
