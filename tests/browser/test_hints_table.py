@@ -229,3 +229,25 @@ def test_no_button_when_the_host_turned_hints_off(browser, server):
     finally:
         for c in ctxs:
             c.close()
+
+
+def test_a_refused_hint_is_a_toast_and_the_button_stays(browser, server):
+    """Over the hint rate limit (6 a minute per user, app/settings.py RATE_HINTS) the answer is
+    a toast saying so; the button stays for later, and no suggestion is shown."""
+    ctxs, host, frames, spect, _ = start(browser, server, "covil")
+    try:
+        for _ in range(6):
+            ask(host, frames)
+            host.click("#hint-answer .hint-dismiss")
+            assert host.locator(".hint-hit").count() == 0, "Dismiss left the highlight"
+        host.click("#hint-ask")
+        toast = host.locator(".toast[data-code='rate_limited']")
+        toast.wait_for(timeout=10_000)
+        assert toast.inner_text().strip()
+        host.wait_for_function("document.body.dataset.hint === 'ready'")
+        assert host.locator("#hint-ask").is_visible() and not host.locator("#hint-answer").is_visible()
+        assert host.locator("#log .log-hint").count() == 6
+        assert host.js_errors == []
+    finally:
+        for c in ctxs:
+            c.close()

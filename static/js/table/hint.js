@@ -99,6 +99,9 @@ export function onHint(msg) {
   if (v && msg.version === v.version && isLegal(msg.action)) {
     shown = {version: msg.version, action: msg.action, reason: typeof msg.reason === "string" ? msg.reason : null};
     renderHint();
+    // A phone's bar may be full (it holds a quarter of the window, then scrolls): show the
+    // suggestion, its last part; then the highlighted place on the board.
+    dom.promptBar.scrollTop = dom.promptBar.scrollHeight;
     const first = lit.find((n) => dom.board.contains(n)) || lit[0];
     if (first) bringIntoView(first);
     return;
