@@ -24,11 +24,14 @@ import multiprocessing
 import os
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
 
 from engines import levels
 from engines.base import Action, Engine, Rng, State
 
 log = logging.getLogger("lair.bots")
+
+T = TypeVar("T")
 
 
 def default_workers() -> int:
@@ -105,13 +108,12 @@ class BotPool:
             raise KeyError(bot_name)
         if name == "hard":
             try:
-                return await self._run(_hard_decision, engine, state, seat, self.seconds)
+                return await self._in_worker(_hard_decision, engine, state, seat, self.seconds)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.warning("hard bot pool failed; playing this move at the normal level",
                             exc_info=True)
-                self._reset()
                 name = "normal"
         return await asyncio.to_thread(bots[name], engine, state, seat, rng)
 
@@ -123,20 +125,23 @@ class BotPool:
         OS randomness). The game must have a search spec (``levels.spec_of``). Raises what the
         pool raises (a worker that died: ``BrokenProcessPool``; the pool is then reset)."""
         from engines.search import Budget
-        budget = budget or Budget(seconds=self.seconds)
-        try:
-            return await self._run(_hint_decision, engine, state, seat, budget)
-        except BrokenExecutor:
-            self._reset()
-            raise
+        return await self._in_worker(_hint_decision, engine, state, seat,
+                                     budget or Budget(seconds=self.seconds))
 
-    async def _run(self, fn, *args):
-        """``fn(*args)`` in a worker, counted in :attr:`stats`. Raises what the pool raises."""
+    async def _in_worker(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker process, awaited without blocking the event loop and
+        counted in :attr:`stats`; its result, or what it raised. A pool that cannot run it any
+        more (a worker died: ``BrokenExecutor``) is dropped first, so the next decision starts
+        a new one; the error is re-raised: each caller decides what a failed decision means (a
+        hard bot plays the normal level; a hint reports the failure, as ``normal`` would read
+        the real state)."""
         self.stats.submitted += 1
         try:
             out = await asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
-        except BaseException:  # CancelledError too: the caller no longer waits for it
+        except BaseException as exc:  # CancelledError too: the caller no longer waits for it
             self.stats.failed += 1
+            if isinstance(exc, BrokenExecutor):
+                self._reset()
             raise
         self.stats.done += 1
         return out

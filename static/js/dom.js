@@ -2,6 +2,8 @@
 // Builds DOM with createElement/textContent only: view data comes from the server and is never
 // parsed as HTML.
 
+import {canon} from "./table/seat-style.js";
+
 export const SVGNS = "http://www.w3.org/2000/svg";
 
 /** Set attributes: `class`, `dataset` (object), `style` (object, custom properties too, or string); booleans as flags;
@@ -35,6 +37,20 @@ function append(node, children) {
 /** An HTML element: el("span", {class: "x", title: "y"}, "text", child, [more, children]). */
 export function el(tag, attrs = {}, ...children) {
   return append(setAttrs(document.createElement(tag), attrs), children);
+}
+
+/** The elements inside `box` that play `action` when clicked: those whose `data-action` (the
+ *  renderer contract's mark of a clickable legal target) is deep-equal to it. */
+export function actionNodes(box, action) {
+  if (!box || !action) return [];
+  const key = canon(action);
+  return [...box.querySelectorAll("[data-action]")].filter((n) => {
+    try {
+      return canon(JSON.parse(n.dataset.action)) === key;
+    } catch (e) {
+      return false;
+    }
+  });
 }
 
 /** An SVG element, same shape as el(): sv("circle", {cx: 4, cy: 4, r: 3}). */

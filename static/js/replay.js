@@ -2,6 +2,7 @@
 // log and the result are drawn with the live table's own modules.
 
 import {motion} from "./motion.js";
+import {drawHintUses} from "./table/hint-log.js";
 import {drawLog, wireLogHover} from "./table/log.js";
 import {resultParts} from "./table/result.js";
 import {seatColor, seatNameIn, seatShape} from "./table/seat-style.js";
@@ -32,6 +33,7 @@ function drawLogAndResult(view) {
   const reword = (t) => (renderer && typeof renderer.logText === "function" ? renderer.logText(t, view) || t : t);
   drawLog(document.getElementById("log"), view.log, {you: view.you ?? null, seats: seatCount(), seatName, revealed,
                                                      reword, places: true});
+  drawHintUses(document.getElementById("log"), view.hint_uses, view.version);  // who asked for hints
   const panel = document.getElementById("result");
   panel.hidden = !view.result;
   if (view.result) {

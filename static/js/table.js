@@ -10,6 +10,7 @@
 //   seats.js    seat panels, presence, clocks, votes, Resign
 //   log.js      the log (shared with the replay)   result.js  the final result (shared too)
 //   chat.js     the chat                           keys.js    keyboard play
+//   hint.js     "Suggest a move"                   hint-log.js  hint uses in the log (replay too)
 //   toasts.js   short messages                     ../motion.js  pieces that move, numbers that flash
 //
 // Server data is never parsed as HTML: every node is built with createElement/textContent.
@@ -20,6 +21,8 @@ import {acked, refused, setPending} from "./table/actions.js";
 import {bringDecisionIntoView, loadRenderer, logPlaces, logText, runRenderer} from "./table/board.js";
 import {addChat, renderChatNote} from "./table/chat.js";
 import {renderHeader, renderSpectators} from "./table/header.js";
+import {hintRefused, onHint, renderHint} from "./table/hint.js";
+import {drawHintUses} from "./table/hint-log.js";
 import {focusPromptBar} from "./table/keys.js";
 import {drawLog, redrawLog, wireLogHover} from "./table/log.js";
 import {queuePrompt, renderPrompt} from "./table/prompt.js";
@@ -38,7 +41,10 @@ function onMessage(msg) {
       onView(msg.view);
       break;
     case "error":
-      refused(msg);
+      if (!hintRefused(msg)) refused(msg);
+      break;
+    case "hint":  // the suggestion this socket asked for ("Suggest a move")
+      onHint(msg);
       break;
     case "chat":
       addChat(msg);
@@ -77,6 +83,7 @@ function onState(state) {
   if (!online) setPending(null);
   refreshDots();
   renderPrompt();
+  renderHint();
 }
 
 function onView(v) {
@@ -104,10 +111,12 @@ function onView(v) {
   renderSpectators();
   renderResult();
   drawLog(dom.log, v.log, logCtx());
+  drawHintUses(dom.log, v.hint_uses, v.version);
   renderChatNote();
   runRenderer();
   logHover.refresh();
   renderPrompt();
+  renderHint();
   const myTurn = document.body.dataset.yourTurn === "true";
   if (!wasMyTurn && myTurn && !v.result) focusPromptBar();
   // Your prompt arrived (or changed): the place where you decide comes into view.
@@ -184,8 +193,10 @@ loadRenderer(queuePrompt).then(() => {
   if (S.view) {
     renderSeats();  // the renderer draws the seats' player boards too
     redrawLog(dom.log, S.view.log, logCtx());  // and words some of the log's places
+    drawHintUses(dom.log, S.view.hint_uses, S.view.version);
     runRenderer();
     renderPrompt();
+    renderHint();  // the board can highlight a suggestion now
     // the page opened on the player's prompt: the place where they decide comes into view
     if (turnOf().myTurn && !S.view.result) bringDecisionIntoView();
   }

@@ -4,7 +4,7 @@
 // Power Relic cards drawn as cards (icons: ./icons.js); the combat with both strengths; every
 // Champions Hall. Clickable legal targets carry data-action; a move's origin is a local pick
 // (data-pick). Hover or long-press any card or piece for its full card (attachCard).
-import {el, sv, attachCard} from "../../js/dom.js";
+import {actionNodes, el, sv, attachCard} from "../../js/dom.js";
 import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import {TERRAIN_FILL, terrainIcon, gTerrain, classIcon, abilityIcon, abilityLabel, goldIcon, relicIcon,
@@ -202,6 +202,20 @@ export function logPlaces(text, view) {
   const zones = new Set();
   for (const m of text.matchAll(/\b(?:from|to|in|into|zone|at) ([A-Z])\b/g)) if (g.zones[m[1]]) zones.add(m[1]);
   return [...zones].map((z) => root.querySelector(`[data-zone="${z}"]`)).filter(Boolean);
+}
+
+/** The places the suggested `action` touches, for the table's "Suggest a move"
+ *  (docs/renderer-contract.md): where to click it and, for a move (an origin, then a zone),
+ *  the troops to pick and the zone they go to. */
+export function hintPlaces(view, action) {
+  if (!root || !action) return [];
+  const out = actionNodes(root, action);
+  if ("from" in action && "to" in action) {
+    out.push(...root.querySelectorAll(`[data-pick="${CSS.escape(originKey(action))}"]`));
+    const zone = root.querySelector(`[data-zone="${CSS.escape(String(action.to))}"]`);
+    if (zone) out.push(zone);
+  }
+  return [...new Set(out)];
 }
 
 const markOf = (g, o) => (seatIndex(g, o) !== null ? seatIndex(g, o) : 6);

@@ -3,7 +3,7 @@
 // (tabs per seat). Clickable legal targets carry data-action; two-step choices (a pawn, a
 // Resource in the pool) are local picks carrying data-pick. Styles: drops.css (injected).
 import {RES, RES_ORDER, el, resChip, pawnChip, seatTag, nameSpan, finalTotal, clickable, mark} from "./util.js";
-import {attachCard} from "../../js/dom.js";
+import {actionNodes, attachCard} from "../../js/dom.js";
 import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {assistantIcon, recipeIcon, resIcon, pawnIcon, scrollIcon, extraIcon, flameIcon, pointsIcon} from "./icons.js";
 import {drawForest} from "./forest.js";
@@ -87,6 +87,26 @@ export function logPlaces(text) {
     for (const m of text.matchAll(re)) out.push(...root.querySelectorAll(`[data-space="${id(m)}"]`));
   }
   return out;
+}
+
+/** The places the suggested `action` touches, for the table's "Suggest a move"
+ *  (docs/renderer-contract.md): where to click it, and its first step: the pawn to pick for
+ *  a Forest or Assistant space (then the space), the Resource to pick in the pool for a cell
+ *  of your Brewer or Distiller (then the cell), "Done brewing" when it asks first. */
+export function hintPlaces(view, action) {
+  if (!root || !action) return [];
+  const out = actionNodes(root, action);
+  const q = (sel) => out.push(...root.querySelectorAll(sel));
+  if (action.type === "place") {
+    q(`[data-pick="pawn-${CSS.escape(String(action.pawn))}"]`);
+    q(`[data-space="${CSS.escape(String(action.space))}"]`);
+  } else if (action.type === "brew") {
+    q(`.doe-lab.mine [data-pick="res-${CSS.escape(String(action.res))}"]`);
+    q(`.doe-lab.mine [data-cell="${CSS.escape(String(action.cell))}"]`);
+  } else if (action.type === "done") {
+    q(`.doe-lab.mine [data-pick="ask-done"]`);
+  }
+  return [...new Set(out)];
 }
 
 const ORDINAL = ["1st", "2nd", "3rd", "4th"];

@@ -8,7 +8,7 @@
 // play is two-step: pick a tile behind your screen (data-pick), then a highlighted cell.
 // Hover (mouse), focus (keyboard) or long-press (touch) any piece for its full card (attachCard).
 
-import {el, attachCard} from "../../js/dom.js";
+import {actionNodes, el, attachCard} from "../../js/dom.js";
 import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import * as I from "./icons.js";
@@ -478,6 +478,23 @@ export function logPlaces(text, view) {
     if (cells.length) return cells;
   }
   return [board];
+}
+
+/** The places the suggested `action` touches, for the table's "Suggest a move"
+ *  (docs/renderer-contract.md): where to click it and, to put a monster into play (a tile
+ *  behind your screen, then a cell), the tile to pick and the cell on your half it goes to. */
+export function hintPlaces(view, action) {
+  if (!root || !action) return [];
+  const esc = (v) => window.CSS.escape(String(v));  // (this module's CSS is its stylesheet)
+  const out = actionNodes(root, action);
+  if (action.type === "play") {
+    const mine = ((view.game || {}).screens || []).find((x) => x.seat === view.you);
+    out.push(...root.querySelectorAll(`[data-pick="${esc(action.tile)}"]`));
+    if (mine) {
+      out.push(...root.querySelectorAll(`[data-board="${esc(action.board)}"] [data-cell="${esc(action.cell)}"][data-side="${esc(mine.side)}"]`));
+    }
+  }
+  return [...new Set(out)];
 }
 
 /** Item 6 of issue 14: when a prompt arrives, the place where you decide is on screen. For a

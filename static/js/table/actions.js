@@ -11,7 +11,7 @@ const PENDING_TIMEOUT_MS = 15_000;
 let pending = null;  // {id, timer} while an action awaits its view or error
 
 /** crypto.randomUUID exists only in secure contexts; a LAN game over plain http still needs ids. */
-function uuid() {
+export function uuid() {
   if (crypto.randomUUID) return crypto.randomUUID();
   const b = crypto.getRandomValues(new Uint8Array(16));
   b[6] = (b[6] & 0x0f) | 0x40;

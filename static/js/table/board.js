@@ -109,16 +109,30 @@ export function boardPromptText() {
   }
 }
 
+/** The board's elements that the renderer's optional place hook `hook(...args)` returns
+ *  (`logPlaces`, `hintPlaces`: docs/renderer-contract.md), kept to those drawn on the board now;
+ *  [] without the hook, without a view, or when it fails (the table works on without them). */
+function boardPlaces(hook, ...args) {
+  if (!renderer || typeof renderer[hook] !== "function" || !S.view) return [];
+  try {
+    return [...(renderer[hook](...args) || [])].filter((n) => n && dom.board.contains(n));
+  } catch (e) {
+    console.error(`table: ${hook} failed`, e);
+    return [];
+  }
+}
+
 /** The board's elements that the log line `text` names (the renderer's optional
  *  `logPlaces(text, view)`), highlighted while the line is hovered or focused; [] without. */
 export function logPlaces(text) {
-  if (!renderer || typeof renderer.logPlaces !== "function" || !S.view) return [];
-  try {
-    return [...(renderer.logPlaces(text, S.view) || [])].filter((n) => n && dom.board.contains(n));
-  } catch (e) {
-    console.error("table: log places failed", e);
-    return [];
-  }
+  return boardPlaces("logPlaces", text, S.view);
+}
+
+/** The board's elements that the suggested `action` (one of view.legal_actions) touches: what
+ *  to click to play it, and a first step's pick (the renderer's optional `hintPlaces(view,
+ *  action)`); [] without. */
+export function hintPlaces(action) {
+  return boardPlaces("hintPlaces", S.view, action);
 }
 
 /** Draw the current view on the board. */
@@ -180,6 +194,14 @@ export function visibleBand() {
 export function bringDecisionIntoView() {
   const place = decisionPlace();
   if (!place) return null;
+  bringIntoView(place);
+  dom.board.dataset.decision = "shown";
+  return place;
+}
+
+/** Scroll `place` (an element of the page) into view when it is not already wholly visible
+ *  below the status bar. */
+export function bringIntoView(place) {
   const r = place.getBoundingClientRect();
   const [top, bottom] = visibleBand();
   const inView = r.top >= top && r.bottom <= bottom && r.left >= 0 && r.right <= window.innerWidth;
@@ -189,8 +211,6 @@ export function bringDecisionIntoView() {
     place.scrollIntoView({block: r.height > (bottom - top) / 2 ? "start" : "center", inline: "nearest",
                           behavior: smooth ? "smooth" : "auto"});
   }
-  dom.board.dataset.decision = "shown";
-  return place;
 }
 
 // Renderers attach their own click/Enter handlers; this catches clickable board elements whose

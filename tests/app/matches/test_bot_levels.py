@@ -132,3 +132,64 @@ def test_the_pool_counts_its_jobs_and_reports_its_spawned_low_priority_workers()
         assert os.getpriority(os.PRIO_PROCESS, after["pids"][0]) == 19
     finally:
         pool.close()
+
+
+def test_a_killed_worker_breaks_one_decision_and_the_pool_starts_again(caplog):
+    """A worker that dies (killed here) breaks the pool: the hard decision under way is played
+    at the normal level, a hint under way fails (it never falls back to ``normal``, which reads
+    the real state); each path drops the broken pool, and the next hard decision and the next
+    hint run in a new one."""
+    import logging
+    import os
+    import signal
+    import time
+    from concurrent.futures import BrokenExecutor
+
+    from engines.search import Budget
+
+    engine = registry.get("covil")
+    state = engine.setup(2, {}, 3)
+    seat = min(engine.prompts(state))
+    legal = engine.legal_actions(state, seat)
+    budget = Budget(seconds=None, iterations=5, salt=1)
+    pool = BotPool(workers=1, seconds=0.01)
+
+    def kill_the_worker() -> object:
+        """Kill the pool's one worker and wait until the pool knows it is broken."""
+        broken = pool._pool
+        assert broken is not None and broken._processes
+        for pid in list(broken._processes):
+            os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while not broken._broken and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert broken._broken, "the pool did not notice its dead worker"
+        return broken
+
+    async def run() -> None:
+        action, _ = await pool.hint(engine, state, seat, budget)  # starts the pool
+        assert action in legal
+        broken = kill_the_worker()
+        with pytest.raises(BrokenExecutor):
+            await pool.hint(engine, state, seat, budget)
+        assert pool._pool is None, "the hint path kept the broken pool"
+        action, stats = await pool.hint(engine, state, seat, budget)
+        assert action in legal and "iterations" in stats
+        assert pool._pool is not None and pool._pool is not broken
+
+        broken = kill_the_worker()
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="lair.bots"):
+            action = await pool.decide(engine, "hard", state, seat, Rng(1))
+        assert action in legal
+        assert "playing this move at the normal level" in caplog.text, "no fallback to normal"
+        assert pool._pool is None, "the hard path kept the broken pool"
+        action = await pool.decide(engine, "hard", state, seat, Rng(1))
+        assert action in legal
+        assert pool._pool is not None and pool._pool is not broken, "no new pool for hard"
+        assert (pool.stats.done, pool.stats.failed, pool.stats.in_flight) == (3, 2, 0)
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.close()

@@ -1,0 +1,39 @@
+// Hint uses in the log (issue 17, item 6): at the table and in the replay every viewer reads
+// "Ann asked for a hint at move 12" among the log's lines (view.hint_uses, the server's words).
+// What was suggested is in no view: only the asking socket ever received it.
+
+import {el} from "../dom.js";
+
+/** Put `uses` (view.hint_uses: [{seat, version, at, text}], oldest first) into the log `box`
+ *  that drawLog (log.js) has just drawn for the view of `version`. A use goes after the log
+ *  lines there were at its version, as far as this page saw that version (a live table sees
+ *  every version from its opening on, a replay the steps it showed); one asked before that
+ *  goes where the page first saw a later version: never before its move, and its words say
+ *  which move it was. */
+export function drawHintUses(box, uses, version) {
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+  for (const old of box.querySelectorAll(":scope > .log-hint")) old.remove();
+  const lines = [...box.children];
+  const seen = box._lairLogAt || (box._lairLogAt = new Map());  // version -> log lines then
+  if (Number.isInteger(version) && !seen.has(version)) seen.set(version, lines.length);
+  const drawn = box._lairHints;  // the uses drawn before (null: the first drawing)
+  const keys = new Set();
+  for (const use of Array.isArray(uses) ? uses : []) {
+    const key = `${use.seat}|${use.version}|${use.at}`;
+    keys.add(key);
+    const li = el("li", {class: drawn && !drawn.has(key) ? "log-hint new" : "log-hint"},
+      el("span", {class: "log-tag hint-tag"}, "Hint"), " ", el("span", {class: "log-text"}, String(use.text || "")));
+    const at = Math.min(linesAt(seen, use.version, lines.length), lines.length);
+    box.insertBefore(li, lines[at] || null);
+  }
+  box._lairHints = keys;
+  if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+/** How many log lines there were at `version`, or at the earliest later version seen;
+ *  `fallback` when none was. */
+function linesAt(seen, version, fallback) {
+  let best = null;
+  for (const [v, n] of seen) if (v >= version && (best === null || v < best[0])) best = [v, n];
+  return best ? best[1] : fallback;
+}

@@ -1,0 +1,147 @@
+// "Suggest a move" (issue 17, item 6; docs/wire.md "Hints"): a button in the prompt bar for a
+// seated player whose prompt it is, while the match allows hints (view.hints). The server
+// answers this socket only with the hard bot's choice from the seat's own view (a "hint"
+// frame) or a typed error; the board then highlights the places the suggested action touches
+// (the renderer's hintPlaces) with its one-line reason, and the player plays it by clicking
+// them as usual ("Play it" sends it at once) or dismisses it. Everyone else learns only that a
+// hint was used (view.hint_uses, drawn in the log by hint-log.js).
+
+import {actionNodes, el} from "../dom.js";
+import {act, busy, isLegal, label, uuid} from "./actions.js";
+import {bringIntoView, hintPlaces} from "./board.js";
+import {dom, S, turnOf} from "./state.js";
+import {clearCode, toast} from "./toasts.js";
+import {isOpen, send} from "./wire.js";
+
+/** The server answers every request (a hint or an error); past this the request is given up
+ *  (a socket that dropped meanwhile gets no answer). */
+const ANSWER_TIMEOUT_MS = 30_000;
+const HIT = "hint-hit";
+
+let asked = null;  // {ref, version, timer} while the hint is thought over
+let shown = null;  // {version, action, reason}: the suggestion on screen
+let off = false;   // the server said hints are off here (the view says so too from then on)
+let lit = [];      // the elements carrying the highlight now
+
+const ask = el("button", {type: "button", class: "btn hint-ask", id: "hint-ask", onclick: () => request()},
+  "Suggest a move");
+const answer = el("div", {class: "hint-answer", id: "hint-answer", role: "status", hidden: true});
+const box = el("div", {class: "hint-box", id: "hint-box", hidden: true}, ask, answer);
+dom.promptBar.append(box);
+
+/** Whether the viewer may ask now: a seated player prompted in a running match with hints. */
+function askable() {
+  const v = S.view;
+  return !!(v && v.hints && !off && !v.result && turnOf().myTurn && (v.legal_actions || []).length);
+}
+
+/** Draw the button and the answer for the current view (table.js calls it after each view
+ *  and on a change of the connection). A suggestion for another version is dropped: the
+ *  position it was for is gone. */
+export function renderHint() {
+  const v = S.view;
+  if (shown && (!v || v.version !== shown.version || !isLegal(shown.action))) shown = null;
+  if (asked && !isOpen()) endAsk();  // its answer would have come on the socket that dropped
+  const can = askable();
+  box.hidden = !can && !shown;
+  ask.hidden = !can || !!shown;
+  ask.disabled = !!asked || !isOpen();
+  ask.textContent = asked ? "Thinking…" : "Suggest a move";
+  ask.setAttribute("aria-busy", asked ? "true" : "false");
+  document.body.dataset.hint = asked ? "asked" : shown ? "shown" : can ? "ready" : "none";
+  if (!shown) {
+    answer.hidden = true;
+    answer.replaceChildren();
+  } else {
+    const action = shown.action;
+    answer.hidden = false;
+    answer.replaceChildren(
+      el("span", {class: "hint-label"}, "Suggestion: ", el("b", {}, label(action))),
+      shown.reason ? el("span", {class: "hint-reason"}, shown.reason) : null,
+      el("span", {class: "hint-buttons"},
+        el("button", {type: "button", class: "btn btn-small action-btn hint-play", disabled: busy() || !isOpen(),
+                      onclick: () => act(action)}, "Play it"),
+        el("button", {type: "button", class: "btn btn-small btn-secondary hint-dismiss", onclick: dismiss}, "Dismiss")));
+  }
+  light();
+}
+
+function request() {
+  const v = S.view;
+  if (!askable() || asked || !v) return;
+  const ref = uuid();
+  if (!send({type: "hint", ref, version: v.version})) {
+    toast("Not connected: no hint was asked. Reconnecting…", "warn", "hint");
+    return;
+  }
+  asked = {ref, version: v.version, timer: setTimeout(() => { endAsk(); renderHint(); }, ANSWER_TIMEOUT_MS)};
+  shown = null;
+  renderHint();
+}
+
+function endAsk() {
+  if (asked) clearTimeout(asked.timer);
+  asked = null;
+}
+
+function dismiss() {
+  shown = null;
+  renderHint();
+  ask.focus();
+}
+
+/** A "hint" frame: the suggestion for our request, shown if the table is still where it was
+ *  asked (else the player asks again). */
+export function onHint(msg) {
+  if (!asked || msg.ref !== asked.ref) return;
+  endAsk();
+  const v = S.view;
+  if (v && msg.version === v.version && isLegal(msg.action)) {
+    shown = {version: msg.version, action: msg.action, reason: typeof msg.reason === "string" ? msg.reason : null};
+    renderHint();
+    // A phone's bar may be full (it holds a quarter of the window, then scrolls): show the
+    // suggestion, its last part; then the highlighted place on the board.
+    dom.promptBar.scrollTop = dom.promptBar.scrollHeight;
+    const first = lit.find((n) => dom.board.contains(n)) || lit[0];
+    if (first) bringIntoView(first);
+    return;
+  }
+  toast("The table moved on while the hint was thought over; ask again.", "info", "hint");
+  renderHint();
+}
+
+/** An "error" frame: true if it answers our hint request (shown as a toast; "hints_off" takes
+ *  the button away), false if it is not ours (an action's: actions.js handles it). */
+export function hintRefused(msg) {
+  if (!asked || !msg.ref || msg.ref !== asked.ref) return false;
+  endAsk();
+  if (msg.code === "hints_off") off = true;
+  clearCode(msg.code);
+  toast(msg.message || "No hint could be given.", msg.code === "hints_off" ? "info" : "warn", msg.code);
+  renderHint();
+  return true;
+}
+
+/** Highlight (class hint-hit) the board's places the suggestion touches and its button in the
+ *  prompt bar, if it has one there; again after every redraw of the board. */
+function light() {
+  for (const n of lit) n.classList.remove(HIT);
+  lit = shown ? [...hintPlaces(shown.action), ...actionNodes(dom.promptActions, shown.action)] : [];
+  for (const n of lit) n.classList.add(HIT);
+  dom.board.dataset.hintPlaces = String(lit.filter((n) => dom.board.contains(n)).length);
+}
+
+// The renderer redraws the board for each view and on its own picks (a pawn, a tile), the
+// prompt bar its buttons: the highlight goes on the new drawing. Only added or removed nodes count, so light()'s own
+// class changes do not wake this up again.
+let queued = false;
+const relight = new MutationObserver(() => {
+  if (!shown || queued) return;
+  queued = true;
+  queueMicrotask(() => {
+    queued = false;
+    light();
+  });
+});
+relight.observe(dom.board, {childList: true, subtree: true});
+relight.observe(dom.promptActions, {childList: true, subtree: true});

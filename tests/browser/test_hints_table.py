@@ -1,0 +1,253 @@
+"""'Suggest a move' on the real table (issue 17, item 6, "A hint that cannot cheat").
+
+A real Lair process whose hard searches think 50 ms in one worker. For each game the host
+(Morgana) creates a 2-player match in the lobby, gives the other seat to an Easy bot, and a
+spectator opens the spectator link. On her turn she clicks "Suggest a move": the board (or the
+prompt bar, for a move that has no place on the board) highlights what the suggested move
+touches, with the reason the server gave; she plays it by clicking the highlighted places as
+usual. The spectator's log and the replay say that she asked for a hint, and the spectator's
+socket never receives the suggestion. With hints turned off in the waiting room, the button is
+not there. Screenshots (1366x768): tests/browser/artifacts/hints/hint-<game>.png, and
+docs/screenshots/hint-<game>.png under ``LAIR_SCREENSHOTS`` (``make screenshots``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from tests.chromium import ARTIFACTS, ROOT, lair_process, screenshot
+
+pytestmark = pytest.mark.e2e
+
+DESKTOP = {"width": 1366, "height": 768}
+OUT = ARTIFACTS / "hints"
+GAMES = ["drops_of_evil", "evil_corp", "covil"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The real site; hard searches (and so hints) think 50 ms of CPU in one worker."""
+    with lair_process(tmp_path_factory.mktemp("db") / "lair.db", BOT_THINK_SECONDS="0.05",
+                      BOT_WORKERS="1") as url:
+        yield url
+
+
+def canon(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def frames_of(page) -> list[dict]:
+    """Every JSON frame the page's sockets receive from now on (a list that grows)."""
+    got: list[dict] = []
+
+    def on_socket(ws) -> None:
+        def on_frame(payload) -> None:
+            try:
+                got.append(json.loads(payload))
+            except (TypeError, ValueError):
+                pass
+        ws.on("framereceived", on_frame)
+    page.on("websocket", on_socket)
+    return got
+
+
+def new_page(browser):
+    ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    page = ctx.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    return ctx, page
+
+
+def start(browser, server: str, game: str, hints: bool = True):
+    """Morgana's 2-player ``game`` match against an Easy bot, started (hints as given), and a
+    spectator at its table. Returns (contexts, host page, host frames, spectator page,
+    spectator frames)."""
+    host_ctx, host = new_page(browser)
+    frames = frames_of(host)
+    host.goto(server + "/")
+    host.fill("#name", "Morgana")
+    host.click("#name-submit")
+    host.check(f"#game-{game}")
+    host.select_option(f"#players-{game}", "2")
+    host.click("#create")
+    host.wait_for_selector("#start")
+    assert host.is_checked("#hints"), "hints are on by default"
+    if not hints:
+        host.uncheck("#hints")
+        host.click("#save-pace")
+        host.wait_for_selector("#start")
+        assert not host.is_checked("#hints")
+    watch = host.input_value("#watch-link")
+    host.select_option("form[action$='/fill'] select[name=bot]", "easy")
+    host.click("#fill")
+    host.wait_for_selector("#seats li strong >> nth=-1")
+    host.click("#start")
+    host.wait_for_selector("#table")
+    host.wait_for_function("document.body.dataset.version !== undefined")
+    spect_ctx, spect = new_page(browser)
+    spect_frames = frames_of(spect)
+    spect.goto(watch)
+    if spect.locator("#name").count():
+        spect.fill("#name", "Watcher")
+        spect.click("#name-submit")
+    spect.wait_for_selector("#table")
+    spect.wait_for_function("document.body.dataset.version !== undefined")
+    return (host_ctx, spect_ctx), host, frames, spect, spect_frames
+
+
+def wait_my_turn(page) -> None:
+    page.wait_for_function(
+        "document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'",
+        timeout=30_000)
+
+
+def ask(page, frames: list[dict]) -> dict:
+    """Click "Suggest a move" (on a fresh position if the table moved meanwhile); the "hint"
+    frame the page received."""
+    for _ in range(3):
+        wait_my_turn(page)
+        page.wait_for_selector("#hint-ask:not([disabled])", state="visible")
+        before = len(frames)
+        page.click("#hint-ask")
+        page.wait_for_function("document.body.dataset.hint !== 'asked'", timeout=30_000)
+        hints = [f for f in frames[before:] if f.get("type") == "hint"]
+        if hints and page.evaluate("document.body.dataset.hint") == "shown":
+            return hints[-1]
+    raise AssertionError("no suggestion was shown in three tries")
+
+
+def highlighted(page) -> list[dict]:
+    """The highlighted elements: where (board or bar), their data-action / data-pick."""
+    return page.locator(".hint-hit").evaluate_all(
+        "els => els.map(e => ({where: e.closest('#board') ? 'board' : 'bar',"
+        " action: e.getAttribute('data-action'), pick: e.getAttribute('data-pick'),"
+        " visible: e.getClientRects().length > 0}))")
+
+
+def play_by_clicks(page, action: dict) -> None:
+    """Play the suggestion as a player would: click the highlighted pick (if any), then the
+    highlighted place that plays it; waits for the next version."""
+    before = page.evaluate("document.body.dataset.version")
+    picks = page.locator("#board .hint-hit[data-pick]")
+    if picks.count():
+        picks.first.click()  # the first step: the board draws where it may go, highlighted
+        page.wait_for_selector("#board .hint-hit[data-action], #prompt-actions .hint-hit[data-action]")
+    target = None
+    for loc in (page.locator("#board .hint-hit[data-action]"), page.locator("#prompt-actions .hint-hit[data-action]")):
+        for i in range(loc.count()):
+            el = loc.nth(i)
+            if canon(json.loads(el.get_attribute("data-action"))) == canon(action) and el.is_visible():
+                target = el
+                break
+        if target is not None:
+            break
+    assert target is not None, f"nothing highlighted plays {action}: {highlighted(page)}"
+    target.click()
+    page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before, timeout=15_000)
+
+
+def save(page, name: str) -> None:
+    screenshot(page, OUT / f"{name}.png", full_page=False)
+    docs = os.environ.get("LAIR_SCREENSHOTS")
+    if docs:
+        shutil.copy(OUT / f"{name}.png", ROOT / docs / f"{name}.png")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_player_sees_the_suggestion_and_the_table_only_that_she_asked(browser, server, game):
+    ctxs, host, frames, spect, spect_frames = start(browser, server, game)
+    try:
+        frame = ask(host, frames)
+        action, reason = frame["action"], frame["reason"]
+        # the suggestion: its words, its reason, and a highlight on what it touches
+        answer = host.locator("#hint-answer")
+        assert answer.is_visible()
+        assert host.locator("#hint-answer .hint-label b").inner_text().strip()
+        if reason:
+            assert host.locator("#hint-answer .hint-reason").inner_text() == reason
+        hits = highlighted(host)
+        assert any(h["visible"] for h in hits), f"nothing highlighted for {action}"
+        places = host.locator("#board [data-action]").evaluate_all(
+            "els => els.map(e => [e.getAttribute('data-action'), e.classList.contains('hint-hit')])")
+        assert all(lit for a, lit in places if canon(json.loads(a)) == canon(action)), \
+            "a board place that plays the suggestion is not highlighted"
+        print(f"{game}: suggested {action} ({reason}); highlighted {hits}")
+        # a highlighted place is on screen below the prompt bar, and nothing covers it
+        clear = host.evaluate("""() => [...document.querySelectorAll('#board .hint-hit')].filter((e) => {
+            const r = e.getBoundingClientRect();
+            const bar = document.getElementById('prompt-bar').getBoundingClientRect();
+            const x = r.left + r.width / 2, y = r.top + r.height / 2;
+            if (!r.width || !r.height || y < bar.bottom || y > innerHeight) return false;
+            const hit = document.elementFromPoint(x, y);
+            return !!hit && document.getElementById('board').contains(hit);
+          }).length""")
+        if any(h["where"] == "board" for h in hits):
+            assert clear >= 1, "no highlighted place is on screen, clear of everything else"
+        assert host.evaluate("document.getElementById('prompt-bar').getBoundingClientRect().height") \
+            <= DESKTOP["height"] / 4, "the suggestion grew the prompt bar past a quarter"
+        save(host, f"hint-{game}")
+
+        # everyone at the table learns that she asked, and nothing of what was suggested
+        line = spect.locator("#log .log-hint").last
+        line.wait_for(timeout=10_000)
+        assert "Morgana asked for a hint at move" in line.inner_text()
+        assert host.locator("#log .log-hint").count() == 1
+        assert not [f for f in spect_frames if f.get("type") == "hint"], "the spectator got the hint"
+        assert spect.locator(".hint-hit").count() == 0
+        assert not spect.locator("#hint-ask").is_visible()
+        assert spect.locator("#hint-answer").count() == 0 or not spect.locator("#hint-answer").is_visible()
+
+        # she plays it by clicking as usual; the suggestion goes with the position
+        play_by_clicks(host, action)
+        host.wait_for_function("document.body.dataset.hint !== 'shown'")
+        assert host.locator(".hint-hit").count() == 0
+
+        # the replay lists the use too
+        replay_url = host.get_attribute("#table", "data-replay-url")
+        replay = ctxs[0].new_page()
+        replay.goto(server + replay_url if replay_url.startswith("/") else replay_url)
+        replay.wait_for_function("Number(document.getElementById('replay').dataset.shown) > 0")
+        assert "Morgana asked for a hint at move" in replay.locator("#log .log-hint").first.inner_text()
+        assert host.js_errors == [] and spect.js_errors == []
+    finally:
+        for c in ctxs:
+            c.close()
+
+
+def test_no_button_when_the_host_turned_hints_off(browser, server):
+    ctxs, host, frames, spect, _ = start(browser, server, "drops_of_evil", hints=False)
+    try:
+        wait_my_turn(host)
+        host.wait_for_function("document.body.dataset.hint === 'none'")
+        assert not host.locator("#hint-ask").is_visible()
+        assert host.locator("#log .log-hint").count() == 0
+        assert host.js_errors == []
+    finally:
+        for c in ctxs:
+            c.close()
+
+
+def test_a_refused_hint_is_a_toast_and_the_button_stays(browser, server):
+    """Over the hint rate limit (6 a minute per user, app/settings.py RATE_HINTS) the answer is
+    a toast saying so; the button stays for later, and no suggestion is shown."""
+    ctxs, host, frames, spect, _ = start(browser, server, "covil")
+    try:
+        for _ in range(6):
+            ask(host, frames)
+            host.click("#hint-answer .hint-dismiss")
+            assert host.locator(".hint-hit").count() == 0, "Dismiss left the highlight"
+        host.click("#hint-ask")
+        toast = host.locator(".toast[data-code='rate_limited']")
+        toast.wait_for(timeout=10_000)
+        assert toast.inner_text().strip()
+        host.wait_for_function("document.body.dataset.hint === 'ready'")
+        assert host.locator("#hint-ask").is_visible() and not host.locator("#hint-answer").is_visible()
+        assert host.locator("#log .log-hint").count() == 6
+        assert host.js_errors == []
+    finally:
+        for c in ctxs:
+            c.close()
