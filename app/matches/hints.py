@@ -64,10 +64,14 @@ def reason(stats: dict) -> str | None:
     if not stats.get("searched"):
         return "The best next step of this longer move, looking one step ahead."
     score, runner_up = stats.get("score"), stats.get("next_score")
-    line = (f"Best of {stats['considered']} moves over {stats['iterations']} simulated "
-            "futures")
-    if score is not None and runner_up is not None:
+    line = (f"Chosen from {stats['considered']} moves over {stats['iterations']} simulated "
+            "futures: the one the search tried most")
+    # The search picks the move it tried most, not the best mean: a move tried a few times
+    # can average more. Compare the two only when the comparison is the chosen move's.
+    if score is not None and runner_up is not None and score >= runner_up:
         line += f" (score {round(score * 100)} against {round(runner_up * 100)} for the next best)"
+    elif score is not None:
+        line += f" (score {round(score * 100)} of 100)"
     return line + "."
 
 

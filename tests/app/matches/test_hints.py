@@ -211,3 +211,17 @@ def test_a_record_keeps_its_hints_through_export_and_import(client):
     r = client.post("/records", files={"record": ("bad.json", json.dumps(bad).encode(),
                                                   "application/json")}, follow_redirects=False)
     assert r.status_code == 422 and "hint" in r.text
+
+
+def test_the_reason_never_says_the_chosen_move_scores_below_the_next_best():
+    """The search chooses the move it tried most (engines.search.decide), which need not have
+    the best mean: the reason then gives the chosen move's score alone, not a comparison that
+    reads as a contradiction ("score 56 against 57 for the next best")."""
+    from app.matches.hints import reason
+
+    base = {"choices": 5, "searched": True, "considered": 5, "iterations": 200}
+    below = reason({**base, "score": 0.56, "next_score": 0.57})
+    assert below is not None and "next best" not in below and "score 56 of 100" in below
+    above = reason({**base, "score": 0.61, "next_score": 0.57})
+    assert above is not None and "score 61 against 57 for the next best" in above
+    assert "200 simulated futures" in above
