@@ -13,8 +13,8 @@ with a 95 % Wilson interval, the chance level, and the mean and p99 time of hard
 that had at least two legal actions -- wall time, and the deciding thread's CPU time (the budget
 is CPU time: on a shared machine the wall time is several times longer).
 
-Results: printed, written to ``bench/results/bots-<UTC time>.json``; ``--table`` prints the
-Markdown table for ``bench/README.md``.
+Results: printed, written to ``bench/results/bots-<UTC time>.json``, with the Markdown table
+for ``bench/README.md``. ``--combine FILE...`` tables chunks of one row run apart (``--first``).
 """
 from __future__ import annotations
 
@@ -170,6 +170,55 @@ def run(games: list[str], matches: int, budget: Budget, log=print,
             "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 
+def combine(reports: list[dict]) -> dict:
+    """One report from runs of the same budget and spec over disjoint match ranges (a long
+    ``FULL`` row run in chunks: ``--first 100 --matches 10``, ``--first 110`` ...): per game and
+    configuration, wins and matches add up and the interval is recomputed; decisions and mean
+    times are weighted by decisions; the p99s are the largest of the chunks' (an upper bound:
+    the chunks keep no single decision times). ``first`` and ``matches`` list each row's ranges.
+
+    Raises ``ValueError`` when the budgets or specs differ, or two reports share a match of one
+    row (the same seed counted twice)."""
+    if not reports:
+        raise ValueError("nothing to combine")
+    budgets = {json.dumps(r["budget"], sort_keys=True) for r in reports}
+    specs = {r.get("spec") for r in reports}
+    if len(budgets) > 1 or len(specs) > 1:
+        raise ValueError(f"different budgets or specs: {sorted(budgets)} {sorted(map(str, specs))}")
+    merged: dict[tuple[str, str], dict] = {}
+    ranges: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for rep in reports:
+        span = (rep["first"], rep["first"] + rep["matches"])
+        for row in rep["rows"]:
+            key = (row["game"], row["config"])
+            for a, b in ranges.get(key, []):
+                if span[0] < b and a < span[1]:
+                    raise ValueError(f"{key}: matches {span} and {(a, b)} overlap")
+            ranges.setdefault(key, []).append(span)
+            if key not in merged:
+                merged[key] = dict(row)
+                continue
+            m = merged[key]
+            d0, d1 = m["decisions"], row["decisions"]
+            for k in ("mean_s", "cpu_mean_s", "iterations_mean"):
+                m[k] = (m[k] * d0 + row[k] * d1) / (d0 + d1) if d0 + d1 else 0.0
+            for k in ("p99_s", "cpu_p99_s"):
+                m[k] = max(m[k], row[k])
+            for k in ("matches", "hard_wins", "decisions", "wall_s"):
+                m[k] += row[k]
+    rows = []
+    for key, m in merged.items():
+        m["win_rate"] = m["hard_wins"] / m["matches"]
+        m["ci95"] = list(wilson(m["hard_wins"], m["matches"]))
+        m["ranges"] = sorted(ranges[key])
+        rows.append(m)
+    total = sorted({r["matches"] for r in rows})
+    return {"budget": reports[0]["budget"], "spec": reports[0].get("spec"),
+            "matches": total[0] if len(total) == 1 else total, "first": None, "rows": rows,
+            "cpus": reports[0].get("cpus"), "combined": len(reports),
+            "time": max(r["time"] for r in reports)}
+
+
 def table(report: dict) -> str:
     """Markdown table of a report."""
     b = report["budget"]
@@ -212,7 +261,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--first", type=int, default=0,
                     help="index of the first match (seeds 5000 + index)")
     ap.add_argument("--no-save", action="store_true")
+    ap.add_argument("--combine", nargs="+", metavar="FILE",
+                    help="print one table from result files of one budget (chunks of a row)")
     args = ap.parse_args(argv)
+    if args.combine:
+        print(table(combine([json.loads(Path(f).read_text()) for f in args.combine])))
+        return
     budget = Budget(seconds=None if args.iterations else args.budget, iterations=args.iterations)
     games = args.game or ["drops_of_evil", "evil_corp", "covil"]
     only = set(args.configs.split(",")) if args.configs else None
