@@ -190,10 +190,8 @@ async def user_limit(hub: Hub, conn: Connection, rule: str) -> str | None:
 async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
                   settings: Settings) -> None:
     """Validate and execute one client message; every refusal goes to this socket only."""
-    if len(raw.encode()) > settings.max_message_bytes:
-        ops_events.limit_hit("ws_too_large", conn.match_id)
-        _error(conn, "too_large", f"Messages are limited to {settings.max_message_bytes} bytes.")
-        return
+    # The rate first: an oversized message is a message too, so a flood of them is refused
+    # like any other flood instead of getting an unlimited stream of "too_large" answers.
     if not conn.allow(settings.ws_rate, settings.ws_burst):
         # A flood is counted message by message but logged once until the socket slows down.
         ops_events.limit_hit("ws_rate", conn.match_id, quiet=conn.limited)
@@ -201,6 +199,10 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
         _error(conn, "rate_limited", "Too many messages; slow down.")
         return
     conn.limited = False
+    if len(raw.encode()) > settings.max_message_bytes:
+        ops_events.limit_hit("ws_too_large", conn.match_id)
+        _error(conn, "too_large", f"Messages are limited to {settings.max_message_bytes} bytes.")
+        return
     try:
         msg = protocol.parse(raw)
     except protocol.BadFrame as exc:
