@@ -20,7 +20,8 @@ What is limited, and by which key (:data:`RULES`; every rule's limit is a settin
   spread over N processes gets up to N times ``RATE_ACTIONS``; chat and hints are counted in
   the database.
 - ``identities`` (``POST /name`` without an identity), ``matches`` (``POST /matches`` and
-  rematches) and ``records`` (``POST /records``) per **client address**: the peer's address,
+  rematches), ``records`` (``POST /records``) and ``hints_address`` (hints again, every user
+  and spectator of one address together) per **client address**: the peer's address,
   or the one in ``X-Forwarded-For`` when the peer is a trusted proxy (``FORWARDED_ALLOW_IPS``,
   applied by uvicorn before the app sees it). IPv6 addresses are bucketed by their /64 (a home
   or a host usually gets a whole /64).
@@ -73,6 +74,7 @@ RULES: dict[str, Rule] = {
     "records": Rule("rate_records", "address", True, "record uploads"),
     "admin_login": Rule("rate_admin_login", "address", True, "admin sign-in attempts"),
     "hints": Rule("rate_hints", "user", True, "hints"),
+    "hints_address": Rule("rate_hints_address", "address", True, "hints"),
 }
 
 

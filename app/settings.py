@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     rate_admin_login: str = "5/15 minutes"  # admin sign-in attempts per address
     # hints per user (each costs up to BOT_THINK_SECONDS of a search worker's CPU)
     rate_hints: str = "6/minute;60/hour"
+    # hints per address, every user and spectator behind it together (many guests or anonymous
+    # spectators behind one address must not burn the search workers' CPU)
+    rate_hints_address: str = "30/minute;300/hour"
     # Largest match record file accepted for import (bytes); a full 4-player match is ~50 kB.
     record_max_bytes: int = 256_000
     # Largest request body of every other route (bytes): the site's forms are a few hundred.
@@ -100,7 +103,8 @@ class Settings(BaseSettings):
     expiry_every: float = 3600.0  # seconds between two sweeps
 
     @field_validator("rate_chat", "rate_actions", "rate_identities", "rate_matches",
-                     "rate_records", "rate_admin_login", "rate_hints")
+                     "rate_records", "rate_admin_login", "rate_hints",
+                     "rate_hints_address")
     @classmethod
     def _rate(cls, value: str) -> str:
         """Limits in the ``limits`` notation ("30/minute", several: "30/hour;100/day"), or

@@ -4,7 +4,9 @@
 for up to ``BOT_THINK_SECONDS`` of CPU (default 1 s): it runs in a pool of at most cores - 1
 worker processes, spawned (never forked from the running server: no copy of its sockets, locks
 or event loop), at the lowest OS priority (``nice 19``), so the event loop and the other tables'
-moves keep their core; decisions beyond the pool's size queue in the executor. If the pool cannot
+moves keep their core; decisions beyond the pool's size queue in the executor. A worker ends
+itself within about a second once the server process is gone (killed with -9, its queue is never
+closed, and the worker would wait on it for ever). If the pool cannot
 decide (it could not start, a worker died), the move is played at the ``normal`` level instead
 and the failure is logged.
 
@@ -22,6 +24,8 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
@@ -39,12 +43,30 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
-def _lowest_priority() -> None:
-    """Worker initializer: the lowest CPU priority (searches yield to the server)."""
+#: Seconds between a worker's looks at whether the server process that started it still lives.
+PARENT_POLL = 1.0
+
+
+def _init_worker(parent: int) -> None:
+    """Worker initializer: the lowest CPU priority (searches yield to the server), and a
+    daemon thread that ends the worker once ``parent`` (the server's pid) is no longer its
+    parent."""
     try:
         os.nice(19)
     except OSError:  # not permitted here: still correct, only less polite
         pass
+    threading.Thread(target=_watch_parent, args=(parent,), name="lair-parent-watch",
+                     daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """Poll the parent pid every :data:`PARENT_POLL` s; when it changed (the server died and
+    the worker was handed to init or a subreaper), exit at once: nobody is left to read the
+    result, and a lingering worker would hold its memory (and, mid-search, a core)."""
+    while True:
+        if os.getppid() != parent:
+            os._exit(0)  # no cleanup to wait for: the queues' other end is gone
+        time.sleep(PARENT_POLL)
 
 
 def _hard_decision(engine: Engine, state: State, seat: int, seconds: float) -> Action:
@@ -95,7 +117,7 @@ class BotPool:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers, mp_context=self._context,
-                initializer=_lowest_priority)
+                initializer=_init_worker, initargs=(os.getpid(),))
         return self._pool
 
     async def decide(self, engine: Engine, bot_name: str, state: State, seat: int,

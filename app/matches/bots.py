@@ -6,6 +6,10 @@ a bot), it looks whether a bot seat is prompted and, after ``delay`` seconds, su
 bot's action through ``Moves.submit`` like any player (``actor=BOT``). The decisions run in
 ``app.matches.botpool`` (hard ones in worker processes). A failed move is retried later each
 time (a busy or locked database), never left waiting for ever.
+
+A seat's move is *pending* from the moment it is scheduled until it is committed or given up:
+a change that comes meanwhile starts no second move for that seat, and the look it started is
+taken again once the pending move is done (the seat, or another, may be to move again then).
 """
 from __future__ import annotations
 
@@ -41,7 +45,14 @@ class BotRunner:
         self.delay = delay
         #: Runs bot decisions off the event loop (hard ones in worker processes).
         self.pool = pool or BotPool()
+        #: ``(match id, seat)`` of every bot move scheduled and not yet done: from the moment
+        #: it is scheduled until it is committed or given up, so a change that comes meanwhile
+        #: never starts a second move for the seat.
         self.pending: set[tuple[str, int]] = set()
+        #: Matches a look skipped a prompted seat of because its move was pending: once that
+        #: move is done the runner looks again (the seat may be to move again; a bot-only match
+        #: must not wait for a change that never comes).
+        self.again: set[str] = set()
         #: Bot moves that failed in a row, per match (a busy or locked database): the next try
         #: waits 2**n s, at most a minute, instead of leaving the match waiting for ever.
         self.failures: dict[str, int] = {}
@@ -76,6 +87,7 @@ class BotRunner:
     def forget(self, match_id: str) -> None:
         """Drop the match's failure streak (its memory is freed)."""
         self.failures.pop(match_id, None)
+        self.again.discard(match_id)
 
     async def _run(self, match_id: str) -> None:
         try:
@@ -93,12 +105,17 @@ class BotRunner:
         prompts = engine_for(m).prompts(m.started_state)
         for info in snap.seats:
             key = (match_id, info.seat)
-            if info.bot and info.seat in prompts and key not in self.pending:
+            if not info.bot or info.seat not in prompts:
+                continue
+            if key in self.pending:  # its move looks again when it is done
+                self.again.add(match_id)
+            else:
                 self.pending.add(key)
                 spawn(self._move(match_id, info), f"bot move in {match_id}", self.store.tasks)
 
     async def _move(self, match_id: str, info: SeatInfo) -> None:
         key = (match_id, info.seat)
+        look_again = retrying = cancelled = False
         try:
             if self.delay:
                 await asyncio.sleep(self.delay)
@@ -117,7 +134,6 @@ class BotRunner:
             if levels.canonical(name) not in registry.bots(m.game, m.engine_version):
                 name = "easy"  # a bot the game no longer has: still finish the match
             action = await self.pool.decide(engine, name, m.started_state, info.seat, rng)
-            self.pending.discard(key)
             outcome = await self.moves.submit(match_id, info.seat,
                                               f"bot-{m.version}-{info.seat}", m.version, action,
                                               actor=BOT)
@@ -125,19 +141,30 @@ class BotRunner:
                 ops_events.bot_move(match_id, m.game, info.seat, info.bot or "random",
                                     outcome.version)
             self.failures.pop(match_id, None)
+        except asyncio.CancelledError:  # shutting down: no new look from here
+            cancelled = True
+            raise
         except ServiceError as exc:
             ops_events.action_rejected(match_id, info.seat, exc.code, bot=True)
             if exc.code == ErrorCode.STALE:  # someone moved first; look again
-                self.pending.discard(key)
-                self.schedule(match_id)
+                look_again = True
             elif exc.code == ErrorCode.BUSY:
                 self._retry(match_id)
+                retrying = True
         except Exception:
             if not self.failures.get(match_id):  # once per streak, not at every retry
                 log.exception("bot move failed in match %s seat %s", match_id, info.seat)
             self._retry(match_id)
+            retrying = True
         finally:
+            # Only now, the move committed or given up, is the seat free for another move.
             self.pending.discard(key)
+            if match_id in self.again:
+                self.again.discard(match_id)
+                look_again = True
+            # a retry looks again itself, after its back-off
+            if look_again and not retrying and not cancelled:
+                self.schedule(match_id)
 
     def _retry(self, match_id: str) -> None:
         """Look at the match's bots again after a failed move, later each time it fails."""

@@ -29,8 +29,13 @@ from app.models import ChatMessage, Match, Record, Seat, SeatGrant, User
 
 log = logging.getLogger("lair.expiry")
 
-#: At most this many rows of each kind per sweep (the next sweep takes the rest).
+#: At most this many rows of each kind per statement (a short transaction: rows are locked
+#: only for that long).
 BATCH = 500
+#: At most this many batches of each kind per sweep: a backlog is drained batch after batch
+#: within one sweep, yielding to the event loop between them; one larger than this waits for
+#: the next sweep.
+MAX_BATCHES = 100
 
 
 class Expiry(Background):
@@ -46,18 +51,32 @@ class Expiry(Background):
         self.every = every
 
     async def sweep(self) -> tuple[int, int]:
-        """One sweep: ``(matches deleted, guests deleted)``."""
+        """One sweep: ``(matches deleted, guests deleted)``; each kind batch after batch
+        until none is left (at most ``MAX_BATCHES`` of each)."""
         now = self.service.now()
-        matches = await self._matches(now - timedelta(seconds=self.match_ttl)) \
+        matches = await self._drain(self._matches, now - timedelta(seconds=self.match_ttl)) \
             if self.match_ttl > 0 else 0
-        guests = await self._guests(now - timedelta(seconds=self.guest_ttl)) \
+        guests = await self._drain(self._guests, now - timedelta(seconds=self.guest_ttl)) \
             if self.guest_ttl > 0 else 0
         if matches or guests:
             log.info("expired %d never-started match(es) and %d unused guest(s)", matches,
                      guests, extra={"event": "expired", "matches": matches, "guests": guests})
         return matches, guests
 
-    async def _matches(self, cutoff) -> int:
+    @staticmethod
+    async def _drain(batch, cutoff) -> int:
+        """Run ``batch(cutoff)`` (``(rows deleted, whether the batch was full)``) until a batch
+        is not full, at most ``MAX_BATCHES`` times; returns the rows deleted."""
+        total = 0
+        for _ in range(MAX_BATCHES):
+            gone, full = await batch(cutoff)
+            total += gone
+            if not full:
+                break
+            await asyncio.sleep(0)  # other work of the process runs between batches
+        return total
+
+    async def _matches(self, cutoff) -> tuple[int, bool]:
         never_started = and_(Match.status.in_(("open", "cancelled")), Match.version == 0,
                              Match.updated_at < cutoff,
                              ~exists().where(ChatMessage.match_id == Match.id,
@@ -66,7 +85,7 @@ class Expiry(Background):
             ids = (await s.execute(select(Match.id).where(never_started).limit(BATCH))
                    ).scalars().all()
             if not ids:
-                return 0
+                return 0, False
             # the condition again: a match started between the select and the delete stays
             # seats and chat lines go with it (ON DELETE CASCADE)
             gone = (await s.execute(delete(Match).where(Match.id.in_(ids), never_started)
@@ -74,9 +93,9 @@ class Expiry(Background):
             await s.commit()
         for match_id in gone:
             self.service.forget(match_id)
-        return len(gone)
+        return len(gone), len(ids) == BATCH
 
-    async def _guests(self, cutoff) -> int:
+    async def _guests(self, cutoff) -> tuple[int, bool]:
         unused = and_(
             User.created_at < cutoff,
             ~exists().where(or_(Seat.user_id == User.id, Seat.away_user_id == User.id,
@@ -88,11 +107,11 @@ class Expiry(Background):
         async with self.service.sm() as s:
             ids = (await s.execute(select(User.id).where(unused).limit(BATCH))).scalars().all()
             if not ids:
-                return 0
+                return 0, False
             gone = (await s.execute(delete(User).where(User.id.in_(ids), unused)
                                     .returning(User.id))).scalars().all()
             await s.commit()
-        return len(gone)
+        return len(gone), len(ids) == BATCH
 
     async def _run(self) -> None:
         while True:

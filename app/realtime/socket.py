@@ -175,14 +175,17 @@ async def _busy_close(ws: WebSocket, match_id: str) -> None:
         pass
 
 
-async def user_limit(hub: Hub, conn: Connection, rule: str) -> str | None:
-    """Count one ``rule`` hit for the socket's user (a spectator without identity: its
-    address); the refusal's message when over the limit, else None."""
+async def rate_limit(hub: Hub, conn: Connection, rule: str) -> str | None:
+    """Count one hit of ``rule`` (``app.ratelimit.RULES``) for this socket: a rule per user
+    counts for the socket's user (a spectator without identity: its address), a rule per
+    address for its client address. The refusal's message when over the limit, else None."""
     limiter = getattr(hub, "limiter", None)
     if limiter is None:
         return None
     client = conn.ws.client
-    key = conn.user_id or "address:" + address_key(client.host if client else None)
+    address = "address:" + address_key(client.host if client else None)
+    per_user = limiter.rules[rule].per == "user"
+    key = (conn.user_id or address) if per_user else address
     verdict = await limiter.hit(rule, key)
     return None if verdict.allowed else verdict.message
 
@@ -190,10 +193,8 @@ async def user_limit(hub: Hub, conn: Connection, rule: str) -> str | None:
 async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
                   settings: Settings) -> None:
     """Validate and execute one client message; every refusal goes to this socket only."""
-    if len(raw.encode()) > settings.max_message_bytes:
-        ops_events.limit_hit("ws_too_large", conn.match_id)
-        _error(conn, "too_large", f"Messages are limited to {settings.max_message_bytes} bytes.")
-        return
+    # The rate first: an oversized message is a message too, so a flood of them is refused
+    # like any other flood instead of getting an unlimited stream of "too_large" answers.
     if not conn.allow(settings.ws_rate, settings.ws_burst):
         # A flood is counted message by message but logged once until the socket slows down.
         ops_events.limit_hit("ws_rate", conn.match_id, quiet=conn.limited)
@@ -201,6 +202,10 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
         _error(conn, "rate_limited", "Too many messages; slow down.")
         return
     conn.limited = False
+    if len(raw.encode()) > settings.max_message_bytes:
+        ops_events.limit_hit("ws_too_large", conn.match_id)
+        _error(conn, "too_large", f"Messages are limited to {settings.max_message_bytes} bytes.")
+        return
     try:
         msg = protocol.parse(raw)
     except protocol.BadFrame as exc:
@@ -214,7 +219,7 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
         return
     # Per user, across every socket of theirs (app.ratelimit): many sockets add no chat.
     chat = isinstance(msg, protocol.ChatMsg)
-    limited = await user_limit(hub, conn, "chat" if chat else "actions")
+    limited = await rate_limit(hub, conn, "chat" if chat else "actions")
     if limited is not None:
         _error(conn, "rate_limited", limited, getattr(msg, "id", None))
         return
@@ -277,10 +282,13 @@ def _hint(msg: protocol.HintMsg, conn: Connection, service: MatchService, hub: H
 async def _answer_hint(msg: protocol.HintMsg, conn: Connection, service: MatchService,
                        hub: Hub) -> None:
     """The hint, or the typed error, to this socket only; everyone's views then list the use."""
-    async def charge() -> None:  # the per-user limit, once the request is known to be valid
-        limited = await user_limit(hub, conn, "hints")
-        if limited is not None:
-            raise ServiceError("rate_limited", limited)
+    async def charge() -> None:  # the limits, once the request is known to be valid
+        # per user, then per address: many guests or anonymous spectators behind one address
+        # share one budget of the search workers' CPU
+        for rule in ("hints", "hints_address"):
+            limited = await rate_limit(hub, conn, rule)
+            if limited is not None:
+                raise ServiceError("rate_limited", limited)
 
     try:
         hint = await service.hint(conn.match_id, conn.user_id, msg.version, charge)

@@ -55,6 +55,8 @@ PRE_COOKIE = "lair_pre"
 _PRE_AGE = 60 * 60 * 24 * 30
 _PRE_RE = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: Bodies that may carry the token as the form field :data:`FIELD`.
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -177,6 +179,30 @@ def check(request: Request, given: str | None) -> None:
         raise Refused("token")
 
 
+def could_pass(request: Request, *, anonymous_ok: bool = False) -> bool:
+    """Whether ``request`` could pass :func:`check`, told from its headers and cookies alone
+    (the body unread: a form's token may be in it), cheaply enough for a middleware that runs
+    before the route (the per-address rate limits, ``app.web.ratelimits``: a forged request
+    must not spend the budget of the address it was sent from).
+
+    False only for a request :func:`check` is sure to refuse: sent from another site, with a
+    token header that is not this sender's, or without one and with no identity to bind a
+    token to or a body that is not a form. ``anonymous_ok``: the route checks nothing for a
+    sender without an identity cookie (the record upload, ``app.web.records``)."""
+    settings = request.app.state.settings
+    if authorized(request, settings.admin_token):
+        return True
+    if anonymous_ok and not has_identity_cookie(request):
+        return True
+    if not same_origin(request, settings):
+        return False
+    given = request.headers.get(HEADER)
+    if given:
+        return _token_ok(given, request.cookies, settings)
+    return (request.headers.get("content-type", "").startswith(FORM_TYPES)
+            and _subject(request.cookies, settings) is not None)
+
+
 def has_identity_cookie(request: Request) -> bool:
     """Whether the request carries an identity cookie at all (valid or not)."""
     return IDENTITY_COOKIE in request.cookies
@@ -205,8 +231,7 @@ async def protect(conn: HTTPConnection) -> None:
     assert isinstance(conn, Request)
     request = conn
     given = request.headers.get(HEADER)
-    if not given and request.headers.get("content-type", "").startswith(
-            ("application/x-www-form-urlencoded", "multipart/form-data")):
+    if not given and request.headers.get("content-type", "").startswith(FORM_TYPES):
         form = await request.form()  # cached: the route's own Form(...) reads this again
         value = form.get(FIELD)
         given = value if isinstance(value, str) else None

@@ -8,6 +8,10 @@ route, it counts one hit of that rule for the client's address (``app.ratelimit`
 limit: 429 with ``Retry-After``, a page saying how long to wait, or JSON ``{"detail": ...}`` for
 a client that asks for JSON; the route does not run. Another route is limited by adding it to
 :data:`ROUTES`.
+
+A request that cannot pass the CSRF check (``app.web.csrf.could_pass``: sent from another site,
+no valid token) is not counted: it is refused anyway, and a forged form posted from a visitor's
+browser by another site must not use up the budget of the visitor's address.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from fastapi.responses import JSONResponse, Response
 
 from app.identity import read_user_id
 from app.ratelimit import Verdict, address_key
+from app.web import csrf
 from app.web.templating import Pages
 
 #: ``(method, path pattern, rule)``: the requests counted per address.
@@ -29,6 +34,10 @@ ROUTES: list[tuple[str, re.Pattern, str]] = [
     ("POST", re.compile(r"/m/[^/]+/rematch"), "matches"),
     ("POST", re.compile(r"/records"), "records"),
 ]
+
+#: Rules whose route checks no CSRF token for a sender without an identity cookie (the record
+#: upload acts for nobody then: ``app.web.records``).
+ANONYMOUS_OK = frozenset({"records"})
 
 
 def rule_of(request: Request) -> str | None:
@@ -55,6 +64,9 @@ class AddressLimits:
         request = Request(scope, receive)
         limiter = getattr(request.app.state, "limiter", None)
         rule = rule_of(request) if limiter is not None else None
+        if rule is not None and not csrf.could_pass(request,
+                                                    anonymous_ok=rule in ANONYMOUS_OK):
+            rule = None  # refused by the CSRF check anyway: counts against nobody's budget
         if limiter is not None and rule is not None:
             client = scope.get("client")
             verdict = await limiter.hit(rule, address_key(client[0] if client else None))

@@ -15,6 +15,9 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 #: The servers' SECRET_KEY (tests.csrf.as_browser signs the clients' CSRF tokens with it).
 SECRET = "test-server"
+#: Seconds a subprocess server may take to answer after its start (or work it resumes, to
+#: show): a loaded CI machine (the suite, other jobs) can take a minute to import and migrate.
+START_TIMEOUT = 90.0
 
 SERVER = """
 import uvicorn
@@ -40,12 +43,12 @@ def free_port() -> int:
 def start_server(url: str, port: int, **settings) -> subprocess.Popen:
     """Start the app on ``url`` (a migrated database) at 127.0.0.1:``port`` with ``settings``
     (``Settings`` fields; bots act at once unless ``bot_delay`` is given); returns once
-    ``/healthz`` answers. Raises ``RuntimeError`` if it does not start within 30 s."""
+    ``/healthz`` answers. Raises ``RuntimeError`` if it does not start within ``START_TIMEOUT`` s."""
     settings = {"bot_delay": 0, **settings}
     proc = subprocess.Popen([sys.executable, "-c", SERVER.format(url=url, port=port, secret=SECRET,
                                                                  settings=settings)],
                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + START_TIMEOUT
     while True:
         try:
             httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)

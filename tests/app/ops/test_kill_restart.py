@@ -35,7 +35,7 @@ from app.matches.service import MatchService
 from app.models import Match
 from engines import registry
 from engines.records import replay_states, state_hash
-from tests.app.servers import SECRET, complete, free_port, start_server
+from tests.app.servers import SECRET, START_TIMEOUT, complete, free_port, start_server
 from tests.csrf import as_browser
 
 KILLS = int(os.environ.get("LAIR_KILLS", "3"))
@@ -139,7 +139,7 @@ def test_sigkill_at_random_moments_loses_nothing_and_play_goes_on(database_url, 
             proc = start_server(database_url, port, bot_delay=BOT_DELAY)
             # Nobody sends anything: the bots of unfinished matches resume on their own.
             waiting = [mid for mid, (_, status) in before.items() if status == "active"]
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + START_TIMEOUT
             while waiting:
                 now = asyncio.run(_status(database_url, waiting))
                 waiting = [mid for mid in waiting if now[mid][0] == before[mid][0]]

@@ -91,7 +91,7 @@ def test_workers_sharing_a_port_sum_their_metrics(database_url, tmp_path):
     import httpx
     from websockets.sync.client import connect
 
-    from tests.app.servers import ROOT, free_port
+    from tests.app.servers import ROOT, START_TIMEOUT, free_port
 
     if not database_url.startswith("postgresql"):
         pytest.skip("several workers need PostgreSQL")
@@ -109,7 +109,7 @@ def test_workers_sharing_a_port_sum_their_metrics(database_url, tmp_path):
                     for s in f.samples if s.name == "lair_open_sockets")
 
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_TIMEOUT
         while True:
             try:
                 if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:

@@ -25,7 +25,7 @@ from tests.app.ops.test_ops_support import (
     log_records,
     start_logged_server,
 )
-from tests.app.servers import view_at
+from tests.app.servers import START_TIMEOUT, view_at
 
 
 def test_sigterm_hands_everything_over_to_the_other_process(database_url, tmp_path):
@@ -93,7 +93,7 @@ def test_sigterm_hands_everything_over_to_the_other_process(database_url, tmp_pa
             assert after["game"]["bids"] == [3, 1] and after["prompt"]["kind"] == "take"
 
         # B took over the bots' match from A and finished it; the record replays exactly.
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_TIMEOUT
         while (r := httpx.get(f"{b_url}/matches/{bots}/record")).status_code != 200:
             assert time.monotonic() < deadline, "the bots' match stalled after A stopped"
             time.sleep(0.2)

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import httpx
 
-from tests.app.servers import free_port  # noqa: F401 - re-exported for the ops tests
+from tests.app.servers import (
+    START_TIMEOUT,
+    free_port,  # noqa: F401 - re-exported for the ops tests
+)
 from tests.csrf import as_browser
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -42,7 +45,7 @@ def start_logged_server(url: str, port: int, log_path: Path, bot_delay: float = 
     log_file = open(log_path, "ab")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=log_file,
                             stderr=log_file, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + START_TIMEOUT
     while True:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:

@@ -6,11 +6,13 @@ The searches use a fixed iteration budget and salt (``tests.app.conftest.hints_c
 """
 from __future__ import annotations
 
+from fastapi.testclient import TestClient
 from limits import parse_many
 
 from engines import registry
 from tests.app.conftest import new_client
 from tests.app.matches.test_hints import two_players
+from tests.csrf import as_browser
 
 
 def frames_until(ws, kind: str, limit: int = 30) -> list[dict]:
@@ -111,6 +113,37 @@ def test_hint_refusals_are_typed_errors_with_the_ref(hints_client):
         bad = frames_until(ann_ws, "error")[-1]
         assert bad["code"] == "bad_message"
     assert len(client.portal.call(service.snapshot, mid).hint_uses) == 1
+
+
+def test_hints_are_limited_per_address_across_users(hints_client):
+    """``RATE_HINTS_ADDRESS``: every user (and spectator) behind one client address shares one
+    budget of hints, whatever each user's own limit leaves; another address has its own."""
+    client = hints_client
+    client.app.state.limiter.items["hints_address"] = parse_many("2/minute")
+    mid, _bob = two_players(client)  # Ann plays seat 0 of one match ...
+    carol = new_client(client)
+    other_mid, _dan = two_players(carol)  # ... and another guest seat 0 of another
+    with client.websocket_connect(f"/ws/matches/{mid}") as ann_ws, \
+            carol.websocket_connect(f"/ws/matches/{other_mid}") as carol_ws:
+        for ws in (ann_ws, carol_ws):
+            frames_until(ws, "view")
+        assert ask(ann_ws, "a1")["type"] == "hint"
+        assert ask(ann_ws, "a2")["type"] == "hint"
+        refused = ask(carol_ws, "c1")  # her first hint, but her address has used its two
+        assert (refused["type"], refused.get("code"), refused["ref"]) == (
+            "error", "rate_limited", "c1")
+        assert "hints" in refused["message"]
+    # the same player from another address: that address's budget is untouched
+    far = as_browser(TestClient(client.app, base_url="http://testserver",
+                                client=("203.0.113.9", 40000)))
+    far.portal = client.portal
+    far.cookies = carol.cookies
+    with far.websocket_connect(f"/ws/matches/{other_mid}") as far_ws:
+        frames_until(far_ws, "view")
+        assert ask(far_ws, "c2")["type"] == "hint"
+    service = client.app.state.service
+    assert len(client.portal.call(service.snapshot, mid).hint_uses) == 2
+    assert len(client.portal.call(service.snapshot, other_mid).hint_uses) == 1
 
 
 def test_hints_off_the_view_says_so_and_asking_is_refused(hints_client):
