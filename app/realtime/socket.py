@@ -127,12 +127,8 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
             if frame["type"] == "websocket.disconnect":
                 close_code = frame.get("code")
                 break
-            raw = frame.get("text")
-            if raw is None:  # a binary frame: the wire is JSON text only
-                _error(conn, "bad_message", "Send JSON text frames, not binary ones.")
-                continue
             try:
-                await _handle(raw, conn, service, hub, settings)
+                await _handle(frame.get("text"), conn, service, hub, settings)
             except PoolTimeout:  # every database connection stayed taken (DB_POOL_TIMEOUT)
                 _error(conn, "busy", "The server is busy; please try again in a moment.")
             except Exception:  # a bug must cost this one message, not the socket or the server
@@ -190,11 +186,12 @@ async def rate_limit(hub: Hub, conn: Connection, rule: str) -> str | None:
     return None if verdict.allowed else verdict.message
 
 
-async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
+async def _handle(raw: str | None, conn: Connection, service: MatchService, hub: Hub,
                   settings: Settings) -> None:
-    """Validate and execute one client message; every refusal goes to this socket only."""
-    # The rate first: an oversized message is a message too, so a flood of them is refused
-    # like any other flood instead of getting an unlimited stream of "too_large" answers.
+    """Validate and execute one client message (``raw``: its text; None for a binary frame);
+    every refusal goes to this socket only."""
+    # The rate first: an oversized or binary message is a message too, so a flood of them is
+    # refused like any other flood instead of getting an unlimited stream of answers.
     if not conn.allow(settings.ws_rate, settings.ws_burst):
         # A flood is counted message by message but logged once until the socket slows down.
         ops_events.limit_hit("ws_rate", conn.match_id, quiet=conn.limited)
@@ -202,6 +199,9 @@ async def _handle(raw: str, conn: Connection, service: MatchService, hub: Hub,
         _error(conn, "rate_limited", "Too many messages; slow down.")
         return
     conn.limited = False
+    if raw is None:  # a binary frame: the wire is JSON text only
+        _error(conn, "bad_message", "Send JSON text frames, not binary ones.")
+        return
     if len(raw.encode()) > settings.max_message_bytes:
         ops_events.limit_hit("ws_too_large", conn.match_id)
         _error(conn, "too_large", f"Messages are limited to {settings.max_message_bytes} bytes.")

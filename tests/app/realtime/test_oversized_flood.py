@@ -37,3 +37,20 @@ def test_oversized_frames_count_against_the_socket_rate(settings):
         release_cancelled_connections(client)
     assert hits("ws_too_large") == before["ws_too_large"] + 3
     assert hits("ws_rate") == before["ws_rate"] + 7
+
+
+def test_binary_frames_count_against_the_socket_rate(settings):
+    """Binary frames (the wire is JSON text) are refused with ``bad_message``, and a flood of
+    them is rate-limited like any other."""
+    app = create_app(settings.model_copy(update={"ws_rate": 1e-6, "ws_burst": 3}))
+    with as_browser(TestClient(app, base_url="http://testserver")) as client:
+        mid, _ = started(client)
+        before = hits("ws_rate")
+        with client.websocket_connect(f"/ws/matches/{mid}") as ws:
+            recv(ws, "view")
+            for _ in range(6):
+                ws.send_bytes(b"\x00" * 50)
+            codes = [recv(ws, "error")["code"] for _ in range(6)]
+            assert codes == ["bad_message"] * 3 + ["rate_limited"] * 3
+        release_cancelled_connections(client)
+    assert hits("ws_rate") == before + 3
