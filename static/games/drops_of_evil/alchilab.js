@@ -52,11 +52,20 @@ function drawControls(ctx, lab, mine) {
         tile ? el("span", {class: "doe-phase"}, tile.phase) : null),
       tile ? el("div", {class: "doe-use-text"}, tile.text) : null);
     const row = el("div", {class: "doe-use-row"});
+    // "Activate Scribe: Worm", "Activate Scribe: Owl Claw" …: the head names the Assistant, the
+    // buttons say only what differs, several to a row (six full labels, one per row, pushed the
+    // Brewer off a 768 px window); each keeps its full label for screen readers (clickable)
+    const prefix = tile ? `Activate ${tile.name}: ` : null;
+    let trimmed = false;
     for (const a of uses) {
-      const b = el("button", {type: "button", class: "doe-btn use"}, ctx.table.label(a));
+      const full = ctx.table.label(a);
+      const short = prefix && uses.length > 1 && full.startsWith(prefix) ? full.slice(prefix.length) : full;
+      trimmed = trimmed || short !== full;
+      const b = el("button", {type: "button", class: "doe-btn use"}, short);
       clickable(ctx, b, a);
       row.append(b);
     }
+    if (trimmed) asst.append(el("div", {class: "doe-alt-lbl"}, `Activate ${tile.name} for:`));
     if (row.childNodes.length) asst.append(row);
     if (alts.length) {
       const alt = el("div", {class: "doe-alt"}, el("span", {class: "doe-alt-lbl"}, uses.length ? "or, instead of the ability, gain:" : "Instead of the ability, gain:"));
