@@ -18,7 +18,9 @@ export function keyPanel(id, rows, {title = "Key: what the pictures on this boar
     el("div", {class: "legend-body", role: "list", "aria-label": title},
       rows.map(([icon, name, words]) => el("div", {class: "legend-row", role: "listitem"},
         el("span", {class: "legend-icon"}, icon),
-        el("span", {class: "legend-words"}, el("b", {}, name), words ? ` \u2014 ${words}` : "")))));
+        el("span", {class: "legend-words"}, el("b", {}, name), words ? ` \u2014 ${words}` : "")))),
+    // on a phone the list is a sheet over the board, opened from the header: a way to close it
+    el("button", {type: "button", class: "btn legend-close", onclick: () => { box.open = false; }}, "Close the key"));
   box.addEventListener("toggle", () => { if (box.open) openKeys.add(id); else openKeys.delete(id); });
   return box;
 }

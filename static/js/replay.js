@@ -20,7 +20,7 @@ const seatCount = () => (current && Array.isArray(current.seats) ? current.seats
 /** A read-only table API (docs/renderer-contract.md): nothing can be played in a replay. */
 const table = Object.freeze({
   act: () => false, actions: () => [], label: () => "", find: () => [], claim() {},
-  showInPromptBar() {}, seatColor, seatName, seatShape, you: () => null, view: () => current,
+  showInPromptBar() {}, secondary() {}, seatColor, seatName, seatShape, you: () => null, view: () => current,
   busy: () => false,
 });
 

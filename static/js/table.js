@@ -18,7 +18,7 @@
 import {wireCopyButtons} from "./copy.js";
 import {el} from "./dom.js";
 import {acked, refused, setPending} from "./table/actions.js";
-import {bringDecisionIntoView, loadRenderer, logPlaces, logText, runRenderer} from "./table/board.js";
+import {bringDecisionIntoView, loadRenderer, logPlaces, logText, revealBelowBar, runRenderer} from "./table/board.js";
 import {addChat, renderChatNote} from "./table/chat.js";
 import {renderHeader, renderSpectators} from "./table/header.js";
 import {hintRefused, onHint, renderHint} from "./table/hint.js";
@@ -101,6 +101,7 @@ function onView(v) {
     return;
   }
   const promptBefore = promptKey();
+  const hadView = !!S.view, wasOver = hadView && !!S.view.result;
   setView(v);
   presenceFromView(v);
   // A view caused by another seat's move does not end our pending action: its "ack" (or
@@ -121,6 +122,9 @@ function onView(v) {
   if (!wasMyTurn && myTurn && !v.result) focusPromptBar();
   // Your prompt arrived (or changed): the place where you decide comes into view.
   if (myTurn && !v.result && promptKey() !== promptBefore) bringDecisionIntoView();
+  // The match just ended: the result panel (who won, the replay) comes into view. (A page
+  // opened on a finished match shows it where it is drawn, at the top of the table.)
+  if (v.result && hadView && !wasOver) revealResult();
   // Exposed for tests and assistive tooling: the version on screen and whether it is over.
   document.body.dataset.version = String(v.version);
   document.body.dataset.finished = v.result ? "true" : "false";
@@ -128,6 +132,15 @@ function onView(v) {
   if (resign) resign.hidden = !!v.result || (you() !== null && paceSeat(you()).resigned);
   // Seat controls rendered with the page make no sense once the match is over.
   for (const box of document.querySelectorAll(".host-controls, .away-notice")) box.hidden = !!v.result;
+}
+
+/** Scroll the result panel into view; and again while the page settles around it (the prompt
+ *  bar goes and a closing message may come: the panel moves after the first scroll). */
+function revealResult() {
+  const again = () => { if (!dom.result.hidden) revealBelowBar(dom.result); };
+  again();
+  setTimeout(again, 400);
+  setTimeout(again, 1200);
 }
 
 /** How the log draws its lines: with the renderer's words for places, hoverable. */

@@ -12,6 +12,7 @@ a prompt arrives the zones and cards to act with are on screen. Screenshots at 1
 """
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -89,6 +90,42 @@ def _on_screen(page, selector: str) -> bool:
         return False
 
 
+IN_VIEW_BELOW_BAR_JS = """(sel) => {
+  const e = document.querySelector(sel);
+  if (!e) return false;
+  const r = e.getBoundingClientRect(), bar = document.getElementById("prompt-bar").getBoundingClientRect();
+  return r.height > 0 && r.top >= Math.max(0, bar.bottom) - 2 && r.bottom <= innerHeight + 2;
+}"""
+
+
+def _in_view_below_bar(page, selector: str) -> bool:
+    """The element lies wholly between the prompt bar's bottom and the window's (the table brings
+    it there when the prompt arrives; no test scrolling)."""
+    try:
+        page.wait_for_function(f"({IN_VIEW_BELOW_BAR_JS})({json.dumps(selector)})", timeout=5000)
+        return True
+    except PlaywrightTimeout:
+        _shot(page, "not-in-view")
+        return False
+
+
+def _focus_rule(page) -> None:
+    """Issue 14 item 6 (Covil): when the prompt arrives, the place brought into view is on the
+    map whenever something there is playable; the Mercenary pool only when nothing on the map is
+    and acquiring is."""
+    got = page.evaluate("""() => {
+      const f = document.querySelector("#board [data-prompt-focus]");
+      const kind = !f ? null : ["cv-focus", "cv-combat", "cv-side", "cv-pool"].find((c) => f.classList.contains(c)) || f.className;
+      return {focus: kind,
+              mapPlayable: !!document.querySelector("#board .cv-map [data-action], #board .cv-map [data-pick]")};
+    }""")
+    acquire = any(a["type"] == "acquire" for a in actions(page))
+    if got["mapPlayable"]:
+        assert got["focus"] in ("cv-focus", "cv-combat", "cv-side"), got
+    elif acquire and not page.locator("#board .cv-combat, #board .cv-pay").count():
+        assert got["focus"] == "cv-pool", got
+
+
 def _no_codes(page, where: str) -> None:
     codes = codes_in(visible_text(page), registry.get("covil").display_names())
     assert not codes, f"{where}: a player can read codes {codes}"
@@ -103,9 +140,12 @@ def _standing_and_fit(page) -> None:
     scores = page.locator("#seats .seat-score").all_inner_texts()
     assert len(scores) == 2 and all(re.fullmatch(r"Score\s+\d+", t.strip()) for t in scores), scores
     line = page.locator("#board .cv-standing").inner_text()
-    assert line.startswith("Victory Points now"), line
-    for n in names:
-        assert re.search(re.escape(n) + r"\s+\d+ VP", line), (n, line)
+    assert line.startswith("Victory points now"), line
+    for n in names:  # the name, the victory points icon (titled) and the number
+        assert re.search(re.escape(n) + r"\s+\d+", line), (n, line)
+    assert page.locator("#board .cv-standing svg title", has_text="victory points").count() >= 2
+    # "VP" is no word of the table (issue 14 "Names, not codes"): board, log, cards, labels
+    assert not re.search(r"\bVP\b", visible_text(page)), "VP abbreviation on the table"
     own = re.search(r"others see (\d+)", line)
     if own:  # your own VP counts your hidden relics; the seat panel shows what others see
         assert own.group(1) == page.locator("#seats .seat-panel.is-you .seat-score strong").inner_text()
@@ -169,6 +209,10 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
         acts = actions(page)
         types = {a["type"] for a in acts}
         home = HOME[seat]
+        _focus_rule(page)
+        # "Buy a Power Relic" is a side choice, never the bar's main button (item 9), as while placing
+        for b in page.locator("#prompt-actions button[data-action*='\"buy_relic\"']").all():
+            assert "btn-secondary" in (b.get_attribute("class") or ""), b.inner_text()
         if "place" in types:
             assert _on_screen(page, "#board .zone-legal"), "a starting spiral to click is on screen"
             clicks.task = "place the fortress"
@@ -204,6 +248,12 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
             target = next(a for a in acts if a["type"] == "target" and a["zone"] == MEET)
             click_action(page, target, clicks)
             continue
+        if page.viewport_size["width"] < 500:
+            # on the phone no long choice (an attack names its Minion and strength) fills the
+            # bar: such buttons wait in the compact menu (item 9 of the new-user pass)
+            shown = page.locator("#prompt-actions button[data-action]").evaluate_all(
+                "els => els.filter((b) => !b.closest('details.action-menu')).map((b) => b.textContent)")
+            assert all(len(t) <= 34 for t in shown), shown
         attacks = [a for a in acts if a["type"] == "attack" and a["from"] == home and a["kind"] == "ranged"]
         if attacks and not attacked:
             labels = _labels(page)
@@ -232,8 +282,13 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
             click_action(page, next(a for a in after if a["type"] == "cancel"), clicks)
             continue
         if not moved and page.locator("#board [data-pick*='\"type\":\"move\"']").count():
-            # Move is offered where the player looks: the hint and the ringed troops (item 8)
-            assert page.locator("#board .cv-hint").is_visible()
+            # Move is offered where the player looks: the prompt's one instruction (no second
+            # wording on the board) and the ringed troops (item 8)
+            words = ("Move: click a troop ringed in green, then a green zone" if page.viewport_size["width"] < 500
+                     else "Move a troop: click one of your standing troops (ringed in green)")
+            assert page.locator("#prompt-text").inner_text().startswith(words)
+            assert page.locator("#board .cv-hint").count() == 0
+            assert _in_view_below_bar(page, "#board .cv-map .cv-focus"), "the zones to act in are in view"
             assert _on_screen(page, "#board [data-pick]"), "a troop to move is on screen"
             clicks.task = "a move"
             origin = f"#board [data-pick*='\"from\":\"{home}\"']"

@@ -81,6 +81,22 @@ def _no_codes(page, where: str) -> None:
     assert not codes, f"{where}: a player can read codes {codes}"
 
 
+def _log_in_words(page) -> None:
+    """Issue 14 "Names, not codes": the log names places as the board shows them — no "(column
+    7, row 3)", "between columns 3-4", "of column 6" — and its counts read as English (no
+    "tile(s)", no "2 Worm")."""
+    lines = page.locator("#log li .log-text").all_inner_texts()
+    assert len(lines) > 10, lines
+    text = "\n".join(lines)
+    assert not re.search(r"\(column \d+, row \d+\)|columns? \d+-\d+|rows? \d+-\d+|space of column \d+", text), text
+    assert "(s)" not in text, text
+    names = ["Worm", "Owl Claw", "Bat Wing", "Salamander Eye", "Scorpion Tail", "Spider", "Mushroom", "Rat"]
+    wrong = re.findall(r"\b(?:[02-9]|\d\d+) (?:" + "|".join(names) + r")\b(?!s)", text)
+    wrong += re.findall(r"(?<![\d.])1 (?:" + "|".join(names) + r")s\b", text)
+    assert not wrong, wrong
+    assert re.search(r"on an? (?:Clearing|Underbrush|four-arrow|double-arrow|down-arrow) space", text), text
+
+
 def _forest_readable(page) -> None:
     """Table review C5 / C6: no coordinate ("1,1" … "6,5") drawn on the Forest, and all of its
     columns fit the screen (the phone cut the sixth)."""
@@ -215,8 +231,9 @@ def test_drops_round_by_clicks(browser, lair_server, size):
         pytest.fail("the round did not end")
     assert brewed and placements >= 4
     _no_codes(page, "after the Brewing")
+    _log_in_words(page)
     # hovering a placement's log line lights its Forest space (one space per line)
-    line = page.locator("#log li", has_text=re.compile(r"places \w+ on (?:Gathering|four-arrow|double-arrow|down-arrow) space")).last
+    line = page.locator("#log li", has_text=re.compile(r"places \w+ on an? (?:Clearing|Underbrush|four-arrow|double-arrow|down-arrow) space")).last
     line.hover()
     lit = page.evaluate("() => [...document.querySelectorAll('#board .log-hit')].map((n) => n.dataset.space)")
     assert len(lit) == 1 and lit[0], (line.inner_text(), lit)

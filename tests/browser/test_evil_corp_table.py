@@ -311,6 +311,9 @@ def test_no_code_cell_id_or_abbreviation_is_visible(browser, four_players):
             raise AssertionError(f"no card for piece {i}: {info}")
         texts.append(card)
     assert not offenders(texts), offenders(texts)[:10]
+    # counts read as English in the log (words.js): "1 tile", "4 tiles", never "tile(s)"
+    log = "\n".join(page.locator("#log li .log-text").all_inner_texts())
+    assert "(s)" not in log and not re.search(r"(?<![\d.])1 (?:tiles|cells|steps)\b", log), log
     # hovering a log line that puts a monster into play lights that cell of that board
     line = page.locator("#log li", has_text=re.compile(r"into play: raid cell \d+ of board \d+")).last
     m = re.search(r"raid cell (\d+) of board (\d+)", line.inner_text())
@@ -355,6 +358,18 @@ def settled(page) -> dict:
     return got
 
 
+PROMPT_LINES_JS = """() => {
+  const range = document.createRange();
+  range.selectNodeContents(document.getElementById("prompt-text"));
+  return new Set([...range.getClientRects()].filter((q) => q.height).map((q) => Math.round(q.bottom))).size;
+}"""
+
+
+def prompt_lines(page) -> int:
+    """How many lines the prompt bar's words take."""
+    return page.evaluate(PROMPT_LINES_JS)
+
+
 def on_screen(boxes, got) -> bool:
     """Every box wholly in the window and below the prompt bar (never under it)."""
     return all(t >= got["top"] - 0.5 and b <= got["bottom"] + 0.5 and left >= -0.5 and r <= got["width"] + 0.5
@@ -380,6 +395,15 @@ def test_your_screen_and_boards_are_on_screen_when_the_prompt_arrives(browser, f
     save(page, f"turn-{size}")
     assert len(got["tracks"]) == 3 and len(got["usable"]) == 2, got
     assert on_screen(got["screen"] + got["usable"], got), (size, got)
+    if size == "375x812":
+        from playwright.sync_api import expect
+        # the phone's prompt keeps to two lines (item 7), also with a tile picked
+        assert prompt_lines(page) <= 2, page.inner_text("#prompt-text")
+        page.locator("#board [data-pick]").first.click()
+        expect(page.locator("#prompt-text")).to_contain_text("Click a highlighted cell for")
+        assert prompt_lines(page) <= 2, page.inner_text("#prompt-text")
+        save(page, "turn-picked-375x812")
+        page.keyboard.press("Escape")
     if size == "1366x768":
         tops = [t for t, *_ in got["tracks"]]
         page.mouse.move(got["width"] / 2, 300)

@@ -81,6 +81,71 @@ PROMPT_JS = """() => {
 }"""
 
 
+# Every visible piece of text smaller than 13 CSS px on the page (issue 14 "Done when": text at
+# least 13 px on phones): the computed font-size; for the letters that name Covil's zones, the
+# size they are drawn at (the computed size times the map's scale on screen: the map is scaled
+# down to the phone's width, and its zone letters were 9.5 px there).
+TINY_TEXT_JS = """(floor) => {
+  const out = new Set();
+  const walk = document.createTreeWalker(document.getElementById("table"), NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const e = n.parentElement;
+    if (!n.textContent.trim() || !e || e.closest("title, style, script, .sr-only")) continue;
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const cs = getComputedStyle(e);
+    if (cs.visibility === "hidden" || Number(cs.opacity) === 0) continue;
+    let px = parseFloat(cs.fontSize);
+    // Numbers drawn inside an icon (a coin's value, hit points) are part of the drawing, in its
+    // own units: only Covil's zone letters, which name the map's places, are read as text.
+    if (e instanceof SVGElement && !e.closest(".cv-zone-letter")) continue;
+    if (e instanceof SVGElement && e.getScreenCTM()) {
+      const m = e.getScreenCTM();
+      px *= Math.hypot(m.a, m.b);
+    }
+    // (a font-size of 0 hides words kept for screen readers: the connection dot's "Connected")
+    if (px > 0 && px < floor - 0.05) {
+      const name = e.tagName.toLowerCase() + (e.classList.length ? "." + [...e.classList].join(".") : "");
+      out.add(`${name} ${px.toFixed(1)}px "${n.textContent.trim().slice(0, 24)}"`);
+    }
+  }
+  return [...out];
+}"""
+
+
+def check_text_sizes(page, size: str, where: str) -> None:
+    """No visible text of the page smaller than 13 CSS px on a phone (14 px is the desktop's
+    body floor, checked elsewhere)."""
+    if size != "phone":
+        return
+    tiny = page.evaluate(TINY_TEXT_JS, 13)
+    assert not tiny, f"{where}: text under 13 px on the phone: {tiny[:15]}"
+
+
+# The phone header (issue 14, item 7): at most 15 % of the screen, the game's "? Key" in it
+# beside "More", spectators as an eye and a number.
+HEADER_JS = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height}; };
+  const key = document.getElementById("key-toggle"), more = document.getElementById("tools-toggle");
+  const spect = document.getElementById("spectators");
+  return {header: box(document.getElementById("table-header")), height: innerHeight,
+          key: key.hidden ? null : box(key), more: box(more),
+          spectators: spect.hidden ? null : {text: spect.innerText.trim(), eye: !!spect.querySelector("svg.spect-eye")}};
+}"""
+
+
+def check_phone_header(page, game: str) -> None:
+    """The phone header: within 15 % of the screen height (with spectators shown as an eye and
+    their number), the "? Key" button in it right beside "More"."""
+    got = page.evaluate(HEADER_JS)
+    assert got["header"]["height"] <= 0.15 * got["height"], (game, got)
+    assert got["key"], (game, "no Key in the phone header", got)
+    assert abs(got["key"]["top"] - got["more"]["top"]) <= 4, (game, "Key and More on one row", got)
+    assert 0 <= got["more"]["left"] - got["key"]["right"] <= 16, (game, "Key right beside More", got)
+    if got["spectators"]:
+        assert got["spectators"]["eye"] and re.fullmatch(r"\d+", got["spectators"]["text"]), (game, got)
+
+
 def save(page, name: str, docs_name: str | None = None) -> None:
     """Viewport-sized screenshot under artifacts/layout (and docs/screenshots when asked)."""
     page.evaluate("window.scrollTo(0, 0)")
@@ -259,15 +324,24 @@ def test_table_mid_match(browser, site, game):
               f"({got['share']:.0%} of the window), {got['buttons']} buttons, prompt {got['text']!r}")
         assert got["share"] <= 0.25, (game, name, got)
     url = f"{site['server']}/m/{mid}"
+    watcher = None  # a spectator (opened from the host's spectator link): the header counts them
     for size in SIZES:
         page = open_as(browser, site["cookies"], size, url)
         page.wait_for_function("document.body.dataset.version !== undefined")
+        if watcher is None:
+            watcher = browser.new_context(**DESKTOP).new_page()
+            watcher.goto(page.input_value("#watch-link"))
+            watcher.wait_for_function("document.body.dataset.version !== undefined")
         page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=20_000)
+        page.wait_for_function("Number(document.getElementById('spectators').dataset.count) >= 1")
         page.wait_for_timeout(300)  # fonts and the renderer's first paint settle
         settle_scroll(page)  # the table brings the decision into view (smoothly)
         save(page, f"{game}-{size}", game if size == "desktop" else None)
         no_codes(page, game, f"the table ({size})")
         check_layout(page, size)
+        check_text_sizes(page, size, f"{game}, the table")
+        if size == "phone":
+            check_phone_header(page, game)
         assert page.locator("#board").is_visible()
         assert check_prompt_bar(page, size) >= 0
         if size == "phone":  # stacked: the board spans the screen, seats below it
@@ -275,6 +349,7 @@ def test_table_mid_match(browser, site, game):
             assert board["width"] >= 340, board
         assert page.js_errors == []
         page.context.close()
+    watcher.context.close()
 
 
 @pytest.mark.parametrize("game", [g for g, _ in GAMES])
@@ -316,9 +391,13 @@ def test_each_game_has_a_key_and_cards_for_its_small_icons(browser, site, game):
     for size in SIZES:
         page = open_as(browser, site["cookies"], size, url)
         page.wait_for_function("document.body.dataset.version !== undefined")
-        toggle = page.locator("#board .legend-key > summary")
+        # on a phone the key opens from the header, beside "More" (item 7: the phone header)
+        toggle = page.locator("#board .legend-key > summary" if size == "desktop" else "#key-toggle")
         toggle.wait_for()
         assert toggle.inner_text().strip().endswith("Key")
+        if size == "phone":
+            assert not page.locator("#board .legend-key > summary").is_visible()
+            check_phone_header(page, game)
         toggle.click()
         rows = page.locator("#board .legend-key[open] .legend-row")
         rows.first.wait_for()
@@ -329,6 +408,13 @@ def test_each_game_has_a_key_and_cards_for_its_small_icons(browser, site, game):
         screenshot(page, ARTIFACTS / "layout" / f"{game}-key-{size}.png", full_page=False)
         no_codes(page, game, f"the key ({size})")
         check_layout(page, size)
+        if size == "phone":  # the sheet closes with its own button, and with the header's Key
+            page.locator("#board .legend-key[open] .legend-close").click()
+            assert page.locator("#board .legend-key[open]").count() == 0
+            toggle.click()
+            assert page.locator("#board .legend-key[open]").count() == 1
+            toggle.click()
+            assert page.locator("#board .legend-key[open]").count() == 0
         if size == "desktop":
             # the key stays open while views arrive (bots move), until a second click closes it
             page.wait_for_timeout(600)

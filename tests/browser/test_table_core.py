@@ -6,7 +6,8 @@ server of tests/browser/mock_server.py (the real templates/table.html, static/js
   takes at most 15 % of the screen height. The bar is a status bar at the top of the table (BGA's
   place): the board starts below it, it sticks to the top of the window while the page scrolls,
   and it hides when it has nothing to offer (a spectator, a finished match) but its toasts.
-- Item 6: when the viewer's prompt arrives, the place where they decide is scrolled into view.
+- Item 6: when the viewer's prompt arrives, the place where they decide is scrolled into view,
+  below the prompt bar; when the match ends, the result panel.
 - Item 11: the presence dots turn grey while the page's connection is lost, and the prompt does
   not promise that moves are queued.
 Screenshots: tests/browser/artifacts/table-core/.
@@ -114,6 +115,15 @@ def test_status_bar_sits_above_the_board_and_hides_with_nothing_to_offer(browser
             # (the mock page also shows its "another device" and "bot plays your seat" notices)
             assert g["header"]["height"] <= 0.15 * height, g
             assert g["header"]["height"] + g["bar"]["height"] <= 0.4 * height, g
+            # ... also with a spectator, shown as an eye and their number (item 7)
+            expect(alice.locator("#spectators")).to_have_attribute("data-count", "1")
+            expect(alice.locator("#spectators .spect-eye")).to_be_visible()
+            assert alice.locator("#spectators").inner_text().strip() == "1"
+            assert alice.locator("#spectators").get_attribute("aria-label") == "1 spectator watching"
+            g = alice.evaluate(GEOMETRY_JS)
+            assert g["header"]["height"] <= 0.15 * height, g
+        else:
+            expect(alice.locator("#spectators")).to_have_text("1 watching")
         # Scrolled down, it sticks to the top of the window (the board scrolls up beneath it).
         at = g["bar"]["top"]
         alice.evaluate(f"window.scrollTo(0, {at + 150})")
@@ -208,6 +218,13 @@ def test_the_place_to_decide_comes_into_view_when_the_prompt_arrives(browser, mo
         expect(page.locator("body")).to_have_attribute("data-your-turn", "true")
         page.wait_for_function(f"({IN_VIEW_JS})('#board [data-action]')")
         screenshot(page, SHOTS / "decision-in-view-phone.png", full_page=False)
+        # The match ends while Bob looks at his board far down the page: the result panel (at
+        # the top of the table) comes into view.
+        assert not page.evaluate(IN_VIEW_JS, "#result")
+        post(mock_url + "/mock/finish")
+        expect(page.locator("body")).to_have_attribute("data-finished", "true")
+        page.wait_for_function(f"({IN_VIEW_JS})('#result')")
+        screenshot(page, SHOTS / "result-in-view-phone.png", full_page=False)
         assert page.js_errors == [] and alice.js_errors == []
     finally:
         page.context.close()

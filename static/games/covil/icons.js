@@ -151,6 +151,12 @@ export const crownIcon = (size = 18) => icon(size, "leading",
   sv("path", {d: "M5 24 L3 9 L11 16 L16 6 L21 16 L29 9 L27 24 Z", fill: "#f2c230", ...LINE}),
   sv("path", {d: "M5 27 H27", fill: "none", ...LINE, "stroke-width": 3}));
 
+/** Victory points: a laurel wreath around a star (the title names it: no "VP" abbreviation on
+ *  the table, issue 14 item 3). */
+export const vpIcon = (size = 18) => icon(size, "victory points",
+  sv("path", {d: "M9 27 C3 22 3 12 8 6 M23 27 C29 22 29 12 24 6", fill: "none", ...LINE, stroke: "#3f7a2a", "stroke-width": 3}),
+  sv("path", {d: "M16 7 L18.6 13 L25 13.4 L20 17.5 L21.7 24 L16 20.4 L10.3 24 L12 17.5 L7 13.4 L13.4 13 Z", fill: "#f2c230", ...LINE}));
+
 // ----- pieces on the map -------------------------------------------------------------------------
 /** The seat's shape (colour is never the only cue): circle, triangle, square, diamond, star,
  *  pentagon, cross — the order of table.js's SEAT_SHAPES. Drawn centred at (cx, cy), radius r. */

@@ -9,7 +9,8 @@ import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import {TERRAIN_FILL, terrainIcon, gTerrain, classIcon, abilityIcon, abilityLabel, goldIcon, relicIcon,
         cardIcon, crownIcon, exIcon, exName, scepterIcon, gMeeple, meepleIcon, gRebel, rebelIcon, gFortress, fortressIcon, hpIcon,
-        strengthIcon, gStrength} from "./icons.js";
+        strengthIcon, gStrength, vpIcon} from "./icons.js";
+import {mendCounts, nounFor, plural} from "../../js/words.js";
 
 export const title = "Covil: The Dark Overlords";
 
@@ -28,7 +29,6 @@ const CSS = `
 @media (max-width:820px){.cv-main{grid-template-columns:minmax(0,1fr)}}
 .cv-map{background:#d9cba6;border:3px solid #7a5c37;border-radius:14px;box-shadow:inset 0 0 0 3px #efe3c2;position:relative}
 .cv-map svg{width:100%;height:auto;max-height:calc(100vh - 150px);display:block;margin:auto;border-radius:11px}
-.cv-hint{background:#fffbe6;border:2px solid #0a7d2c;border-radius:10px;padding:6px 10px;font-weight:600}
 .cv-side{display:flex;flex-direction:column;gap:10px;min-width:0}
 .cv-panel{border:1px solid #cdbf9f;border-radius:10px;padding:8px 10px;background:#fbf7ee}
 .cv-panel h3{margin:0 0 6px;font-size:15px;display:flex;align-items:center;gap:6px;flex-wrap:wrap}
@@ -74,6 +74,7 @@ svg .legal:focus .hit,svg [data-pick]:focus .hit{stroke:#000;stroke-width:4}
 @keyframes cvflash{0%{filter:drop-shadow(0 0 4px #f5c400)}100%{filter:none}}
 @media (prefers-reduced-motion:reduce){.changed{animation:none}.cv-card.legal{transform:none}}
 .cv-small{font-size:13px;color:#5a4a36}
+@media (max-width:720px){.cv-card{width:150px}.cv-card .fam,.cv-card .ab,.cv-card .tx,.cv-card .ex,.cv-card .nm{font-size:13px}}
 .cv-why{background:#fff4d6;border:1px solid #e0a526;border-radius:8px;padding:4px 8px;margin:4px 0;font-size:14px}
 .cv-full{display:flex;flex-direction:column;gap:4px;max-width:240px}
 .cv-full p{margin:0}
@@ -123,6 +124,7 @@ function pickable(node, key, labelText) {
     ev.stopPropagation();
     picked = picked === key ? null : key;
     render();
+    revealPicked();
   };
   node.addEventListener("click", go);
   node.addEventListener("keydown", go);
@@ -273,21 +275,41 @@ function render() {
   root.replaceChildren(
     infoBar(ctx),
     el("div", {class: "cv-main"},
-      el("div", {}, hint(ctx), el("div", {class: "cv-map"}, drawMap(ctx))),
+      el("div", {class: "cv-map"}, drawMap(ctx)),
       el("div", {class: "cv-side"}, combatPanel(ctx), payPanel(ctx), myHall, handPanel(ctx))),
     poolPanel(ctx),
     el("div", {class: "cv-halls"}, ...g.owners.map((p, o) => (o === me ? null : hallPanel(ctx, o)))),
   );
   titlesToCards(root);  // every small titled icon has a card on hover or long-press too
+  // Buying a Power Relic is a side choice, never the bar's main button (the decision is on the
+  // map or the cards); the harness's stub table may lack the call.
+  if (typeof table.secondary === "function") table.secondary(legal.filter((a) => a.type === "buy_relic"));
   // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
-  // the combat, the payment beside the hall, else the map; the table scrolls it into view.
+  // the combat, the payment beside the hall, else the zones of the map the player can act in
+  // (drawMap's box around them); the Mercenary pool only when nothing on the map is playable
+  // and acquiring is; else the hall and hand beside the map. The table scrolls it into view.
   if (me >= 0 && legal.length) {
-    const kind = g.stack.length ? g.stack[g.stack.length - 1].kind : null;
-    const place = (kind === "combat" && root.querySelector(".cv-combat"))
-      || (kind === "pay" && root.querySelector(".cv-side"))
-      || root.querySelector(".cv-map");
+    const place = focusPlace(ctx);
     if (place) place.dataset.promptFocus = "";
   }
+}
+
+function focusPlace(ctx) {
+  const {g, legal} = ctx;
+  const kind = g.stack.length ? g.stack[g.stack.length - 1].kind : null;
+  if (kind === "combat" && root.querySelector(".cv-combat")) return root.querySelector(".cv-combat");
+  if (kind === "pay" && root.querySelector(".cv-side")) return root.querySelector(".cv-side");
+  const onMap = root.querySelector(".cv-map .cv-focus");
+  if (onMap) return onMap;
+  if (legal.some((a) => a.type === "acquire")) return root.querySelector(".cv-pool");
+  return root.querySelector(".cv-side .legal") ? root.querySelector(".cv-side") : root.querySelector(".cv-map");
+}
+
+/** A local pick (a troop to move) leads to the zones it may go to: keep them in view below the
+ *  status bar (the table's revealBelowBar; none in a replay). */
+function revealPicked() {
+  const box = picked && root.querySelector(".cv-map .cv-focus");
+  if (box && typeof table.revealBelowBar === "function") table.revealBelowBar(box);
 }
 
 function originKey(a) {
@@ -369,11 +391,11 @@ function keyRows(g) {
  *  now, best first. ``vp`` counts what this viewer may see: another player's Power Relics in
  *  hand are hidden, so their gold is left out and the number of such cards is said. */
 function vpTitle(p) {
-  const parts = [p.destroyed || p.fortress === null ? "no fortress VP" : "5 for the fortress",
+  const parts = [p.destroyed || p.fortress === null ? "none for a fortress" : "5 for the fortress",
     `${p.gold} gold in the Treasury`, "Minions' costs", "Influence"];
   if (p.hand) parts.push("your Power Relics in hand");
-  return `Victory Points if the game ended now: ${parts.join(", ")}`
-    + (!p.hand && p.hand_count ? ` (+ the gold on ${p.hand_count} hidden Power Relic${p.hand_count === 1 ? "" : "s"})` : "");
+  return `Victory points if the game ended now: ${parts.join(", ")}`
+    + (!p.hand && p.hand_count ? ` (+ the gold on ${plural(p.hand_count, "hidden Power Relic")})` : "");
 }
 /** The VP other seats see for ``p`` (its Power Relics in hand are hidden from them). */
 function publicVp(g, p) {
@@ -387,13 +409,13 @@ function standing(g) {
     return el("span", {class: "it cv-vp", dataset: {owner: String(o)}, title: vpTitle(p)},
       i === 0 && order.length > 1 && p.vp > g.owners[order[1]].vp ? crownIcon(16) : null,
       el("b", {style: `color:${ownerColor(g, o)}`}, ownerName(g, o)), " ",
-      el("b", {class: "cv-vp-n"}, `${p.vp} VP`),
-      !p.hand && p.hand_count ? el("span", {class: "cv-small"}, ` + ${p.hand_count} hidden relic${p.hand_count === 1 ? "" : "s"}`) : null,
+      el("span", {class: "it cv-vp-n"}, vpIcon(18), el("b", {}, String(p.vp))),
+      !p.hand && p.hand_count ? el("span", {class: "cv-small"}, ` + ${plural(p.hand_count, "hidden relic")}`) : null,
       p.hand && p.hand.length ? el("span", {class: "cv-small"}, ` (others see ${publicVp(g, p)})`) : null);
   });
   const sig = order.map((o) => `${o}:${g.owners[o].vp}:${g.owners[o].hand_count}`).join("|");
-  return mark(el("div", {class: "cv-bar cv-standing", role: "status", "aria-label": "Victory Points now"},
-    el("span", {class: "it"}, el("b", {}, "Victory Points now:")), ...items), "standing", sig);
+  return mark(el("div", {class: "cv-bar cv-standing", role: "status", "aria-label": "Victory points now"},
+    el("span", {class: "it"}, vpIcon(20), el("b", {}, "Victory points now:")), ...items), "standing", sig);
 }
 
 function relicChip(g, r) {
@@ -403,24 +425,56 @@ function relicChip(g, r) {
   return attachCard(chip, () => relicFull(g, r));
 }
 
-// ----- what to do now (the place the player looks) -------------------------------------------
-function hint(ctx) {
-  const {g, legal, moves, view} = ctx;
-  if (view.you === null || view.you === undefined || !legal.length) return null;
-  const top = g.stack.length ? g.stack[g.stack.length - 1] : null;
-  let text = null;
-  if (picked) text = "Move: click a green zone to move the picked troop there (Esc to cancel).";
-  else if (moves.length) {
-    const troopMoves = moves.filter((a) => a.type === "move");
-    text = troopMoves.length
-      ? "Move a troop: click one of your standing troops (ringed in green), then the zone to go to. Other troop actions and attacks are in the bar at the top."
+// ----- what to do now (the prompt bar's one instruction) -----------------------------------------
+/** The viewer's prompt in words that say where to click on the map (docs/renderer-contract.md
+ *  `promptText`): the prompt bar shows this one instruction, and the board repeats none of it;
+ *  null (the server's words) when the map has nothing to click (a combat: its panel says it). */
+export function promptText(view) {
+  const g = view && view.game;
+  if (!g || !g.zones || !table || view.you === null || view.you === undefined) return null;
+  const legal = view.legal_actions || [];
+  if (!legal.length) return null;
+  const moves = legal.filter((a) => "to" in a && "from" in a);
+  // a phone's prompt bar keeps to about two lines (issue 14, item 7): the same words, shorter
+  const short = PHONE_WIDTH.matches;
+  if (picked) return short ? "Click a green zone to move the troop there (Esc: cancel)."
+    : "Move: click a green zone to move the picked troop there (Esc to cancel).";
+  if (moves.length) {
+    if (short) return "Move: click a troop ringed in green, then a green zone; other actions below.";
+    return moves.some((a) => a.type === "move")
+      ? "Move a troop: click one of your standing troops (ringed in green), then the zone to go to. Other troop actions and attacks are in the bar."
       : "Move a troop: click the troop (ringed in green), then a green zone.";
-  } else if (legal.some((a) => a.type === "place")) text = "Choose your starting spiral: click a green zone for your fortress and 2 troops.";
-  else if (legal.some((a) => a.type === "retreat")) text = "Your troop lost: click the green zone it retreats to.";
-  else if (legal.some((a) => a.type === "target")) text = "Choose the target of the attack: click a ringed troop or fortress; the burst beside it is the attack's strength.";
-  else if (top && top.kind === "combat") text = null; // the combat panel says it
-  if (!text) return null;
-  return el("div", {class: "cv-hint", role: "status"}, text);
+  }
+  if (legal.some((a) => a.type === "place")) {
+    return short ? "Click a green spiral zone for your fortress and 2 troops."
+      : "Choose your starting spiral: click a green zone for your fortress and 2 troops.";
+  }
+  if (legal.some((a) => a.type === "retreat")) return "Your troop lost: click the green zone it retreats to.";
+  if (legal.some((a) => a.type === "target")) {
+    return short ? "Click a ringed troop or fortress to attack (the burst: its strength)."
+      : "Choose the target of the attack: click a ringed troop or fortress; the burst beside it is the attack's strength.";
+  }
+  return null;
+}
+
+/** Phone widths (as the table's: static/js/table/prompt.js). */
+const PHONE_WIDTH = window.matchMedia("(max-width: 720px)");
+
+/** Victory points in words (no "VP" on the table, issue 14 item 3): "3 VP" reads
+ *  "3 victory points", "+1 VP per Henchman" "+1 victory point per Henchman". */
+function vpWords(text) {
+  return String(text).replace(/([-+]?\d+) VP\b/g, (all, n) => `${n} ${nounFor(n, "victory point")}`)
+    .replace(/\bVP\b/g, "victory points");
+}
+
+/** Counted nouns of Covil's stored lines ("1 troop(s)", "2 Rebel"), mended (words.js). */
+const NOUNS = [["troop", "troops"], ["zone", "zones"], ["Rebel", "Rebels"], ["Power Relic", "Power Relics"],
+               ["hit point", "hit points"], ["player", "players"], ["victory point", "victory points"]];
+
+/** The log's words for a stored line (docs/renderer-contract.md `logText`): counts read as
+ *  English ("1 troop", "2 Power Relics") and victory points in words. */
+export function logText(text) {
+  return mendCounts(vpWords(text), NOUNS);
 }
 
 // ----- map -----------------------------------------------------------------------------------
@@ -469,6 +523,18 @@ function drawMap(ctx) {
   }
   svg.append(front);
   for (const a of moves) table.claim(a); // reachable: pick an origin (data-pick), then a zone
+  // The zones the player can act in now (a pick under way: where the troop may go), boxed by
+  // one invisible rectangle: the place the table keeps in view (render(), focusPlace).
+  const active = new Set(picked ? [...pickTargets.keys()] : [...zoneActs.keys(),
+    ...legal.filter((a) => a.type === "target").map((a) => a.zone), ...moves.map((a) => a.from)]);
+  const live = [...active].filter((z) => zones[z]);
+  if (live.length) {
+    const xs = live.map((z) => zones[z].x * S), ys = live.map((z) => zones[z].y * S);
+    const bx = Math.min(...xs) - R - 4, by = Math.min(...ys) - R - 4;
+    svg.append(sv("rect", {class: "cv-focus", x: bx, y: by, width: Math.max(...xs) + R + 4 - bx,
+                           height: Math.max(...ys) + R + 4 - by, fill: "none", stroke: "none",
+                           "pointer-events": "none", dataset: {zones: live.sort().join("")}}));
+  }
   return svg;
 }
 
@@ -517,13 +583,15 @@ function drawZone(ctx, z, d, action) {
   }
   // terrain drawn as terrain: its icons along the top of the zone
   const icons = terr.length;
-  terr.forEach((t, i) => grp.append(gTerrain(t, cx - (icons * 36) / 2 + i * 36 + 2, cy - R + 8, 32)));
+  terr.forEach((t, i) => grp.append(gTerrain(t, cx - icons * 15 + i * 30 + 1, cy - R + 8, 28)));
   // the zone's letter on a plaque, inside the zone left of its terrain icons, drawn in the front
-  // layer: a neighbouring zone drawn later must never hide it (table review C6, zone B under I)
-  const px = cx - icons * 18 - 18, py = cy - R + 30;
+  // layer: a neighbouring zone drawn later must never hide it (table review C6, zone B under I).
+  // The map is drawn at about half its size on a phone (and in the desktop's left column): a
+  // 26-unit letter reads at 13 px or more there (issue 14: text at least 13 px on phones).
+  const px = cx - icons * 15 - 21, py = cy - R + 38;
   over.append(sv("g", {class: "cv-zone-letter"},
-    sv("circle", {cx: px, cy: py, r: 15, fill: "#fbf3df", stroke: "#2b2118", "stroke-width": 2.5}),
-    sv("text", {x: px, y: py + 6, "text-anchor": "middle", "font-size": 18, "font-weight": 800, fill: "#2b2118",
+    sv("circle", {cx: px, cy: py, r: 19, fill: "#fbf3df", stroke: "#2b2118", "stroke-width": 2.5}),
+    sv("text", {x: px, y: py + 9, "text-anchor": "middle", "font-size": 26, "font-weight": 800, fill: "#2b2118",
                 "font-family": "system-ui,sans-serif"}, z),
     sv("title", {}, `Zone ${z}: ${terr.join(" and ")}`)));
   grp.append(sv("title", {}, `Zone ${z}: ${terr.join(" and ")}${d.spiral ? " (starting spiral)" : ""}`));
@@ -536,7 +604,7 @@ function drawZone(ctx, z, d, action) {
   if (terr.includes("Town") && g.rebels) {
     const reb = sv("g", {});
     for (let i = 0; i < g.rebels; i++) reb.append(gRebel(cx - g.rebels * 9 + i * 18 - 2, cy + R - 34, 22));
-    reb.append(sv("title", {}, `${g.rebels} Rebel${g.rebels === 1 ? "" : "s"} in the town (they retaliate at ${g.rebels_total})`));
+    reb.append(sv("title", {}, `${plural(g.rebels, "Rebel")} in the town (they retaliate at ${g.rebels_total})`));
     grp.append(mark(reb, `rebels`, String(g.rebels)));
   }
   // Fortresses and troops
@@ -579,9 +647,9 @@ function drawZone(ctx, z, d, action) {
         up ? gMeeple(x + i * 24 - 5, rowY, 34, color, true, markOf(g, o))
           : gMeeple(x + i * 34 - 1, rowY + 4, 36, color, false, markOf(g, o))));
     }
-    tr.append(sv("title", {}, `${ownerName(g, o)}: ${n} ${up ? "standing" : "lying"} troop${n === 1 ? "" : "s"} in zone ${z}`));
+    tr.append(sv("title", {}, `${ownerName(g, o)}: ${plural(n, up ? "standing troop" : "lying troop")} in zone ${z}`));
     attachCard(tr, () => el("div", {class: "cv-full"},
-      el("h3", {}, meepleIcon(color, up, markOf(g, o), 36), `${ownerName(g, o)}: ${n} ${up ? "standing" : "lying"} troop${n === 1 ? "" : "s"}`),
+      el("h3", {}, meepleIcon(color, up, markOf(g, o), 36), `${ownerName(g, o)}: ${plural(n, up ? "standing troop" : "lying troop")}`),
       el("p", {}, `Zone ${z}. All troops have melee 1 and defence 1.`),
       el("p", {class: "cv-small"}, up ? "Standing: it may lie down to perform one troop action (move, attack, rest a Minion, repair, gain gold)."
         : "Lying down: it has acted; it stands up again next Morning.")));
@@ -634,7 +702,7 @@ function minionBody(m, ex, big) {
     el("div", {class: "nm"}, m.name),
     el("div", {class: "fam"}, `${kindName[m.kind] || ""}${m.family ? ` · ${m.family}` : ""} · ${m.class}`),
     el("div", {class: "ab"}, abilityIcon(m.type, 16), abilityLabel(m.type)),
-    m.text ? el("div", {class: "tx"}, m.text.replace(/^[A-Za-z]+: /, "")) : null,
+    m.text ? el("div", {class: "tx"}, vpWords(m.text.replace(/^[A-Za-z]+: /, ""))) : null,
     ex === null || ex === undefined ? null : el("div", {class: "ex"}, exIcon(ex, 16), exName(ex)),
   ];
 }
@@ -672,7 +740,7 @@ function relicBody(d, big) {
       el("span", {title: `worth ${d.gold} gold in hand`}, goldIcon(d.gold ?? "?", big ? 26 : 22))),
     el("div", {class: "nm"}, d.name || "Power Relic"),
     el("div", {class: "fam"}, `Power Relic${d.target ? ` · ${d.target}` : ""}`),
-    el("div", {class: "tx"}, d.text || ""),
+    el("div", {class: "tx"}, vpWords(d.text || "")),
   ];
 }
 function relicFull(g, r) {
@@ -750,7 +818,7 @@ function payPanel(ctx) {
 
 function poolPanel(ctx) {
   const {g, legal} = ctx;
-  return el("div", {class: "cv-panel"},
+  return el("div", {class: "cv-panel cv-pool"},
     el("h3", {}, `Mercenary pool (${g.pool.length})`),
     el("div", {class: "cv-cards"}, ...g.pool.map((c) => {
       const a = legal.find((x) => x.type === "acquire" && x.card === c);
@@ -786,7 +854,7 @@ function hallPanel(ctx, o) {
     el("div", {class: "hd"},
       el("h3", {style: `color:${color}`}, `${ownerName(g, o)}${p.dummy ? " (dummy)" : ""}${mine ? " (you)" : ""}`,
         g.first === o ? scepterIcon(18) : null),
-      typeof p.vp === "number" ? el("span", {class: "it cv-vp", title: vpTitle(p)}, el("b", {}, `${p.vp} VP`),
+      typeof p.vp === "number" ? el("span", {class: "it cv-vp", title: vpTitle(p)}, vpIcon(20), el("b", {}, String(p.vp)),
         !p.hand && p.hand_count ? el("span", {class: "cv-small"}, `+ ${p.hand_count} hidden`) : null) : null,
       el("span", {class: "it", title: `Treasury: ${p.gold} gold of at most ${p.cap}`}, goldIcon(p.gold, 22), el("span", {class: "cv-small"}, `of ${p.cap}`)),
       el("span", {class: "it", title: p.fortress === null ? "no fortress yet" : `fortress in zone ${p.fortress}`},

@@ -3,6 +3,7 @@
 import {RES, RES_ORDER, PAWN_ORDER, el, resChip, pawnChip, seatTag, finalTotal, clickable, pickable, mark,
         resName} from "./util.js";
 import {attachCard} from "../../js/dom.js";
+import {plural} from "../../js/words.js";
 import {iconCard} from "../../js/legend.js";
 import {scrollIcon, extraIcon, flameIcon, resIcon, assistantIcon} from "./icons.js";
 
@@ -51,11 +52,20 @@ function drawControls(ctx, lab, mine) {
         tile ? el("span", {class: "doe-phase"}, tile.phase) : null),
       tile ? el("div", {class: "doe-use-text"}, tile.text) : null);
     const row = el("div", {class: "doe-use-row"});
+    // "Activate Scribe: Worm", "Activate Scribe: Owl Claw" …: the head names the Assistant, the
+    // buttons say only what differs, several to a row (six full labels, one per row, pushed the
+    // Brewer off a 768 px window); each keeps its full label for screen readers (clickable)
+    const prefix = tile ? `Activate ${tile.name}: ` : null;
+    let trimmed = false;
     for (const a of uses) {
-      const b = el("button", {type: "button", class: "doe-btn use"}, ctx.table.label(a));
+      const full = ctx.table.label(a);
+      const short = prefix && uses.length > 1 && full.startsWith(prefix) ? full.slice(prefix.length) : full;
+      trimmed = trimmed || short !== full;
+      const b = el("button", {type: "button", class: "doe-btn use"}, short);
       clickable(ctx, b, a);
       row.append(b);
     }
+    if (trimmed) asst.append(el("div", {class: "doe-alt-lbl"}, `Activate ${tile.name} for:`));
     if (row.childNodes.length) asst.append(row);
     if (alts.length) {
       const alt = el("div", {class: "doe-alt"}, el("span", {class: "doe-alt-lbl"}, uses.length ? "or, instead of the ability, gain:" : "Instead of the ability, gain:"));
@@ -73,7 +83,7 @@ function drawControls(ctx, lab, mine) {
     const unused = [];
     if (uses.length || alts.length) unused.push(`your Assistant${tile ? ` (${tile.name})` : ""}`);
     const bonus = legal.filter((a) => a.type === "bonus").length;
-    if (bonus) unused.push(`${bonus} Bonus token${bonus === 1 ? "" : "s"} to take`);
+    if (bonus) unused.push(`${plural(bonus, "Bonus token")} to take`);
     if (legal.some((a) => a.type === "spend_worms")) unused.push("an Extra Resource (Worm token)");
     if (legal.some((a) => a.type === "cheese")) unused.push("Cheese to capture a Rat");
     if (brewable.length) unused.push(`Resources you can still place (${brewable.map((r) => resName(ctx, r)).join(", ")})`);
@@ -202,7 +212,7 @@ function drawBrewer(ctx, lab, idx, pick, mine) {
       const tag = el("span", {class: "doe-vial-tag"}, v.id);
       if (vc.full && vc.main) {
         const pts = (lab.toxicity || {})[vc.main];
-        tag.append(el("b", {class: "doe-vial-pts", title: `Complete: ${pts} ${pts === 1 ? "point" : "points"} now`}, `✓${pts}`));
+        tag.append(el("b", {class: "doe-vial-pts", title: `Complete: ${plural(pts, "point")} now`}, `✓${pts}`));
         node.classList.add("vial-full");
       }
       node.append(tag);
@@ -270,8 +280,8 @@ function drawDistiller(ctx, lab, idx, pick, mine) {
       vial.append(cell);
     }
     if (v.id === geo.top) {
-      vial.append(iconCard(el("span", {class: "doe-pairs"}, `${d.top_pairs || 0} pair${d.top_pairs === 1 ? "" : "s"}`),
-        `${d.top_pairs || 0} pair${d.top_pairs === 1 ? "" : "s"} of Mushrooms in the top Vial`,
+      vial.append(iconCard(el("span", {class: "doe-pairs"}, plural(d.top_pairs || 0, "pair")),
+        `${plural(d.top_pairs || 0, "pair")} of Mushrooms in the top Vial`,
         "The topmost Vial can be filled many times: for each pair of Mushroom tokens you place in it, you immediately gain any one available Bonus token from your Distiller."));
       vial.classList.add("top");
     }
@@ -287,7 +297,7 @@ function drawDistiller(ctx, lab, idx, pick, mine) {
     box.append(row);
   }
   return el("section", {class: "doe-panel doe-distiller-panel"},
-    el("h4", {}, "Distiller ", el("span", {class: "muted"}, `${d.mushrooms || 0} Mushroom${d.mushrooms === 1 ? "" : "s"}`)), box);
+    el("h4", {}, "Distiller ", el("span", {class: "muted"}, plural(d.mushrooms || 0, "Mushroom"))), box);
 }
 
 function drawToxicity(ctx, lab) {

@@ -4,6 +4,7 @@
 // Resource in the pool) are local picks carrying data-pick. Styles: drops.css (injected).
 import {RES, RES_ORDER, el, resChip, pawnChip, seatTag, nameSpan, finalTotal, clickable, mark} from "./util.js";
 import {actionNodes, attachCard} from "../../js/dom.js";
+import {mendCounts} from "../../js/words.js";
 import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {assistantIcon, recipeIcon, resIcon, pawnIcon, scrollIcon, extraIcon, flameIcon, pointsIcon} from "./icons.js";
 import {drawForest} from "./forest.js";
@@ -55,13 +56,41 @@ export function update(view) {
   render(true);
 }
 
-/** Log words for the Cat's "double-arrow space N" (a number that depends on the Forest board,
- *  so the stored line keeps it): "double-arrow space between columns 3-4, row 2", as the
- *  other spaces are worded. For the table's log (docs/renderer-contract.md). */
+/** The log's words for a stored line (docs/renderer-contract.md `logText`; issue 14 "Names,
+ *  not codes"): places as the board shows them, never by coordinates — a Gathering space is
+ *  "a Clearing space" or "an Underbrush space" (as drawn), an arrow space its kind ("a
+ *  four-arrow space"), a Brewer cell its Vial's letter ("Vial H"); hovering the line shows
+ *  which (logPlaces, which reads the stored words). Counts read as English ("1 Worm",
+ *  "2 Worms", words.js). */
 export function logText(text, view) {
-  if (!text.includes("double-arrow space ")) return text;
-  const spaces = (((view.game || {}).geometry || {}).forest || {}).action_spaces || [];
-  return text.replace(/double-arrow space (\d+)\b/g, (all, n) => {
+  const geo = ((view && view.game) || {}).geometry || {};
+  const gathering = (geo.forest || {}).gathering || [];
+  let out = String(text)
+    .replace(/\b(?:a |the )?Gathering space \(column (\d+), row (\d+)\)/g, (all, c, r) => {
+      const g = gathering.find((x) => x.id === `g-${c}-${r}`);
+      return g ? (g.clearing ? "a Clearing space" : "an Underbrush space") : "a Gathering space";
+    })
+    .replace(/\bfour-arrow space between columns \d+-\d+, rows \d+-\d+/g, "a four-arrow space")
+    .replace(/\bdouble-arrow space \d+\b/g, "a double-arrow space")
+    .replace(/\bdown-arrow space of column \d+/g, "a down-arrow space")
+    .replace(/\b(Vial [A-Z]) \(column \d+, row \d+\)/g, "$1");
+  return mendCounts(out, countNouns(geo));
+}
+
+/** The nouns Drops of Evil's lines count: the Resources by their names, Income icons, Rats. */
+function countNouns(geo) {
+  const names = geo.names || {};
+  return [...Object.entries(names).filter(([k]) => k !== "cheese" && k !== "coin").map(([, n]) => [n, `${n}s`]),
+    ["Cheese", "Cheese"], ["icon", "icons"], ["Free Rat", "Free Rats"], ["pair", "pairs"], ["point", "points"]];
+}
+
+/** The words of an action's label (docs/renderer-contract.md `labelText`): unlike the log, a
+ *  button must tell two places apart, so a label keeps the space's column and row; the Cat's
+ *  board-dependent "double-arrow space N" reads as the others ("double-arrow space between
+ *  columns 3-4, row 2"), and counts read as English. */
+export function labelText(text, view) {
+  const spaces = ((((view && view.game) || {}).geometry || {}).forest || {}).action_spaces || [];
+  const out = String(text).replace(/double-arrow space (\d+)\b/g, (all, n) => {
     const sp = spaces.find((x) => x.id === `k-${n}`);
     const ends = sp && sp.targets.map((t) => /^g-(\d+)-(\d+)$/.exec(t)).filter(Boolean);
     if (!ends || ends.length !== 2) return all;
@@ -69,6 +98,7 @@ export function logText(text, view) {
     return r1 === r2 ? `double-arrow space between columns ${Math.min(c1, c2)}-${Math.max(c1, c2)}, row ${r1}`
       : `double-arrow space between rows ${Math.min(r1, r2)}-${Math.max(r1, r2)}, column ${c1}`;
   });
+  return mendCounts(out, countNouns(((view && view.game) || {}).geometry || {}));
 }
 
 const SPACE_WORDS = [
@@ -162,7 +192,7 @@ function render(fresh) {
 
   const ctx = {
     view, game, table, you, legal, picked, sigs, prevSigs, fresh,
-    pick(key) { picked = key; render(false); },
+    pick(key) { picked = key; render(false); revealTargets(); },
     redraw() { render(false); },
     afterAct() {},
   };
@@ -205,6 +235,16 @@ function render(fresh) {
       ? mine : root.querySelector(".doe-left");
     if (place) place.dataset.promptFocus = "";
   }
+}
+
+/** A local pick (a pawn, a Resource of the pool) leads to the places it may go: keep them in
+ *  view below the status bar (the table's revealBelowBar; none in a replay). */
+function revealTargets() {
+  if (!picked || typeof table.revealBelowBar !== "function") return;
+  const targets = [...root.querySelectorAll("[data-action]:not(.dim)")].filter((n) => {
+    try { return JSON.parse(n.dataset.action).type !== "done"; } catch (e) { return false; }
+  });
+  if (targets.length) table.revealBelowBar(targets[0], targets[targets.length - 1]);
 }
 
 function focusedKey() {

@@ -7,6 +7,7 @@
 // and "Demon Abilities" of the rulebook), so a tile's card reads as the rulebook does.
 
 import {sv} from "../../js/dom.js";
+import {plural as s} from "../../js/words.js";  // "1 monster tile", "2 monster tiles"
 
 export const INK = "#2b2118";
 /** Tile colours (the three monster colours), light enough for dark ink on them. */
@@ -268,7 +269,6 @@ export function abilitySymbol(e) {
 
 // ----- the rulebook's words ----------------------------------------------------------------------
 
-const s = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 const COLOURS = {blue: "blue", red: "red", yellow: "yellow"};
 
 /** The rulebook's text for one effect or passive (sections "Monster Abilities", "Ability

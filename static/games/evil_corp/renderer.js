@@ -12,6 +12,7 @@ import {actionNodes, el, attachCard} from "../../js/dom.js";
 import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import * as I from "./icons.js";
+import {mendCounts, plural} from "../../js/words.js";
 
 export const title = "Evil Corp.";
 
@@ -206,10 +207,11 @@ const CSS = `
   .ec-steps > span .ic { height: 1.1rem; }
   .ec-steps > span.marker .ic { height: 1.5rem; }
   .ec-end { width: 1.2rem; height: 1.7rem; font-size: 13px; }
-  .ec-tile.big { width: 4.6rem; height: 5.6rem; }
+  /* a monster's name at 13 px, the phones' floor (issue 14): a wider tile, two lines of name */
+  .ec-tile.big { width: 5.8rem; height: 6.2rem; }
   .ec-tile.big .ec-glyph { margin-top: .95rem; width: 1.6rem; height: 1.6rem; }
-  .ec-tile .ec-name { font-size: 11px; }
-  .ec-qcell { width: 5.1rem; }
+  .ec-tile .ec-name { font-size: 13px; line-height: 1.05; overflow-wrap: break-word; letter-spacing: -.02em; }
+  .ec-qcell { width: 6rem; }
   .ec-demon { min-width: 0; flex: 1 1 9.5rem; }
 }
 `;
@@ -309,7 +311,6 @@ function stat(icon, value, label) {
   return el("span", {class: "ec-stat", title: label, "aria-label": `${label}: ${value}`}, icon, String(value));
 }
 
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 // ----- tiles and their cards -----------------------------------------------------------------------
 
@@ -444,17 +445,21 @@ export function seatBoard(seat, view) {
     shown.length ? note("Revealed: ", el("b", {}, shown.join(", "))) : null);
 }
 
-/** The log's words for a stored line (docs/renderer-contract.md `logText`): the engine writes
- *  the end of the game as "The game ends: <winners> own(s) 2 victory tokens." (its stored text
- *  stays as it is: a rules-version matter); the reader gets "owns" for one winner, "own" for
- *  more. */
+/** The log's words for a stored line (docs/renderer-contract.md `logText`): counts read as
+ *  English ("1 tile", "1 cell", "2 steps": words.js), and the engine's end of the game, "The
+ *  game ends: <winners> own(s) 2 victory tokens." (its stored text stays as it is: a
+ *  rules-version matter), reads "owns" for one winner, "own" for more. */
 export function logText(text, view) {
   const m = /^The game ends: (.*) own\(s\) /.exec(text);
-  if (!m) return text;
+  if (!m) return mendCounts(text, NOUNS);
   const winners = view && view.game && Array.isArray(view.game.winner) ? view.game.winner.length
     : m[1].split(", ").length;
   return text.replace(" own(s) ", winners === 1 ? " owns " : " own ");
 }
+
+/** Counted nouns of Evil Corp.'s stored lines. */
+const NOUNS = [["tile", "tiles"], ["cell", "cells"], ["step", "steps"], ["victory token", "victory tokens"],
+               ["magic coin", "magic coins"], ["monster", "monsters"]];
 
 const CELL_WORDS = [[/raid cell (\d+)/, (n) => `raid-${n}`], [/port cell (\d+)/, (n) => `port-${n}`],
                     [/\bfortress\b/, () => "fortress"], [/\bportal\b/, () => "portal"]];
@@ -508,16 +513,24 @@ for (const ev of ["wheel", "touchmove", "keydown"]) {
 }
 
 function bringIntoView(view, box) {
-  const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const behavior = reduce ? "auto" : "smooth";
+  // The table's helper (board.js revealBelowBar, docs/renderer-contract.md); the replay's
+  // read-only table has none: nothing to keep in view there.
+  const reveal = typeof table.revealBelowBar === "function" ? table.revealBelowBar : null;
+  const p = view.prompt;
+  if (p) {
+    // where the table brings the decision into view when the prompt arrives (data-prompt-focus)
+    const [first, last] = placeOf(p.kind, box);
+    if (first) first.dataset.promptFocus = "";
+    if (last && last !== first) last.dataset.promptFocusEnd = "";
+  }
+  if (!reveal) return;
   if (scrollToCell) {
     scrollToCell = false;
     holdUntil = 0;
     const cell = box.querySelector("#ec-boards .legal");
-    if (cell && !inView(cell)) cell.scrollIntoView({block: "center", behavior});
+    if (cell) reveal(cell);
     return;
   }
-  const p = view.prompt;
   const key = p ? `${view.game.round}:${view.game.phase}:${p.kind}:${view.game.turn_side}` : null;
   const first = !drawn;
   drawn = true;
@@ -529,7 +542,7 @@ function bringIntoView(view, box) {
       // on screen at once when they fit, unless the player has scrolled already.
       if (first && window.scrollY === 0) {
         const start = box.querySelector("#ec-my-screen") || box.querySelector(".ec-board");
-        const again = () => { if (start && start.isConnected && window.scrollY === 0) revealTracks(start, box, behavior); };
+        const again = () => { if (start && start.isConnected && window.scrollY === 0) revealTracks(start, box, reveal); };
         requestAnimationFrame(again);
         setTimeout(again, 400);
       }
@@ -545,7 +558,7 @@ function bringIntoView(view, box) {
   const [start, last] = holdWhat;
   if (!start) return;
   const again = () => {
-    if (start.isConnected && performance.now() <= holdUntil) reveal(start, last, behavior, lastTrack(box));
+    if (start.isConnected && performance.now() <= holdUntil) reveal(start, last, lastTrack(box));
   };
   requestAnimationFrame(again);
   // the page around the board (seats, log, fonts) may still be settling: look once more
@@ -566,24 +579,6 @@ function placeOf(kind, box) {
   return [first, usable.length ? usable[usable.length - 1] : first];
 }
 
-/** Visible part of the page: the viewport below the table's status bar (the prompt bar, at the
- *  top of the table and sticky there while the page scrolls), as [top, bottom]. */
-function visibleBand() {
-  const bar = document.getElementById("prompt-bar");
-  let top = 0;
-  if (bar) {
-    const r = bar.getBoundingClientRect();
-    if (r.height && r.bottom > 0) top = Math.min(r.bottom, window.innerHeight);
-  }
-  return [top, window.innerHeight];
-}
-
-function inView(node) {
-  const r = node.getBoundingClientRect();
-  const [top, bottom] = visibleBand();
-  return r.top >= top && r.bottom <= bottom;
-}
-
 /** The last fear track on the page (null: none). */
 function lastTrack(box) {
   const all = box.querySelectorAll("#ec-boards .ec-track");
@@ -592,41 +587,13 @@ function lastTrack(box) {
 
 /** Without a prompt: scroll the least so that `start`..the last fear track is visible, only if
  *  it all fits (else leave the page where it is). */
-function revealTracks(start, box, behavior) {
+function revealTracks(start, box, reveal) {
   const end = lastTrack(box);
-  if (!end || inView(end)) return;
+  if (!end) return;
   const a = start.getBoundingClientRect(), b = end.getBoundingClientRect();
-  if (b.bottom - Math.min(a.top, b.top) <= roomBelowBar() - 16) reveal(start, end, behavior);
-}
-
-/** The height of the window below the status bar once the page has scrolled (the bar sticks to
- *  the top of the window then). */
-function roomBelowBar() {
   const bar = document.getElementById("prompt-bar");
-  const h = bar ? bar.getBoundingClientRect().height : 0;
-  return window.innerHeight - h;
-}
-
-/** Scroll the least so that first..last is visible below the status bar (the top of `first`
- *  if it cannot all fit); first..`wish` instead when that fits too (every fear track with the
- *  place to decide). */
-function reveal(first, last, behavior, wish = null) {
-  const a = first.getBoundingClientRect();
-  let b = last.getBoundingClientRect();
-  const room = roomBelowBar();
-  if (wish) {
-    const w = wish.getBoundingClientRect();
-    if (Math.max(w.bottom, b.bottom) - Math.min(a.top, w.top) <= room - 16) b = w.bottom > b.bottom ? w : b;
-  }
-  const top = Math.min(a.top, b.top), bottom = Math.max(a.bottom, b.bottom);
-  const [bandTop, bandBottom] = visibleBand();
-  let dy = 0;
-  // (scrolling down, the bar sticks to the top of the window: the band then starts at its
-  // height, not where it is now)
-  const stuckTop = window.innerHeight - room;
-  if (top < bandTop || bottom - top > room - 8) dy = top - Math.max(bandTop, stuckTop) - 8;
-  else if (bottom > bandBottom) dy = bottom - bandBottom + 8;
-  if (dy) window.scrollBy({top: dy, behavior});
+  const room = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
+  if (b.bottom - Math.min(a.top, b.top) <= room - 16) reveal(start, end);
 }
 
 // ----- the key (issue 14, items 1 and 4) ---------------------------------------------------------
@@ -708,22 +675,28 @@ export function promptText(view) {
   const hires = actionsWhere((a) => a.type === "hire");
   const canPass = actionsWhere((a) => a.type === "pass").length > 0;
   const game = view.game;
+  // a phone's prompt bar keeps to two lines (issue 14, item 7): the same instruction, shorter
+  const short = PHONE_WIDTH.matches;
   if (plays.length && picked !== null) {
     const mine = (game.screens || []).find((x) => x.seat === view.you);
     const tile = mine && (mine.supply || []).find((t) => t.id === picked);
     const name = tile ? typeOf(game, tile).name : "the picked monster";
-    return `Your turn: click a highlighted cell on your half of a board to put ${name} into play ` +
-      "(click it again, or press Escape, to pick another).";
+    return short ? `Click a highlighted cell for ${name} (or the tile again to undo).`
+      : `Your turn: click a highlighted cell on your half of a board to put ${name} into play ` +
+        "(click it again, or press Escape, to pick another).";
   }
   const parts = [];
-  if (plays.length) parts.push("put a monster into play (pick one behind your screen, then a highlighted cell)");
-  if (acts.length) parts.push("activate a highlighted monster");
-  if (hires.length) parts.push("hire a highlighted applicant");
+  if (plays.length) parts.push(short ? "play a monster (tile, then cell)" : "put a monster into play (pick one behind your screen, then a highlighted cell)");
+  if (acts.length) parts.push(short ? "activate" : "activate a highlighted monster");
+  if (hires.length) parts.push(short ? "hire" : "hire a highlighted applicant");
   if (canPass) parts.push("pass");
   if (!parts.length) return null;
   const last = parts.pop();
   return `Your turn: ${parts.length ? `${parts.join(", ")} or ${last}` : last}.`;
 }
+
+/** Phone widths (as the table's: static/js/table/prompt.js). */
+const PHONE_WIDTH = window.matchMedia("(max-width: 720px)");
 
 // ----- settlement boards -------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import {toast} from "./toasts.js";
 
 /** What the renderer drew as clickable on the board (canonical keys), and what it asked to show
  *  in the prompt bar anyway; both are reset before each update(). */
-export const claims = {claimed: new Set(), forced: new Set()};
+export const claims = {claimed: new Set(), forced: new Set(), secondary: new Set()};
 
 let renderer = null;
 let boardErrorShown = false;
@@ -31,11 +31,19 @@ export const tableApi = Object.freeze({
     claims.claimed.add(canon(action));
     onClaim();
   },
+  /** Draw `actions`' buttons in the prompt bar as side choices (not the main, coloured ones):
+   *  e.g. Covil's "Buy a Power Relic" while the decision is on the map. */
+  secondary(actions) {
+    for (const a of actions || []) claims.secondary.add(canon(a));
+    onClaim();
+  },
   /** Keep `actions` in the prompt bar even though the board draws them too. */
   showInPromptBar(actions) {
     for (const a of actions || []) claims.forced.add(canon(a));
     onClaim();
   },
+  /** Scroll the least so that first..last lies below the status bar (revealBelowBar). */
+  revealBelowBar,
   // Read-only extras.
   you,
   seatShape,
@@ -62,7 +70,7 @@ export async function loadRenderer(claimed) {
     toast("The game board failed to start; use the buttons in the bar above.", "warn");
   }
   renderer = mod;
-  S.words = logText;  // labels of actions name places as the log does
+  S.words = labelText;  // labels of actions name places in the renderer's words
 }
 
 export function hasRenderer() {
@@ -91,6 +99,19 @@ export function logText(text) {
     return renderer.logText(text, S.view) || text;
   } catch (e) {
     console.error("table: log wording failed", e);
+    return text;
+  }
+}
+
+/** The words of an action's label (`text`: the server's), by the renderer's optional
+ *  `labelText(text, view)`, else its `logText` (a button must tell places apart where a log
+ *  line may name them as the board does); unchanged without either. */
+export function labelText(text) {
+  if (!renderer || typeof renderer.labelText !== "function" || !S.view) return logText(text);
+  try {
+    return renderer.labelText(text, S.view) || text;
+  } catch (e) {
+    console.error("table: label wording failed", e);
     return text;
   }
 }
@@ -139,6 +160,7 @@ export function hintPlaces(action) {
 export function runRenderer() {
   claims.claimed = new Set();
   claims.forced = new Set();
+  claims.secondary = new Set();
   if (!renderer || !S.view) return;
   const focus = focusedKey(dom.board, "[data-action], [data-pick]");
   const before = motion.snapshot(dom.board);
@@ -174,11 +196,15 @@ export function restoreFocus(box, key) {
 
 // ----- "what you act on is on screen" (issue 14, item 6) -------------------------------------
 
-/** The place on the board where the player decides now: the element the renderer marked with
- *  `data-prompt-focus`, else the first legal place it drew (a [data-action] or [data-pick]). */
+/** The place on the board where the player decides now, as [first, last]: the element the
+ *  renderer marked with `data-prompt-focus` (and, when the place spans several, the last one
+ *  marked `data-prompt-focus-end`), else the first legal place it drew (a [data-action] or
+ *  [data-pick]); [null, null] when there is none. */
 export function decisionPlace() {
-  return dom.board.querySelector("[data-prompt-focus]") ||
+  const first = dom.board.querySelector("[data-prompt-focus]") ||
     dom.board.querySelector("[data-action], [data-pick], .legal");
+  if (!first) return [null, null];
+  return [first, dom.board.querySelector("[data-prompt-focus-end]") || first];
 }
 
 /** The part of the window not under the status bar: [top, bottom] in viewport pixels. The bar
@@ -189,28 +215,66 @@ export function visibleBand() {
   return [top, window.innerHeight];
 }
 
-/** Scroll the decision place into view when it is not already wholly visible below the status
- *  bar. Returns the element (or null). */
-export function bringDecisionIntoView() {
-  const place = decisionPlace();
-  if (!place) return null;
-  bringIntoView(place);
-  dom.board.dataset.decision = "shown";
-  return place;
+/** Whether `node` lies wholly in the window below the status bar. */
+export function inViewBelowBar(node) {
+  const r = node.getBoundingClientRect();
+  const [top, bottom] = visibleBand();
+  return r.top >= top && r.bottom <= bottom;
 }
 
-/** Scroll `place` (an element of the page) into view when it is not already wholly visible
- *  below the status bar. */
-export function bringIntoView(place) {
-  const r = place.getBoundingClientRect();
-  const [top, bottom] = visibleBand();
-  const inView = r.top >= top && r.bottom <= bottom && r.left >= 0 && r.right <= window.innerWidth;
-  if (!inView) {
-    const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
-    // scrollIntoView keeps clear of the sticky bar (the page's scroll-padding-top is its height).
-    place.scrollIntoView({block: r.height > (bottom - top) / 2 ? "start" : "center", inline: "nearest",
-                          behavior: smooth ? "smooth" : "auto"});
+/** The height of the window below the status bar once the page has scrolled (the bar sticks to
+ *  the top of the window then). */
+function roomBelowBar() {
+  return window.innerHeight - dom.promptBar.getBoundingClientRect().height;
+}
+
+/** Scroll the page the least so that `first`..`last` (elements; `last` defaults to `first`)
+ *  lies below the fixed status bar and above the bottom of the window: the top of `first`
+ *  when it cannot all fit. With `wish` (an element) the span reaches it too when that still
+ *  fits (Evil Corp.: every fear track with the place to decide). Smooth, or at once with
+ *  `prefers-reduced-motion`. Returns the pixels scrolled (0: it was in view). Shared by the
+ *  table and the renderers (`table.revealBelowBar`, docs/renderer-contract.md). */
+export function revealBelowBar(first, last = first, wish = null) {
+  if (!first || !first.isConnected) return 0;
+  const a = first.getBoundingClientRect();
+  let b = (last && last.isConnected ? last : first).getBoundingClientRect();
+  const room = roomBelowBar();
+  if (wish && wish.isConnected) {
+    const w = wish.getBoundingClientRect();
+    if (Math.max(w.bottom, b.bottom) - Math.min(a.top, w.top) <= room - 16) b = w.bottom > b.bottom ? w : b;
   }
+  const top = Math.min(a.top, b.top), bottom = Math.max(a.bottom, b.bottom);
+  const [bandTop, bandBottom] = visibleBand();
+  // (scrolling down, the bar sticks to the top of the window: the band then starts at its
+  // height, not where it is now)
+  const stuckTop = window.innerHeight - room;
+  let dy = 0;
+  if (top < bandTop || bottom - top > room - 8) dy = top - Math.max(bandTop, stuckTop) - 8;
+  else if (bottom > bandBottom) dy = bottom - bandBottom + 8;
+  // a scroll past the page's end does not happen: count only what the page can scroll
+  const max = document.scrollingElement.scrollHeight - window.innerHeight;
+  dy = Math.round(Math.max(-window.scrollY, Math.min(dy, max - window.scrollY)));
+  if (dy) {
+    const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    window.scrollBy({top: dy, behavior: reduce ? "auto" : "smooth"});
+  }
+  return dy;
+}
+
+/** Bring the decision place (decisionPlace) into view below the status bar, when it is not
+ *  already. Returns the place's first element (or null). */
+export function bringDecisionIntoView() {
+  const [first, last] = decisionPlace();
+  if (!first) return null;
+  revealBelowBar(first, last);
+  dom.board.dataset.decision = "shown";
+  return first;
+}
+
+/** Scroll `place` (an element of the page) into view below the status bar when it is not
+ *  already wholly visible there (revealBelowBar of that one element). */
+export function bringIntoView(place) {
+  revealBelowBar(place);
 }
 
 // Renderers attach their own click/Enter handlers; this catches clickable board elements whose

@@ -1,7 +1,7 @@
 // The header: title, match status, round and phase, whose turn it is (with an opt-in chime
 // when it becomes yours), and how many spectators watch.
 
-import {el} from "../dom.js";
+import {el, sv} from "../dom.js";
 import {humanize, seatChip} from "../kv.js";
 import {cfg, dom, kvCtx, root, S, turnOf} from "./state.js";
 
@@ -46,9 +46,19 @@ export function joinChips(seats) {
   return out;
 }
 
+/** An eye (the spectators' count on a phone is the eye and the number). */
+function eye() {
+  return sv("svg", {class: "spect-eye", viewBox: "0 0 24 16", width: 20, height: 14, "aria-hidden": "true"},
+    sv("path", {d: "M1 8 C5 1 19 1 23 8 C19 15 5 15 1 8 Z", fill: "none", stroke: "currentColor", "stroke-width": 2}),
+    sv("circle", {cx: 12, cy: 8, r: 3.5, fill: "currentColor"}));
+}
+
 export function renderSpectators() {
   const n = S.presence.spectators || 0;
-  dom.spectators.textContent = `${n} watching`;
+  // "3 watching" on desktop; the eye and "3" on a phone (the word is hidden there: CSS)
+  dom.spectators.replaceChildren(eye(), el("span", {class: "spect-n"}, String(n)), el("span", {class: "spect-word"}, " watching"));
+  dom.spectators.title = `${n} ${n === 1 ? "spectator" : "spectators"} watching`;
+  dom.spectators.setAttribute("aria-label", dom.spectators.title);
   dom.spectators.dataset.count = String(n);
   dom.spectators.hidden = n === 0;  // a line of header saved (phones) when nobody watches
 }
@@ -96,4 +106,27 @@ if (toolsToggle && tools) {
     tools.classList.toggle("open", open);
     toolsToggle.setAttribute("aria-expanded", String(open));
   });
+}
+
+// ----- phones: the game's key beside "More" (issue 14, item 7: the phone header) ---------------
+
+// The renderer draws its "? Key" (legend.js keyPanel) on the board; on a phone its toggle there
+// is hidden (CSS) and this header button opens and closes it instead: the list then shows as a
+// sheet at the bottom of the screen.
+const keyToggle = document.getElementById("key-toggle");
+if (keyToggle) {
+  const legend = () => document.querySelector("#board .legend-key");
+  const sync = () => {
+    const box = legend();
+    keyToggle.hidden = !box;
+    keyToggle.setAttribute("aria-expanded", String(!!(box && box.open)));
+  };
+  keyToggle.addEventListener("click", () => {
+    const box = legend();
+    if (box) box.open = !box.open;
+    sync();
+  });
+  // the board redraws its key with every view (and the key's own Close button closes it)
+  new MutationObserver(sync).observe(document.getElementById("board"), {childList: true, subtree: true, attributes: true, attributeFilter: ["open"]});
+  sync();
 }

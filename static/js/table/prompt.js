@@ -17,6 +17,10 @@ import {isOpen} from "./wire.js";
  *  "Ranged attack from J exhausting Bully (strength 0, or 1 with its Aftershock)"). */
 const BAR_MAX = {desktop: 8, phone: 5};
 const BAR_CHARS = {desktop: 150, phone: 70};
+/** On a phone a button longer than this (Covil's attacks name the Minion and the strength)
+ *  fills the bar on its own: it waits in the menu, even as its only choice (a way out or the
+ *  end of a step, KEEP_IN_BAR, stays). */
+const PHONE_LONG_LABEL = 34;
 const PHONE = matchMedia("(max-width: 720px)");
 // A window turned or resized across the phone width: the bar's room changed, lay it out again.
 PHONE.addEventListener("change", () => { if (S.view) renderPrompt(); });
@@ -73,7 +77,7 @@ export function renderPrompt() {
       if (claims.claimed.has(k) && !claims.forced.has(k)) continue;
       const b = el("button", {type: "button", class: "btn action-btn", dataset: {action: JSON.stringify(a)},
                               onclick: () => act(a)}, label(a));
-      if (a && (a.type === "cancel" || a.type === "undo")) b.classList.add("btn-secondary");
+      if (a && (a.type === "cancel" || a.type === "undo" || claims.secondary.has(k))) b.classList.add("btn-secondary");
       b.disabled = busy() || !isOpen();
       pairs.push([a, b]);
     }
@@ -106,7 +110,8 @@ function layout(pairs) {
   const max = PHONE.matches ? BAR_MAX.phone : BAR_MAX.desktop;
   const chars = PHONE.matches ? BAR_CHARS.phone : BAR_CHARS.desktop;
   const length = (list) => list.reduce((n, [, b]) => n + b.textContent.length, 0);
-  if (pairs.length <= max && length(pairs) <= chars) {
+  const long = ([a, b]) => PHONE.matches && b.textContent.length > PHONE_LONG_LABEL && !KEEP_IN_BAR.has((a && a.type) || "");
+  if (pairs.length <= max && length(pairs) <= chars && !pairs.some(long)) {
     menuOpen = false;
     return pairs.map(([, b]) => b);
   }
@@ -118,7 +123,7 @@ function layout(pairs) {
   }
   const bar = [], menu = [];
   for (const [t, list] of byType) {
-    (list.length === 1 || KEEP_IN_BAR.has(t) ? bar : menu).push([t, list]);
+    ((list.length === 1 && !long(list[0])) || KEEP_IN_BAR.has(t) ? bar : menu).push([t, list]);
   }
   // Still too many one-off kinds (or too long): the rest of them join the menu too.
   const inBar = () => bar.flatMap(([, l]) => l);
@@ -127,7 +132,7 @@ function layout(pairs) {
     menu.unshift(...bar.splice(i, 1));
   }
   const count = menu.reduce((n, [, l]) => n + l.length, 0);
-  if (count < 2) {  // a menu of one choice saves nothing: buttons, then
+  if (count < 2 && !menu.some(([, l]) => l.some(long))) {  // a menu of one short choice saves nothing: buttons, then
     menuOpen = false;
     return pairs.map(([, b]) => b);
   }
@@ -135,7 +140,7 @@ function layout(pairs) {
   if (key !== menuKey) menuOpen = false;
   menuKey = key;
   const details = el("details", {class: "action-menu", open: menuOpen},
-    el("summary", {class: "btn action-menu-toggle"}, `Choose: ${count} choices`),
+    el("summary", {class: "btn action-menu-toggle"}, count === 1 ? "Choose: 1 choice" : `Choose: ${count} choices`),
     el("div", {class: "action-menu-body"},
       menu.map(([t, list]) => el("div", {class: "action-group", role: "group", "aria-label": humanize(t || "other")},
         menu.length > 1 ? el("span", {class: "action-group-label"}, `${humanize(t || "other")} (${list.length})`) : null,

@@ -1,0 +1,35 @@
+// Counted nouns in words (issue 14, "Names, not codes": the log reads as English). One home for
+// the plural rule, shared by the three renderers (their own drawings and their logText, which
+// mends the stored log lines: "1 coins", "2 Worm", "3 tile(s)").
+
+/** "1 coin", "2 coins", "0 coins": `n` and `one` or `many` (by default `one` + "s"). Only
+ *  exactly 1 (or -1) takes the singular. */
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${Math.abs(Number(n)) === 1 ? one : many}`;
+}
+
+/** The noun alone: `one` for 1 (or -1), else `many`. */
+export function nounFor(n, one, many = `${one}s`) {
+  return Math.abs(Number(n)) === 1 ? one : many;
+}
+
+function escape(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** `text` with its counts mended: every "N noun(s)" reads "N noun" or "N nouns", and every
+ *  "N <noun>" of `nouns` (`[[one, many], …]`, e.g. `[["Worm", "Worms"], ["cell", "cells"]]`)
+ *  takes the form N asks for, whichever form the text had. A number is a whole token ("+1",
+ *  "-1" count too); anything else is left as it is. */
+export function mendCounts(text, nouns = []) {
+  let out = String(text).replace(/(^|[^\w.])([-+]?\d+) ((?:[A-Za-z]+ ){0,2}[A-Za-z]+)\(s\)/g,
+    (all, pre, n, one) => `${pre}${plural(n, one)}`);
+  // longest names first: "Free Rats" before "Rats"
+  const pairs = [...nouns].sort((a, b) => b[0].length - a[0].length);
+  for (const [one, many = `${one}s`] of pairs) {
+    const forms = one === many ? escape(one) : `(?:${escape(many)}|${escape(one)})`;
+    const re = new RegExp(`(^|[^\\w.])([-+]?\\d+) ${forms}(?![\\w(])`, "g");
+    out = out.replace(re, (all, pre, n) => `${pre}${plural(n, one, many)}`);
+  }
+  return out;
+}
