@@ -70,7 +70,9 @@ def reason(stats: dict) -> str | None:
     # The search picks the move it tried most, not the best mean: a move tried a few times
     # can average more. Compare the two only when the comparison is the chosen move's.
     if score is not None and runner_up is not None and score >= runner_up:
-        line += f" (score {round(score * 100)} against {round(runner_up * 100)} for the next best)"
+        ours, theirs = round(score * 100), round(runner_up * 100)
+        line += (f" (score {ours}, tied with the next best)" if ours == theirs else
+                 f" (score {ours} against {theirs} for the next best)")
     elif score is not None:
         line += f" (score {round(score * 100)} of 100)"
     return line + "."

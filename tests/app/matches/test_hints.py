@@ -227,6 +227,17 @@ def test_the_reason_never_says_the_chosen_move_scores_below_the_next_best():
     assert "200 simulated futures" in above
 
 
+def test_the_reason_never_reads_score_65_against_65():
+    """Scores that round to the same number are a tie in words, not "score 65 against 65 for
+    the next best" (seen in a Drops of Evil hint and a Covil one)."""
+    from app.matches.hints import reason
+
+    base = {"choices": 5, "searched": True, "considered": 5, "iterations": 200}
+    tie = reason({**base, "score": 0.652, "next_score": 0.648})
+    assert tie is not None and "against" not in tie
+    assert "score 65, tied with the next best" in tie
+
+
 def test_a_team_mate_moving_meanwhile_does_not_make_the_hint_stale(hints_client):
     """Evil Corp.'s team-mates move at once (a simultaneous frame): while Ann thinks, or while
     her hint is searched, Cy (her team-mate, often a bot) moves. Her position is unchanged, so
