@@ -27,11 +27,12 @@ from app.matches import pace
 from app.matches.botpool import BotPool
 from app.matches.changes import HintUsed
 from app.matches.errors import ErrorCode, ServiceError
+from app.matches.moves import Moves
 from app.matches.snapshot import engine_for
 from app.matches.store import Store
 from app.models import HintUseRow, Match, utcnow
 from engines import levels
-from engines.base import Action
+from engines.base import Action, Engine
 
 log = logging.getLogger("lair.hints")
 
@@ -69,7 +70,9 @@ def reason(stats: dict) -> str | None:
     # The search picks the move it tried most, not the best mean: a move tried a few times
     # can average more. Compare the two only when the comparison is the chosen move's.
     if score is not None and runner_up is not None and score >= runner_up:
-        line += f" (score {round(score * 100)} against {round(runner_up * 100)} for the next best)"
+        ours, theirs = round(score * 100), round(runner_up * 100)
+        line += (f" (score {ours}, tied with the next best)" if ours == theirs else
+                 f" (score {ours} against {theirs} for the next best)")
     elif score is not None:
         line += f" (score {round(score * 100)} of 100)"
     return line + "."
@@ -79,9 +82,10 @@ class Hints:
     """Answer hint requests; record each use. ``budget``: the search's ``engines.search.Budget``
     (None: the pool's ``seconds`` of CPU; tests give a fixed number of iterations)."""
 
-    def __init__(self, store: Store, pool: BotPool, budget=None):
+    def __init__(self, store: Store, pool: BotPool, moves: Moves, budget=None):
         self.store = store
         self.pool = pool
+        self.moves = moves
         self.budget = budget
 
     async def suggest(self, match_id: str, user_id: str | None, version: int,
@@ -90,7 +94,8 @@ class Hints:
         the asker's view). Raises ``ServiceError``: ``spectator`` (no seat), ``bad_request``
         (not started), ``finished``, ``hints_off`` (the host's setting, or rules without a
         search bot), ``stale`` (the view is not the current version, or the table moved while
-        the hint was searched: nothing recorded), ``not_your_seat`` (the seat is not prompted),
+        the hint was searched: nothing recorded; except in a simultaneous frame that still
+        stands for the asker, where the hint is for the current version), ``not_your_seat`` (the seat is not prompted),
         ``rate_limited`` (from ``charge``). Nothing of the match's state changes."""
         snap = await self.store.current(match_id)
         m = snap.match
@@ -104,9 +109,13 @@ class Hints:
         engine = engine_for(m)
         if not available(engine, m.settings):
             raise ServiceError(ErrorCode.HINTS_OFF, "Hints are off in this match.")
-        if version != m.version:
+        # In a simultaneous frame (Evil Corp.'s team-mates, a bot among them) the others move
+        # while the asker thinks: a view one of their moves made old still holds the asker's
+        # position, judged as a late action of that frame is (Moves.late_ok).
+        if version != m.version and not self.moves.late_ok(match_id, engine, m, seat, version):
             raise ServiceError(ErrorCode.STALE, "The table changed; ask again on the current "
                                                 "position.")
+        version = m.version
         state = m.started_state
         if seat not in engine.prompts(state) or not engine.legal_actions(state, seat):
             raise ServiceError(ErrorCode.NOT_YOUR_SEAT, "It is not your turn.")
@@ -114,10 +123,23 @@ class Hints:
             await charge()
         action, stats = await self.pool.hint(engine, state, seat, self.budget)
         if not await self._record(match_id, seat, version):
-            raise ServiceError(ErrorCode.STALE, "The table changed while the hint was "
-                                                "thought over; ask again.")
+            version = await self._late(match_id, engine, seat, version, action)
         await self.store.changed(match_id, HintUsed(seat))
         return Hint(version, action, reason(stats))
+
+    async def _late(self, match_id: str, engine: Engine, seat: int, version: int, action: Action
+                    ) -> int:
+        """The version a hint searched at ``version`` is recorded for when the table moved
+        during the search: the current one, if the asker's simultaneous frame still stands
+        (others moved, not the asker; its prompt unchanged) and ``action`` is still legal.
+        Raises ``ServiceError('stale')`` otherwise (nothing recorded)."""
+        m = (await self.store.current(match_id)).match
+        if m.status == "active" and self.moves.late_ok(match_id, engine, m, seat, version) \
+                and action in engine.legal_actions(m.started_state, seat) \
+                and await self._record(match_id, seat, m.version):
+            return m.version
+        raise ServiceError(ErrorCode.STALE, "The table changed while the hint was thought "
+                                            "over; ask again.")
 
     async def _record(self, match_id: str, seat: int, version: int) -> bool:
         """Insert the use if the match still runs at ``version`` (one statement: a move

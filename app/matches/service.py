@@ -58,7 +58,7 @@ class MatchService:
         self.moves = Moves(store)
         self.pace = PaceSeats(store, self.chat)
         self.bots = BotRunner(store, self.moves, delay=bot_delay, pool=bot_pool)
-        self.hints = Hints(store, self.bots.pool)
+        self.hints = Hints(store, self.bots.pool, self.moves)
 
         # reading and the change bus (app/matches/store.py)
         self.subscribe = store.subscribe

@@ -28,7 +28,7 @@ import {drawLog, redrawLog, wireLogHover} from "./table/log.js";
 import {queuePrompt, renderPrompt} from "./table/prompt.js";
 import {resultParts} from "./table/result.js";
 import {onPresence, presenceFromView, refreshDots, renderSeats} from "./table/seats.js";
-import {$, cfg, dom, kvCtx, paceSeat, postForm, root, S, seatCount, seatName, setView, turnOf, you} from "./table/state.js";
+import {$, cfg, dom, kvCtx, paceSeat, postForm, promptKey, root, S, seatCount, seatName, setView, turnOf, you} from "./table/state.js";
 import {toast} from "./table/toasts.js";
 import {resetBackoff, resync, start} from "./table/wire.js";
 
@@ -149,12 +149,6 @@ function logCtx() {
 }
 
 /** What the viewer is asked now (empty when it is not their turn). */
-function promptKey() {
-  if (!S.view || !turnOf().myTurn) return "";
-  const p = S.view.prompt;
-  return `${S.view.header && S.view.header.phase}|${p && p.text}`;
-}
-
 /** Views carry what this socket lacks (docs/wire.md): the log from `log_from` on, and
  *  without the game parts named in `kept`, which never change. Fill them in from the view we
  *  hold; false if that view is not the one the delta was made for. */

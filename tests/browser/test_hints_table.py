@@ -251,3 +251,50 @@ def test_a_refused_hint_is_a_toast_and_the_button_stays(browser, server):
     finally:
         for c in ctxs:
             c.close()
+
+
+@pytest.fixture(scope="module")
+def slow_bots(tmp_path_factory):
+    """The real site whose bots wait 10 s before each move: a player sees a suggestion before
+    the team-mate bot moves."""
+    with lair_process(tmp_path_factory.mktemp("db") / "lair.db", BOT_THINK_SECONDS="0.05",
+                      BOT_WORKERS="1", BOT_DELAY="10") as url:
+        yield url
+
+
+def test_a_suggestion_stays_while_a_team_mate_moves(browser, slow_bots):
+    """Evil Corp. for 4: Morgana's team-mate (seat 3, an Easy bot) moves at the same time as
+    she does. The suggestion she asked for stays, highlighted, when the bot's move arrives (her
+    decision is the same), and she plays it by clicking as usual."""
+    ctx, host = new_page(browser)
+    frames = frames_of(host)
+    try:
+        host.goto(slow_bots + "/")
+        host.fill("#name", "Morgana")
+        host.click("#name-submit")
+        host.check("#game-evil_corp")
+        host.select_option("#players-evil_corp", "4")
+        host.select_option("select[name=opt_evil_corp_first_player]", "0")
+        host.click("#create")
+        host.wait_for_selector("#fill")
+        host.select_option("#fill-level", "easy")
+        host.click("#fill")
+        host.wait_for_selector("#seats li[data-seat='3'] strong")
+        host.click("#start")
+        host.wait_for_selector("#table")
+        frame = ask(host, frames)
+        shown_at = frame["version"]
+        assert shown_at == 0, "the team-mate moved before the suggestion came: nothing tried"
+        # the team-mate's move arrives: another version, the same decision for her
+        host.wait_for_function("(v) => Number(document.body.dataset.version) > v", arg=shown_at,
+                               timeout=30_000)
+        assert host.evaluate("document.body.dataset.hint") == "shown", \
+            "the suggestion went away when the team-mate moved"
+        assert any(h["visible"] for h in highlighted(host))
+        save(host, "hint-evil_corp-team-mate-moved")
+        play_by_clicks(host, frame["action"])
+        host.wait_for_function("document.body.dataset.hint !== 'shown'")
+        assert host.locator(".hint-hit").count() == 0
+        assert host.js_errors == []
+    finally:
+        ctx.close()

@@ -9,7 +9,7 @@
 import {actionNodes, el} from "../dom.js";
 import {act, busy, isLegal, label, uuid} from "./actions.js";
 import {bringIntoView, hintPlaces} from "./board.js";
-import {dom, S, turnOf} from "./state.js";
+import {dom, promptKey, S, turnOf} from "./state.js";
 import {clearCode, toast} from "./toasts.js";
 import {isOpen, send} from "./wire.js";
 
@@ -22,6 +22,28 @@ let asked = null;  // {ref, version, timer} while the hint is thought over
 let shown = null;  // {version, action, reason}: the suggestion on screen
 let off = false;   // the server said hints are off here (the view says so too from then on)
 let lit = [];      // the elements carrying the highlight now
+// The version since which the viewer's decision is the one on screen: a view of another seat's
+// move that leaves the viewer's prompt as it was (a team-mate's, in a simultaneous frame) does
+// not move it on; a change of prompt or the viewer's own move (a view while our action is in
+// flight) does. A suggestion for a version at or after it is still for this decision.
+let since = null;
+let sinceKey = null;
+
+function noteDecision() {
+  const v = S.view;
+  if (!v) return;
+  const key = promptKey();
+  if (since === null || key !== sinceKey || busy()) {
+    since = v.version;
+    sinceKey = key;
+  }
+}
+
+/** Whether a suggestion for `version` is for the decision on screen now. */
+function current(version, action) {
+  const v = S.view;
+  return !!v && version >= since && version <= v.version && isLegal(action);
+}
 
 const ask = el("button", {type: "button", class: "btn hint-ask", id: "hint-ask", onclick: () => request()},
   "Suggest a move");
@@ -36,11 +58,13 @@ function askable() {
 }
 
 /** Draw the button and the answer for the current view (table.js calls it after each view
- *  and on a change of the connection). A suggestion for another version is dropped: the
- *  position it was for is gone. */
+ *  and on a change of the connection). A suggestion is dropped once the viewer's decision
+ *  changed (their prompt, their own move) or its move is no longer legal: the position it was
+ *  for is gone. */
 export function renderHint() {
   const v = S.view;
-  if (shown && (!v || v.version !== shown.version || !isLegal(shown.action))) shown = null;
+  noteDecision();
+  if (shown && !current(shown.version, shown.action)) shown = null;
   if (asked && !isOpen()) endAsk();  // its answer would have come on the socket that dropped
   const can = askable();
   box.hidden = !can && !shown;
@@ -90,13 +114,13 @@ function dismiss() {
   ask.focus();
 }
 
-/** A "hint" frame: the suggestion for our request, shown if the table is still where it was
- *  asked (else the player asks again). */
+/** A "hint" frame: the suggestion for our request, shown if the viewer's decision is still the
+ *  one it was searched for (else the player asks again). */
 export function onHint(msg) {
   if (!asked || msg.ref !== asked.ref) return;
   endAsk();
-  const v = S.view;
-  if (v && msg.version === v.version && isLegal(msg.action)) {
+  noteDecision();
+  if (current(msg.version, msg.action)) {
     shown = {version: msg.version, action: msg.action, reason: typeof msg.reason === "string" ? msg.reason : null};
     renderHint();
     // A phone's bar may be full (it holds a quarter of the window, then scrolls): show the

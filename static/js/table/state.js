@@ -85,6 +85,15 @@ export function turnOf() {
   return {waiting, me, myTurn: me !== null && waiting.includes(me)};
 }
 
+/** What the viewer is asked now ("" when it is not their turn): the phase and the prompt's
+ *  text. Another seat's move that leaves it as it was (a team-mate's, in a simultaneous
+ *  frame) leaves the viewer's decision as it was. */
+export function promptKey() {
+  if (!S.view || !turnOf().myTurn) return "";
+  const p = S.view.prompt;
+  return `${S.view.header && S.view.header.phase}|${p && p.text}`;
+}
+
 /** The public pace facts of a seat ({left, running, resigned, away, votes, needed}). */
 export function paceSeat(seat) {
   const v = S.view;

@@ -91,6 +91,19 @@ def test_a_private_players_seat_handed_to_a_bot_still_opens_the_table_socket(cli
         assert recv(b, "view")["view"]["you"] == 1
 
 
+def test_the_take_back_notice_gives_no_wrong_reason(client):
+    """Seen in the browser trial: the host handed Bob's seat to a bot while Bob was playing,
+    and his table said "(you were away, or your time ran out)". The notice names no reason
+    (the server keeps none; the chat line from Lair says which it was) and offers the seat."""
+    mid, (bob,) = private_table(client)
+    client.post(f"/m/{mid}/replace", data={"seat": "1", "bot": "random"})
+    _call(client, client.app.state.service.drain)
+    page = bob.get(f"/m/{mid}").text
+    assert "Take my seat back" in page
+    assert "you were away" not in page and "time ran out" not in page
+    assert "A bot is playing your seat for now; the chat says why." in page
+
+
 def test_a_private_player_who_resigned_still_watches_the_table(client):
     mid, (bob, cid) = private_table(client, "toy3", ("Ann", "Bob", "Cid"))
     assert bob.post(f"/m/{mid}/resign", follow_redirects=False).status_code == 303

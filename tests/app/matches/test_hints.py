@@ -225,3 +225,69 @@ def test_the_reason_never_says_the_chosen_move_scores_below_the_next_best():
     above = reason({**base, "score": 0.61, "next_score": 0.57})
     assert above is not None and "score 61 against 57 for the next best" in above
     assert "200 simulated futures" in above
+
+
+def test_the_reason_never_reads_score_65_against_65():
+    """Scores that round to the same number are a tie in words, not "score 65 against 65 for
+    the next best" (seen in a Drops of Evil hint and a Covil one)."""
+    from app.matches.hints import reason
+
+    base = {"choices": 5, "searched": True, "considered": 5, "iterations": 200}
+    tie = reason({**base, "score": 0.652, "next_score": 0.648})
+    assert tie is not None and "against" not in tie
+    assert "score 65, tied with the next best" in tie
+
+
+def test_a_team_mate_moving_meanwhile_does_not_make_the_hint_stale(hints_client):
+    """Evil Corp.'s team-mates move at once (a simultaneous frame): while Ann thinks, or while
+    her hint is searched, Cy (her team-mate, often a bot) moves. Her position is unchanged, so
+    the hint stands: it is given for the current version and recorded there. Once Ann herself
+    moved, a view from before her move is stale again (as a late action would be)."""
+    client = hints_client
+    service = client.app.state.service
+    engine = registry.get("evil_corp")
+    named(client, "Ann")
+    mid = create(client, game="evil_corp", players=4, first_player=0)
+    others = []
+    for seat, name in ((1, "Bob"), (2, "Cy"), (3, "Dee")):
+        other = named(new_client(client), name)
+        other.post(f"/m/{mid}/seat", data={"seat": str(seat)})
+        others.append(other)
+    cy = others[1]
+    client.post(f"/m/{mid}/start")
+
+    def state():
+        return client.portal.call(service.snapshot, mid).match
+
+    assert set(engine.prompts(state().state)) == {0, 2}, "team 1 (seats 1 and 3) plays at once"
+
+    real = service.hints.pool.hint
+
+    async def cy_moves_first(*args, **kwargs):
+        """The search, once Cy has moved."""
+        # a pass: it leaves Ann every move she had (a monster of Cy's could take her cell)
+        await service.submit(mid, 2, "cy0", 0, {"type": "pass"}, actor=user_id(cy))
+        return await real(*args, **kwargs)
+
+    # Cy moves while Ann's hint is searched
+    service.hints.pool.hint = cy_moves_first
+    try:
+        got = hint(client, mid, 0)
+    finally:
+        service.hints.pool.hint = real
+    after = client.portal.call(service.snapshot, mid)
+    assert got.version == after.match.version == 1
+    assert got.action in engine.legal_actions(after.match.state, 0)
+    assert [(u.seat, u.version) for u in after.hint_uses] == [(0, 1)]
+
+    # her view from before Cy's move still holds her position: she may ask on it
+    again = hint(client, mid, 0)
+    assert again.version == 1 and again.action in engine.legal_actions(after.match.state, 0)
+
+    # Ann moves: a view from before her move is stale
+    client.portal.call(service.submit, mid, 0, "ann1", 1, got.action)
+    for version in (0, 1):
+        with pytest.raises(ServiceError) as err:
+            hint(client, mid, version)
+        assert err.value.code == "stale"
+    assert len(client.portal.call(service.snapshot, mid).hint_uses) == 2
