@@ -13,6 +13,9 @@ from fastapi import WebSocket
 from app.realtime.protocol import CLOSE_TRY_LATER
 from app.telemetry import events as ops_events
 
+#: Holds a presence frame's place in a send queue; the sender sends the newest presence then.
+_PRESENCE_SLOT = "\x00presence"
+
 
 class Connection:
     """One open socket: its viewer, a bounded send queue and a sender task."""
@@ -41,6 +44,9 @@ class Connection:
         #: was sent (None once it was): ``send_chat`` holds them, ``chat_history_sent``
         #: sends those the history did not hold, so no line comes twice or out of order.
         self.chat_held: list[tuple[int, str]] | None = []
+        #: The newest presence frame while one waits in the queue (else None): see
+        #: :meth:`send_presence`.
+        self.presence: str | None = None
 
     def send(self, text: str) -> None:
         """Queue a frame; a socket whose queue is full is too slow and gets closed."""
@@ -55,6 +61,16 @@ class Connection:
             # the socket is really closed (and its memory freed) instead of lingering.
             if self.writing and self.task is not None:
                 self.task.cancel()
+
+    def send_presence(self, frame: str) -> None:
+        """Queue who is connected now. A presence frame still waiting in the queue is
+        replaced, not followed by another: only the newest is true. A crowd of sockets leaving
+        at once (each leave tells everyone) otherwise filled a reading player's queue with
+        presence frames and closed it as too slow."""
+        waiting = self.presence is not None
+        self.presence = frame
+        if not waiting:
+            self.send(_PRESENCE_SLOT)
 
     def send_chat(self, line_id: int, frame: str) -> None:
         """Queue a live chat line (stored line ``line_id``), or hold it while this socket's
@@ -84,6 +100,8 @@ class Connection:
         """Write queued frames in order until closed, then close the socket with 1013."""
         try:
             while (text := await self.queue.get()) is not None:
+                if text == _PRESENCE_SLOT:
+                    text, self.presence = self.presence or "", None
                 self.writing = True
                 await self.ws.send_text(text)
                 self.writing = False

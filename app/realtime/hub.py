@@ -147,8 +147,10 @@ class Hub:
 
     def send_presence(self, match_id: str) -> None:
         """Tell everyone who is connected."""
-        self.broadcast_text(match_id, protocol.presence_frame(
-            sorted(self.connected_seats(match_id)), self.spectators(match_id)))
+        frame = protocol.presence_frame(sorted(self.connected_seats(match_id)),
+                                        self.spectators(match_id))
+        for conn in list(self.conns.get(match_id, ())):
+            conn.send_presence(frame)
 
     # ----- changes ---------------------------------------------------------------------------
     async def on_change(self, match_id: str, change: Change, snap: Snapshot | None = None
