@@ -187,15 +187,16 @@ def could_pass(request: Request, *, anonymous_ok: bool = False) -> bool:
 
     False only for a request :func:`check` is sure to refuse: sent from another site, with a
     token header that is not this sender's, or without one and with no identity to bind a
-    token to or a body that is not a form. ``anonymous_ok``: the route checks nothing for a
-    sender without an identity cookie (the record upload, ``app.web.records``)."""
+    token to or a body that is not a form. ``anonymous_ok``: the route asks no token of a
+    sender without an identity cookie (the record upload, ``app.web.records``), but refuses
+    one from another site like every other."""
     settings = request.app.state.settings
     if authorized(request, settings.admin_token):
         return True
-    if anonymous_ok and not has_identity_cookie(request):
-        return True
     if not same_origin(request, settings):
         return False
+    if anonymous_ok and not has_identity_cookie(request):
+        return True
     given = request.headers.get(HEADER)
     if given:
         return _token_ok(given, request.cookies, settings)

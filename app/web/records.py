@@ -9,7 +9,8 @@ as the body) and redirects to ``/records/{id}``: the same replay viewer as a mat
 The upload is the one state-changing route that checks CSRF itself (it reads its own capped
 body): with an identity cookie it needs this site's origin and the form's ``csrf_token`` (or the
 ``X-CSRF-Token`` header) like every form; without one (``curl --data-binary``, README) it acts
-for nobody, so there is nothing to forge.
+for nobody and needs no token, but a browser's upload from another site is refused all the same
+(it would spend the visitor's per-address budget).
 """
 from __future__ import annotations
 
@@ -87,10 +88,14 @@ async def import_record(request: Request, service: Service, settings: AppSetting
                         page: Page) -> Response:
     """Import a match record: validate it (size, JSON, shape, game, rules version, every action
     legal in a replay, final hash) and store it; 303 to its replay. Refusals: a page with the
-    reason, 400/413/422; a forged upload with an identity cookie: 403 (``app.web.csrf``)."""
+    reason, 400/413/422; an upload from another site, or a forged one with an identity cookie:
+    403 (``app.web.csrf``)."""
     signed_in = csrf.has_identity_cookie(request)
-    if signed_in and not csrf.same_origin(request, settings):
-        csrf.check(request, None)  # refuses (and logs) before the body is read
+    # From another site, with or without cookies (a browser sends none cross-site: SameSite),
+    # it is refused before the body is read: another site's page must not store records in a
+    # visitor's name, nor spend the uploads budget of the visitor's address.
+    if not csrf.same_origin(request, settings):
+        csrf.check(request, None)  # refuses (and logs)
     try:
         raw, token = await _uploaded_file(request, settings.record_max_bytes)
         if signed_in:

@@ -72,3 +72,22 @@ def test_forged_posts_beyond_the_limit_leave_the_budget_to_genuine_ones(settings
                         follow_redirects=False)
         assert r.status_code == 429
         release_cancelled_connections(client)
+
+
+def test_a_cross_site_upload_without_cookies_is_refused_and_not_counted(settings):
+    """A browser sends no SameSite cookie with another site's form, so a forged upload arrives
+    anonymous: it is refused (403) before its body is read and leaves the address's uploads to
+    genuine senders; a client that says nothing of its origin (curl) still uploads without a
+    token (a live re-trial on two processes found the anonymous forged upload counted)."""
+    app = create_app(settings.model_copy(update={"rate_records": "1/hour"}))
+    with TestClient(app, base_url="http://testserver") as anonymous:
+        for _ in range(3):
+            r = anonymous.post("/records", files={"record": ("r.json", b"{}", "application/json")},
+                               headers=CROSS_SITE, follow_redirects=False)
+            assert r.status_code == 403, r.status_code
+        r = anonymous.post("/records", files={"record": ("r.json", b"{}", "application/json")},
+                           follow_redirects=False)
+        assert r.status_code == 422  # counted and read: a bad record, not a rate refusal
+        r = anonymous.post("/records", content=b"{}", follow_redirects=False)
+        assert r.status_code == 429
+        release_cancelled_connections(anonymous)
