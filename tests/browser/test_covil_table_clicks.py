@@ -151,6 +151,9 @@ def _standing_and_fit(page) -> None:
         assert own.group(1) == page.locator("#seats .seat-panel.is-you .seat-score strong").inner_text()
     text = visible_text(page)
     assert "Dominance now" not in text and "Night fee (+2 gold) to" in text
+    # the header names the round as the rulebook and the board do: "Day 1", never "Round 1"
+    header = page.locator("#round-phase").inner_text()
+    assert re.match(r"Day \d+\b", header) and "Round" not in header, header
     hidden = page.evaluate("""() => [...document.querySelectorAll('#board .cv-zone-letter')].filter((g) => {
         const r = g.getBoundingClientRect();
         if (r.bottom < 0 || r.top > innerHeight) return false;

@@ -13,6 +13,8 @@ import {TERRAIN_FILL, terrainIcon, gTerrain, classIcon, abilityIcon, abilityLabe
 import {mendCounts, nounFor, plural} from "../../js/words.js";
 
 export const title = "Covil: The Dark Overlords";
+/** The rulebook's rounds are Days (the table's header: "Day 1 · Afternoon"). */
+export const roundWord = "Day";
 
 const DUMMY_COLORS = ["#555555", "#8a6d3b"];
 const CSS = `

@@ -71,6 +71,9 @@ export async function loadRenderer(claimed) {
   }
   renderer = mod;
   S.words = labelText;  // labels of actions name places in the renderer's words
+  // The header names a round as the rulebook does (Covil plays four Days): one word
+  // everywhere on the table, not "Round 1" above a panel that says "Day 1 of 4".
+  S.roundWord = typeof mod.roundWord === "string" ? mod.roundWord : "Round";
 }
 
 export function hasRenderer() {

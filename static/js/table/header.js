@@ -15,7 +15,7 @@ export function renderHeader() {
   dom.status.dataset.status = status;
 
   const bits = [];
-  if (h.round !== null && h.round !== undefined) bits.push(`Round ${h.round}`);
+  if (h.round !== null && h.round !== undefined) bits.push(`${S.roundWord} ${h.round}`);
   if (h.phase) bits.push(humanize(h.phase));
   dom.roundPhase.textContent = bits.join(" · ");
 

@@ -50,6 +50,7 @@ export const S = {
   online: false,
   rematchUrl: root.dataset.rematchUrl || null,  // a rematch made before this page loaded
   words: (text) => text,  // the renderer's words for places in texts (board.js logText)
+  roundWord: "Round",  // what the game calls a round (the renderer's optional `roundWord`)
 };
 
 /** Take `v` as the current view. */
