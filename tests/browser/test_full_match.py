@@ -131,8 +131,12 @@ def play_to_the_end(pages: list, watcher, seed: int, game: str, docs: bool,
 def start_match(browser, server: str, game: str, players: int, options: dict[str, str],
                 bots: int = 0):
     """Host creates the match in the lobby; a friend joins by invite; a spectator watches."""
-    host_ctx, friend_ctx, watch_ctx = (browser.new_context(viewport={"width": 1400, "height": 1000})
-                                       for _ in range(3))
+    # The players' pages ask for reduced motion: Playwright waits for a clicked element to
+    # stand still, so every move's 300 ms slide delayed the next click (test_motion covers the
+    # motion). The spectator keeps it, and its page must follow the whole match with it.
+    host_ctx, friend_ctx, watch_ctx = (
+        browser.new_context(viewport={"width": 1400, "height": 1000}, reduced_motion=motion)
+        for motion in ("reduce", "reduce", "no-preference"))
     host, friend, watcher = host_ctx.new_page(), friend_ctx.new_page(), watch_ctx.new_page()
     host.goto(server + "/")
     name_yourself(host, "Morgana")
