@@ -90,13 +90,17 @@ function showCard(anchor, build) {
 }
 
 /** Show the node returned by `build()` (a full card: every number and the ability text, in
- *  rulebook words) while the pointer rests on `node` or after a 450 ms touch press; a tap
- *  elsewhere or leaving hides it. Returns `node`. */
+ *  rulebook words) while a mouse rests on `node`, while the keyboard's focus is on it, or after
+ *  a 450 ms touch press; a tap elsewhere, leaving, or clicking it (a pick, a move) hides it.
+ *  A tap is no hover: it never opens the card (table review item 10: the card of a tapped
+ *  tile stayed over the board it was to be played on), nor does the focus a click or a
+ *  redraw gives a piece (only the keyboard's, `:focus-visible`). Returns `node`. */
 export function attachCard(node, build) {
-  node.addEventListener("mouseenter", () => showCard(node, build));
-  node.addEventListener("mouseleave", hideCard);
-  node.addEventListener("focus", () => showCard(node, build));
+  node.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse") showCard(node, build); });
+  node.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse") hideCard(); });
+  node.addEventListener("focus", () => { if (node.matches(":focus-visible")) showCard(node, build); });
   node.addEventListener("blur", hideCard);
+  node.addEventListener("click", hideCard);
   node.addEventListener("touchstart", () => {
     clearTimeout(pressTimer);
     pressTimer = setTimeout(() => showCard(node, build), 450);

@@ -8,6 +8,7 @@
 // saying so, with a button to try again.
 
 import {wireCopyButtons} from "./copy.js";
+import {seatShapeMark} from "./table/seat-style.js";
 
 const root = document.getElementById("waiting");
 const status = document.getElementById("live-status");
@@ -122,7 +123,16 @@ window.addEventListener("online", () => {
 
 // ----- the room's controls (wired again after each redraw) --------------------------------------
 
+/** Each seat's dot becomes its shape in its colour (seat-style.js, as on the table): colour is
+ *  never the only cue (issue 14, table review item 8). */
+function markSeats() {
+  for (const dot of document.querySelectorAll("#seats li[data-seat] .seat-dot")) {
+    dot.replaceWith(seatShapeMark(Number(dot.closest("li").dataset.seat)));
+  }
+}
+
 function wireRoom() {
+  markSeats();
   // Cancelling asks first (a native modal dialog; "Keep the match" closes it).
   const button = document.getElementById("cancel");
   const dialog = document.getElementById("cancel-dialog");

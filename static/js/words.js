@@ -33,3 +33,14 @@ export function mendCounts(text, nouns = []) {
   }
   return out;
 }
+
+/** Whether the player's main pointer is a finger (a phone or a tablet): instructions then say
+ *  "tap", not "click" (table review item 10). */
+const TOUCH = typeof matchMedia === "function" ? matchMedia("(pointer: coarse)") : null;
+
+/** The verb of an instruction to press something on the board: "Tap" on a touch screen, else
+ *  "Click"; lower case with `lower`. */
+export function clickVerb(lower = false) {
+  const verb = TOUCH && TOUCH.matches ? "Tap" : "Click";
+  return lower ? verb.toLowerCase() : verb;
+}

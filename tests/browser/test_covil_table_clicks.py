@@ -167,6 +167,49 @@ def _standing_and_fit(page) -> None:
     assert not cut, f"card texts cut: {cut}"
 
 
+def _map_shapes(page) -> None:
+    """Table review item 8: on the map every fortress and every troop carries its seat's shape
+    (drawn, with `data-shape`), the one its seat panel shows: colour is never the only cue."""
+    panel = dict(page.locator("#seats .seat-panel").evaluate_all(
+        "els => els.map((p) => [p.dataset.seat, p.querySelector('.seat-shape').textContent])"))
+    pieces = page.locator("#board .cv-map .cv-fort, #board .cv-map .cv-troops").evaluate_all("""els => els.map((g) => ({
+        kind: g.classList.contains("cv-fort") ? "fortress" : "troops", seat: g.dataset.seat,
+        meeples: g.querySelectorAll("[data-motion-key]").length,
+        marks: [...g.querySelectorAll(".seat-mark")].map((m) => {
+          const r = m.getBoundingClientRect();
+          return {shape: m.dataset.shape, w: r.width, h: r.height};
+        })}))""")
+    kinds = {p["kind"] for p in pieces}
+    assert kinds == {"fortress", "troops"}, pieces
+    for p in pieces:
+        want = p["meeples"] if p["kind"] == "troops" else 1   # one per meeple, one per fortress
+        assert len(p["marks"]) == want and want, p
+        for m in p["marks"]:
+            assert m["shape"] == panel[p["seat"]], (p, panel)
+            assert m["w"] >= 4 and m["h"] >= 4, f"a seat's shape too small to read: {p}"
+
+
+PAYABLE_IN_VIEW_JS = """() => {
+  const bar = document.getElementById("prompt-bar").getBoundingClientRect();
+  return [...document.querySelectorAll("#board .cv-side .cv-card[data-action]")].some((c) => {
+    const a = JSON.parse(c.dataset.action), r = c.getBoundingClientRect();
+    return (a.type === "pay_minion" || a.type === "pay_relic") && r.height > 0
+      && r.top >= Math.max(0, bar.bottom) - 2 && r.bottom <= innerHeight + 2;
+  });
+}"""
+
+
+def _payable_in_view(page) -> bool:
+    """Table review item 1: when a payment prompt arrives, a card to pay with (a ready Minion
+    or a Power Relic) lies in the window below the prompt bar, without the test scrolling."""
+    try:
+        page.wait_for_function(PAYABLE_IN_VIEW_JS, timeout=5000)
+        return True
+    except PlaywrightTimeout:
+        _shot(page, "pay-not-in-view")
+        return False
+
+
 def _shot(page, name: str) -> None:
     size = "phone" if page.viewport_size["width"] < 500 else "desktop"
     screenshot(page, ARTIFACTS / f"covil-table-{name}-{size}.png", full_page=False)
@@ -197,7 +240,8 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
     for p in pages:
         p.on("pageerror", lambda e: errors.append(str(e)))
     clicks = Clicks()
-    moved = attacked = defended = asked_full = False
+    moved = attacked = defended = False
+    asked_full: set[int] = set()   # the seats that met the full hall's payment
     attacker = None
     shot_combat = False
     for _ in range(300):
@@ -231,6 +275,8 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
                 _no_codes(page, "combat")
                 _standing_and_fit(page)
                 _standing_and_fit(pages[1 - seat])
+                _map_shapes(page)
+                _map_shapes(pages[1 - seat])
                 _shot(page, "combat")
                 _shot(pages[1 - seat], "combat-other")
             defend = [a for a in acts if a["type"] == "defend"]
@@ -270,12 +316,19 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
             click_action(page, best, clicks)
             continue
         acquire = [a for a in acts if a["type"] == "acquire"]
-        if acquire and not asked_full and moved:
+        if acquire and seat not in asked_full and moved:
             # a full Champions Hall (5 Henchmen at the start): the table says why Confirm is
-            # missing and offers the Minions to give back (item 8); then cancel
-            asked_full = True
+            # missing and offers the Minions to give back (item 8); then cancel. Each side once:
+            # on the desktop and on the phone the cards to pay with come into view (review item 1)
+            asked_full.add(seat)
             clicks.task = None
             click_action(page, acquire[0], clicks)
+            assert _payable_in_view(page), "a card to pay with is in view below the prompt bar"
+            if page.viewport_size["width"] < 500:
+                # (Playwright's clicks are a mouse's: the pointer left where the pool card was
+                # now rests on a hall card and shows its card; a finger leaves nothing there)
+                page.mouse.move(1, 1)
+                _shot(page, "pay")
             why = page.locator("#board .cv-why")
             assert why.count() and "full" in why.first.inner_text(), "a full hall says why Confirm is missing"
             after = actions(page)
@@ -287,8 +340,10 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
         if not moved and page.locator("#board [data-pick*='\"type\":\"move\"']").count():
             # Move is offered where the player looks: the prompt's one instruction (no second
             # wording on the board) and the ringed troops (item 8)
-            words = ("Move: click a troop ringed in green, then a green zone" if page.viewport_size["width"] < 500
-                     else "Move a troop: click one of your standing troops (ringed in green)")
+            # "tap" on a touch screen (review item 10), "click" with a mouse
+            verb = "tap" if page.evaluate("matchMedia('(pointer: coarse)').matches") else "click"
+            words = (f"Move: {verb} a troop ringed in green, then a green zone" if page.viewport_size["width"] < 500
+                     else f"Move a troop: {verb} one of your standing troops (ringed in green)")
             assert page.locator("#prompt-text").inner_text().startswith(words)
             assert page.locator("#board .cv-hint").count() == 0
             assert _in_view_below_bar(page, "#board .cv-map .cv-focus"), "the zones to act in are in view"
@@ -313,7 +368,7 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
         _generic(page, clicks)
     else:
         pytest.fail("Day 1 did not end")
-    assert moved and attacked and defended and asked_full
+    assert moved and attacked and defended and asked_full == {0, 1}
     for p in pages:
         _no_codes(p, "day 2")
     _shot(pages[0], "day2")

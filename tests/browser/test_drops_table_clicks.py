@@ -5,7 +5,8 @@ round — Placement, Gathering, Brewing, Income — clicking the board like a pl
 counted per named task ("first placement", "a Brewing") and the counts are printed. Mid-match the
 table's visible text (HTML, SVG, tooltips, labels) must hold no catalogue id, cell id or
 two-letter abbreviation; when the Brewing prompt arrives, the pool and the Brewer are on screen
-without scrolling; "Done brewing" with an unused Assistant asks first. Screenshots at 1366×768
+without scrolling, and on the phone "Done brewing" too; "Done brewing" with an unused Assistant
+asks first; the seat tabs show each seat's shape. Screenshots at 1366×768
 and 375×812: tests/browser/artifacts/drops-table-*.png.
 """
 from __future__ import annotations
@@ -116,7 +117,52 @@ def _done_findable(page) -> None:
     wait = page.locator("#board .doe-lab.mine .doe-done-wait")
     assert wait.count() == 1, "no Done button while Resources remain"
     assert wait.locator("button:disabled").inner_text().strip().endswith("Done brewing")
-    assert "must place" in wait.inner_text()
+    # the reason in full on a desktop; on a phone (one row at the bottom of the window) short
+    reason = "First place: " if page.viewport_size["width"] < 500 else "must place"
+    assert reason in wait.inner_text(), wait.inner_text()
+
+
+DONE_IN_SIGHT_JS = """() => {
+  const b = document.querySelector("#board .doe-lab.mine .doe-done-box button.done");
+  if (!b) return false;
+  const r = b.getBoundingClientRect(), bar = document.getElementById("prompt-bar").getBoundingClientRect();
+  if (!r.height || r.top < Math.max(0, bar.bottom) - 2 || r.bottom > innerHeight + 2) return false;
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!hit && b.contains(hit);
+}"""
+
+
+def _done_in_sight(page, when: str) -> None:
+    """Table review item 6: the prompt says "Place your Resources, then Done"; on the phone a
+    "Done brewing" button (disabled with its reason while Resources remain) is in the window,
+    below the prompt bar and not covered, without the test scrolling."""
+    try:
+        page.wait_for_function(DONE_IN_SIGHT_JS, timeout=5000)
+    except PlaywrightTimeout:
+        _shots(page, "done-not-in-sight")
+        pytest.fail(f"{when}: no Done brewing button in sight on the phone")
+
+
+def _tabs_shaped(page) -> None:
+    """Table review item 8: the Alchilabs' seat tabs (and each Alchilab's name) show the seat's
+    shape in its colour, the one its seat panel shows, not a coloured edge or dot alone."""
+    panel = dict(page.locator("#seats .seat-panel").evaluate_all(
+        "els => els.map((p) => [p.dataset.seat, p.querySelector('.seat-shape').textContent])"))
+    tabs_js = """() => [...document.querySelectorAll("#board .doe-tab[data-seat-tab]")].map((t) => {
+        const m = t.querySelector(".seat-shape"), r = m && m.getBoundingClientRect();
+        return [t.dataset.seatTab, m && m.dataset.shape, m && m.textContent, r ? [r.width, r.height] : null];
+      })"""
+    try:  # drawn with a size (a view arriving may be redrawing the board)
+        page.wait_for_function(f"({tabs_js})().every(([, , , r]) => r && r[0] > 4 && r[1] > 4)", timeout=5000)
+    except PlaywrightTimeout:
+        pass
+    tabs = page.evaluate(tabs_js)
+    assert len(tabs) == len(panel) == 2, (tabs, panel)
+    for seat, shape, glyph, size in tabs:
+        assert shape == glyph == panel[seat], (seat, shape, glyph, panel)
+        assert size and size[0] > 4 and size[1] > 4, f"seat {seat}'s shape not drawn: {size}"
+    head = page.locator("#board .doe-lab .doe-lab-head .doe-seat .seat-shape").first
+    assert head.get_attribute("data-shape") in panel.values()
 
 
 def _shots(page, name: str) -> None:
@@ -155,6 +201,8 @@ def _brew(page, clicks: Clicks) -> bool:
             click_action(page, cells[0], clicks)
             return False
     ask = page.locator("#board [data-pick='ask-done']")
+    if (ask.count() or any(a["type"] == "done" for a in acts)) and page.viewport_size["width"] < 500:
+        _done_in_sight(page, "Done brewing open")
     if ask.count():
         unused_assistant = any(a["type"] in ("assistant", "alternative") for a in acts)
         click(page, "#board [data-pick='ask-done']", clicks)
@@ -217,6 +265,9 @@ def test_drops_round_by_clicks(browser, lair_server, size):
                 shot_brewing = True
                 _no_codes(page, "brewing")
                 _done_findable(page)
+                _tabs_shaped(page)
+                if size == "phone":
+                    _done_in_sight(page, "the Brewing prompt")
                 _shots(page, "brewing")
             brewed = _brew(page, clicks) or brewed
             if brewed:

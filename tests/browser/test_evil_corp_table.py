@@ -399,11 +399,23 @@ def test_your_screen_and_boards_are_on_screen_when_the_prompt_arrives(browser, f
         from playwright.sync_api import expect
         # the phone's prompt keeps to two lines (item 7), also with a tile picked
         assert prompt_lines(page) <= 2, page.inner_text("#prompt-text")
-        page.locator("#board [data-pick]").first.click()
-        expect(page.locator("#prompt-text")).to_contain_text("Click a highlighted cell for")
+        # a finger taps the tile (review item 10): the prompt says "Tap", no card stays open
+        # over the board, and the tile the prompt says to tap again is free to tap
+        assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+        key = page.locator("#board [data-pick]").first.get_attribute("data-pick")
+        tile = page.locator(f"#board [data-pick='{key}']")
+        tile.tap()
+        expect(page.locator("#prompt-text")).to_contain_text("Tap a highlighted cell for")
+        assert "Click" not in page.inner_text("#prompt-text")
         assert prompt_lines(page) <= 2, page.inner_text("#prompt-text")
+        page.wait_for_timeout(600)  # past a long-press: a tap never opens the card
+        assert page.locator(".card-pop").count() == 0, page.locator(".card-pop").inner_text()
+        assert tile.evaluate("""(t) => { const r = t.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return !!hit && t.contains(hit); }"""), "the picked tile is covered"
         save(page, "turn-picked-375x812")
-        page.keyboard.press("Escape")
+        tile.tap()  # the tile again: the pick is undone
+        expect(page.locator("#prompt-text")).to_contain_text("Your turn: play a monster")
     if size == "1366x768":
         tops = [t for t, *_ in got["tracks"]]
         page.mouse.move(got["width"] / 2, 300)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.test_full_match import host_new_match
+from tests.chromium import ARTIFACTS, screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -34,6 +35,22 @@ def test_cancel_asks_first_and_keep_keeps_the_match(lair_server, browser):
         context.close()
 
 
+def _seat_shapes(page) -> list[str]:
+    """The shape each seat of the room shows (table review item 8: colour alone told seats apart
+    by a dot): its glyph as drawn, checked against its `data-shape` and coloured like the seat."""
+    rows = page.locator("#seats li[data-seat]").evaluate_all("""els => els.map((li) => {
+        const m = li.querySelector(".seat-shape");
+        return m && {glyph: m.textContent, shape: m.dataset.shape, color: getComputedStyle(m).color,
+                     seat: li.dataset.seat, dot: !!li.querySelector(".seat-dot")};
+      })""")
+    assert all(rows), rows
+    colors = {"0": "rgb(0, 114, 178)", "1": "rgb(213, 94, 0)", "2": "rgb(0, 158, 115)"}
+    for r in rows:
+        assert r["glyph"] == r["shape"] and not r["dot"], r
+        assert r["color"] == colors[r["seat"]], r
+    return [r["glyph"] for r in rows]
+
+
 def test_each_bot_level_says_which_seat_it_is_for(lair_server, browser):
     """Review item 10: the waiting room's bot-level selects were three identical "Normal"
     selects; each now has a visible label (its accessible name too) naming its seat, or "all
@@ -54,10 +71,14 @@ def test_each_bot_level_says_which_seat_it_is_for(lair_server, browser):
         names = host.locator("#room select").evaluate_all(
             "els => els.map((e) => e.labels.length ? e.labels[0].textContent.trim() : e.getAttribute('aria-label'))")
         assert len(names) == len(set(names)) == 3 and all(names), names
+        assert _seat_shapes(host) == ["●", "▲", "■"]
         host.get_by_label("Bot level for seat 3", exact=True).select_option("hard")
         host.click("#bot-2")
         host.wait_for_selector("#seats li[data-seat='2'] strong:has-text('Hard')")
         assert host.get_by_label("Bot level for the empty seat", exact=True).is_visible()
+        # the room redrawn in place (a bot came): every seat still shows its shape
+        assert _seat_shapes(host) == ["●", "▲", "■"]
+        screenshot(host, ARTIFACTS / "waiting-seat-shapes-phone.png", full_page=False)
         assert errors == []
     finally:
         context.close()

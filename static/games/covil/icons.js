@@ -4,6 +4,7 @@
 // with sv(); `size` is the rendered size in px (the viewBox stays 32×32). Use `g*` variants
 // (a <g> placed at x, y) inside a larger SVG such as the map.
 import {sv} from "../../js/dom.js";
+import {seatShape} from "../../js/table/seat-style.js";
 
 export const INK = "#2b2118";
 const LINE = {stroke: INK, "stroke-width": 2, "stroke-linejoin": "round", "stroke-linecap": "round"};
@@ -159,9 +160,13 @@ export const vpIcon = (size = 18) => icon(size, "victory points",
 
 // ----- pieces on the map -------------------------------------------------------------------------
 /** The seat's shape (colour is never the only cue): circle, triangle, square, diamond, star,
- *  pentagon, cross — the order of table.js's SEAT_SHAPES. Drawn centred at (cx, cy), radius r. */
+ *  pentagon, cross — the order of seat-style.js's SEAT_SHAPES. Drawn centred at (cx, cy),
+ *  radius r, white with a dark edge on the piece's colour; the node carries `data-shape` (the
+ *  seat's glyph, ● ▲ ■ …) so the map says in words which shape it drew. The one helper for
+ *  every piece on the map (troops and fortresses). */
 export function seatMark(index, cx, cy, r, fill = "#fff") {
-  const a = {fill, stroke: INK, "stroke-width": 1.2, "stroke-linejoin": "round"};
+  const a = {fill, stroke: INK, "stroke-width": 1.2, "stroke-linejoin": "round", class: "seat-mark",
+             dataset: {shape: seatShape(index)}};
   const poly = (pts) => sv("polygon", {points: pts.map(([x, y]) => `${cx + x * r},${cy + y * r}`).join(" "), ...a});
   switch (((index % 7) + 7) % 7) {
     case 0: return sv("circle", {cx, cy, r: r * 0.85, ...a});
@@ -183,12 +188,16 @@ export function seatMark(index, cx, cy, r, fill = "#fff") {
 
 const MEEPLE = "M16 2.5 a5 5 0 0 1 5 5 c0 2 -1 3.4 -2.2 4.2 L28 15 c1.6 .6 1.6 3.4 0 4 l-6 -0.8 L26 29 H18.5 L16 24 L13.5 29 H6 L10 18.2 l-6 .8 c-1.6 -.6 -1.6 -3.4 0 -4 l9.2 -3.3 C12 10.9 11 9.5 11 7.5 a5 5 0 0 1 5 -5 Z";
 /** A troop meeple of `color`: standing upright, or lying on its side (dashed outline as a second
- *  cue). `mark` = seat index for the seat's shape on its chest (null: none). */
+ *  cue). `mark` = seat index for the seat's shape on its chest (null: none), as large as the
+ *  chest allows and always upright (a lying troop's triangle still points up: a turned shape
+ *  would read as another seat's). */
 export function gMeeple(x, y, size, color, up, mark = null) {
   const body = sv("path", {d: MEEPLE, fill: color, ...LINE, "stroke-dasharray": up ? null : "3 2"});
-  const parts = [body, mark === null ? null : seatMark(mark, 16, 17, 3.6)];
-  const inner = up ? sv("g", {}, ...parts) : sv("g", {transform: "rotate(-90 16 16) translate(0 4)"}, ...parts);
-  return group(x, y, size, inner);
+  // (16, 17.5) on the chest; lying, the body turns a quarter left about (16, 16) after moving
+  // down 4: the chest lands at (21.5, 16)
+  const chest = mark === null ? null : up ? seatMark(mark, 16, 17.5, 5.4) : seatMark(mark, 21.5, 16, 5.4);
+  const inner = up ? sv("g", {}, body) : sv("g", {transform: "rotate(-90 16 16) translate(0 4)"}, body);
+  return group(x, y, size, inner, chest);
 }
 export const meepleIcon = (color, up, mark = null, size = 22) =>
   icon(size, up ? "standing troop" : "lying troop", gMeeple(0, 0, 32, color, up, mark));
@@ -204,8 +213,9 @@ export const gRebel = (x, y, size) => group(x, y, size, sv("title", {}, "Rebel")
 export const rebelIcon = (size = 20) => icon(size, "Rebel", ...rebelParts());
 
 /** A fortress: a keep in the owner's colour; hit points on a banner (a number); cracked and
- *  grey when destroyed. */
-function fortressParts(color, hp, destroyed) {
+ *  grey when destroyed. `mark` = seat index for the seat's shape on its wall, left of the gate
+ *  (null: none). */
+function fortressParts(color, hp, destroyed, mark = null) {
   const wall = destroyed ? "#b9b3aa" : color;
   return [
     sv("path", {d: "M3 29 V11 H7 V14 H10 V11 H14 V14 H18 V11 H22 V14 H25 V11 H29 V29 Z", fill: wall, ...LINE}),
@@ -215,11 +225,13 @@ function fortressParts(color, hp, destroyed) {
     sv("path", {d: "M16 2.5 H25 L23 5 L25 7.5 H16 Z", fill: "#fff", ...LINE, "stroke-width": 1.4}),
     hp === null || hp === undefined ? null
       : sv("text", {x: 20.3, y: 7.2, "text-anchor": "middle", "font-size": 6.5, "font-weight": 800, fill: INK,
-                    "font-family": "system-ui,sans-serif"}, String(hp))];
+                    "font-family": "system-ui,sans-serif"}, String(hp)),
+    mark === null ? null : seatMark(mark, 8, 21.5, 4.4)];
 }
-export const gFortress = (x, y, size, color, hp, destroyed) => group(x, y, size, ...fortressParts(color, hp, destroyed));
-export const fortressIcon = (color, hp = null, destroyed = false, size = 22) =>
-  icon(size, destroyed ? "destroyed fortress" : `fortress, ${hp} hit points`, ...fortressParts(color, hp, destroyed));
+export const gFortress = (x, y, size, color, hp, destroyed, mark = null) =>
+  group(x, y, size, ...fortressParts(color, hp, destroyed, mark));
+export const fortressIcon = (color, hp = null, destroyed = false, size = 22, mark = null) =>
+  icon(size, destroyed ? "destroyed fortress" : `fortress, ${hp} hit points`, ...fortressParts(color, hp, destroyed, mark));
 
 /** A heart with the fortress's hit points. */
 export const hpIcon = (hp, size = 20) => icon(size, `${hp} hit points`,

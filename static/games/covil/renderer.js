@@ -10,7 +10,7 @@ import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import {TERRAIN_FILL, terrainIcon, gTerrain, classIcon, abilityIcon, abilityLabel, goldIcon, relicIcon,
         cardIcon, crownIcon, exIcon, exName, scepterIcon, gMeeple, meepleIcon, gRebel, rebelIcon, gFortress, fortressIcon, hpIcon,
         strengthIcon, gStrength, vpIcon} from "./icons.js";
-import {mendCounts, nounFor, plural} from "../../js/words.js";
+import {clickVerb, mendCounts, nounFor, plural} from "../../js/words.js";
 
 export const title = "Covil: The Dark Overlords";
 /** The rulebook's rounds are Days (the table's header: "Day 1 · Afternoon"). */
@@ -187,7 +187,7 @@ export function seatBoard(seat, view) {
   return seatBoardBox(seat,
     sbStat(goldIcon(null, 22), p.cap ? `${p.gold}/${p.cap}` : p.gold,
       p.cap ? `Treasury: gold (of at most ${p.cap})` : "Treasury: gold", k("gold")),
-    sbStat(fortressIcon(color, null, p.destroyed, 22), p.destroyed ? 0 : p.hp,
+    sbStat(fortressIcon(color, null, p.destroyed, 22, seat), p.destroyed ? 0 : p.hp,
       p.destroyed ? "Fortress destroyed" : "Fortress hit points", k("hp")),
     sbStat(meepleIcon(color, true, seat, 22), standingN, "Standing troops on the map", k("up")),
     sbStat(meepleIcon(color, false, seat, 22), troops.length - standingN, "Lying troops on the map", k("down")),
@@ -287,24 +287,37 @@ function render() {
   // map or the cards); the harness's stub table may lack the call.
   if (typeof table.secondary === "function") table.secondary(legal.filter((a) => a.type === "buy_relic"));
   // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
-  // the combat, the payment beside the hall, else the zones of the map the player can act in
+  // the combat, the cards to pay with while paying, else the zones of the map the player can act in
   // (drawMap's box around them); the Mercenary pool only when nothing on the map is playable
   // and acquiring is; else the hall and hand beside the map. The table scrolls it into view.
   if (me >= 0 && legal.length) {
-    const place = focusPlace(ctx);
+    const [place, end, wish] = focusPlace(ctx);
     if (place) place.dataset.promptFocus = "";
+    if (end && end !== place) end.dataset.promptFocusEnd = "";
+    if (wish) wish.dataset.promptFocusWish = "";
   }
 }
 
+/** Where the player decides, as [first, last, wish] (docs/renderer-contract.md): the element
+ *  to bring into view, the last one of the place when it spans several, and what to show with
+ *  them when it fits (null: none). */
 function focusPlace(ctx) {
   const {g, legal} = ctx;
   const kind = g.stack.length ? g.stack[g.stack.length - 1].kind : null;
-  if (kind === "combat" && root.querySelector(".cv-combat")) return root.querySelector(".cv-combat");
-  if (kind === "pay" && root.querySelector(".cv-side")) return root.querySelector(".cv-side");
+  const one = (node) => [node, null, null];
+  if (kind === "combat" && root.querySelector(".cv-combat")) return one(root.querySelector(".cv-combat"));
+  if (kind === "pay") {
+    // Paying (table review item 1): the player acts with their cards — the ready Minions and
+    // the Power Relics offered to pay with — so those come into view below the prompt bar,
+    // with the payment panel above them when it all fits (on a phone it seldom does).
+    const cards = [...root.querySelectorAll(".cv-side .cv-card.legal")];
+    if (cards.length) return [cards[0], cards[cards.length - 1], root.querySelector(".cv-pay")];
+    if (root.querySelector(".cv-side")) return one(root.querySelector(".cv-side"));
+  }
   const onMap = root.querySelector(".cv-map .cv-focus");
-  if (onMap) return onMap;
-  if (legal.some((a) => a.type === "acquire")) return root.querySelector(".cv-pool");
-  return root.querySelector(".cv-side .legal") ? root.querySelector(".cv-side") : root.querySelector(".cv-map");
+  if (onMap) return one(onMap);
+  if (legal.some((a) => a.type === "acquire")) return one(root.querySelector(".cv-pool"));
+  return one(root.querySelector(".cv-side .legal") ? root.querySelector(".cv-side") : root.querySelector(".cv-map"));
 }
 
 /** A local pick (a troop to move) leads to the zones it may go to: keep them in view below the
@@ -439,22 +452,23 @@ export function promptText(view) {
   const moves = legal.filter((a) => "to" in a && "from" in a);
   // a phone's prompt bar keeps to about two lines (issue 14, item 7): the same words, shorter
   const short = PHONE_WIDTH.matches;
-  if (picked) return short ? "Click a green zone to move the troop there (Esc: cancel)."
-    : "Move: click a green zone to move the picked troop there (Esc to cancel).";
+  const click = clickVerb(true), Click = clickVerb();   // "tap" on a touch screen
+  if (picked) return short ? `${Click} a green zone to move the troop there (Esc: cancel).`
+    : `Move: ${click} a green zone to move the picked troop there (Esc to cancel).`;
   if (moves.length) {
-    if (short) return "Move: click a troop ringed in green, then a green zone; other actions below.";
+    if (short) return `Move: ${click} a troop ringed in green, then a green zone; other actions below.`;
     return moves.some((a) => a.type === "move")
-      ? "Move a troop: click one of your standing troops (ringed in green), then the zone to go to. Other troop actions and attacks are in the bar."
-      : "Move a troop: click the troop (ringed in green), then a green zone.";
+      ? `Move a troop: ${click} one of your standing troops (ringed in green), then the zone to go to. Other troop actions and attacks are in the bar.`
+      : `Move a troop: ${click} the troop (ringed in green), then a green zone.`;
   }
   if (legal.some((a) => a.type === "place")) {
-    return short ? "Click a green spiral zone for your fortress and 2 troops."
-      : "Choose your starting spiral: click a green zone for your fortress and 2 troops.";
+    return short ? `${Click} a green spiral zone for your fortress and 2 troops.`
+      : `Choose your starting spiral: ${click} a green zone for your fortress and 2 troops.`;
   }
-  if (legal.some((a) => a.type === "retreat")) return "Your troop lost: click the green zone it retreats to.";
+  if (legal.some((a) => a.type === "retreat")) return `Your troop lost: ${click} the green zone it retreats to.`;
   if (legal.some((a) => a.type === "target")) {
-    return short ? "Click a ringed troop or fortress to attack (the burst: its strength)."
-      : "Choose the target of the attack: click a ringed troop or fortress; the burst beside it is the attack's strength.";
+    return short ? `${Click} a ringed troop or fortress to attack (the burst: its strength).`
+      : `Choose the target of the attack: ${click} a ringed troop or fortress; the burst beside it is the attack's strength.`;
   }
   return null;
 }
@@ -615,8 +629,10 @@ function drawZone(ctx, z, d, action) {
   g.owners.forEach((p, o) => {
     const color = ownerColor(g, o);
     if (p.fortress === z) {
-      const f = sv("g", {}, sv("rect", {class: "hit", x: cx - 26, y: cy - 42, width: 52, height: 52, rx: 8, fill: "transparent", stroke: "none"}),
-        gFortress(cx - 24, cy - 40, 48, color, p.destroyed ? null : p.hp, p.destroyed));
+      // the seat's shape on its wall (issue 14: colour is never the only cue)
+      const f = sv("g", {class: "cv-fort", dataset: {owner: String(o), seat: seatIndex(g, o) ?? ""}},
+        sv("rect", {class: "hit", x: cx - 26, y: cy - 42, width: 52, height: 52, rx: 8, fill: "transparent", stroke: "none"}),
+        gFortress(cx - 24, cy - 40, 48, color, p.destroyed ? null : p.hp, p.destroyed, markOf(g, o)));
       f.append(sv("title", {}, `${ownerName(g, o)}'s fortress: ${p.destroyed ? "destroyed" : `${p.hp} hit points`}`));
       const ta = targets.find((a) => a.owner === o && a.fortress);
       if (ta) {
@@ -624,7 +640,7 @@ function drawZone(ctx, z, d, action) {
         badge(f, ta, cx + 14, cy - 56);
       }
       attachCard(f, () => el("div", {class: "cv-full"},
-        el("div", {class: "cv-panel"}, el("h3", {}, fortressIcon(color, p.destroyed ? null : p.hp, p.destroyed, 40),
+        el("div", {class: "cv-panel"}, el("h3", {}, fortressIcon(color, p.destroyed ? null : p.hp, p.destroyed, 40, markOf(g, o)),
           `${ownerName(g, o)}'s fortress`),
         el("p", {}, p.destroyed ? "Destroyed: it gives no Victory Points; troops may still be summoned here."
           : `${p.hp} of 5 hit points, in zone ${z}. Troops are summoned here each Morning.`),
@@ -643,7 +659,8 @@ function drawZone(ctx, z, d, action) {
   let origin = false;
   for (const {o, up, n, color} of here) {
     const w = n * (up ? 24 : 34);
-    const tr = sv("g", {}, sv("rect", {class: "hit", x: x - 3, y: rowY - 3, width: w + 6, height: 40, rx: 8, fill: "transparent", stroke: "none"}));
+    const tr = sv("g", {class: "cv-troops", dataset: {owner: String(o), seat: seatIndex(g, o) ?? ""}},
+      sv("rect", {class: "hit", x: x - 3, y: rowY - 3, width: w + 6, height: 40, rx: 8, fill: "transparent", stroke: "none"}));
     for (let i = 0; i < n; i++) {
       tr.append(sv("g", {dataset: {motionKey: troopKeys.get(`${o}|${z}|${up ? 1 : 0}|${i}`) || ""}},
         up ? gMeeple(x + i * 24 - 5, rowY, 34, color, true, markOf(g, o))
@@ -860,7 +877,7 @@ function hallPanel(ctx, o) {
         !p.hand && p.hand_count ? el("span", {class: "cv-small"}, `+ ${p.hand_count} hidden`) : null) : null,
       el("span", {class: "it", title: `Treasury: ${p.gold} gold of at most ${p.cap}`}, goldIcon(p.gold, 22), el("span", {class: "cv-small"}, `of ${p.cap}`)),
       el("span", {class: "it", title: p.fortress === null ? "no fortress yet" : `fortress in zone ${p.fortress}`},
-        fortressIcon(color, null, p.destroyed, 22), p.fortress === null ? "—" : `zone ${p.fortress}`,
+        fortressIcon(color, null, p.destroyed, 22, markOf(g, o)), p.fortress === null ? "—" : `zone ${p.fortress}`,
         p.destroyed ? " destroyed" : hpIcon(p.hp, 22)),
       el("span", {class: "it", title: `${p.troops.length} troops on the board (${standing} standing), ${p.supply} in supply`},
         meepleIcon(color, true, markOf(g, o), 20), `${standing}`, meepleIcon(color, false, markOf(g, o), 20), `${p.troops.length - standing}`,

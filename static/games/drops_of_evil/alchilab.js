@@ -37,13 +37,21 @@ function drawControls(ctx, lab, mine) {
   // Ingredients": "You must place all of your Ingredients if possible"): Done is shown, disabled,
   // with the reason, so the player never hunts for it (table review C2).
   const brewable = RES_ORDER.filter((r) => (lab.pool || {})[r] && legal.some((a) => a.type === "brew" && a.res === r));
+  const still = brewable.map((r) => resName(ctx, r)).join(", ");
   const waitDone = !done && brewable.length ? el("div", {class: "doe-done-row doe-done-wait"},
     el("span", {class: "doe-done-why", id: "doe-done-why"},
-      `Done brewing opens once your Resources are placed: you must place every Resource you can (still ${brewable.map((r) => resName(ctx, r)).join(", ")}).`),
+      // a phone shows the short reason (its Done waits at the bottom of the window: one row)
+      el("span", {class: "long"}, `Done brewing opens once your Resources are placed: you must place every Resource you can (still ${still}).`),
+      el("span", {class: "short"}, `First place: ${still}.`)),
     el("button", {type: "button", class: "doe-btn done", disabled: "", "aria-describedby": "doe-done-why"},
       el("span", {class: "doe-done-mark", "aria-hidden": "true"}, "✔"), "Done brewing")) : null;
   if (!done && !uses.length && !alts.length && !waitDone) return null;
   const box = el("section", {class: "doe-panel doe-controls", role: "group", "aria-label": "Brewing choices"});
+  // "Done brewing" (or why it waits, or its question) in a box of its own: on a phone it is a
+  // bar at the bottom of the window while you brew (drops.css), so the prompt's "then Done"
+  // never sends the player hunting (table review item 6)
+  // (data-fixed-bottom: the table keeps what it scrolls into view clear of it)
+  const doneBox = el("div", {class: "doe-done-box", dataset: {fixedBottom: ""}});
   const as = lab.assistant;
   const tile = as ? (ctx.game.assistants || []).find((t) => t.id === as.id) : null;
   if (uses.length || alts.length) {
@@ -78,7 +86,7 @@ function drawControls(ctx, lab, mine) {
     }
     box.append(asst);
   }
-  if (waitDone) box.append(waitDone);
+  if (waitDone) doneBox.append(waitDone);
   if (done) {
     const unused = [];
     if (uses.length || alts.length) unused.push(`your Assistant${tile ? ` (${tile.name})` : ""}`);
@@ -94,20 +102,21 @@ function drawControls(ctx, lab, mine) {
       end.setAttribute("aria-label", "Done brewing (asks first: something is still unused)");
       end.addEventListener("click", (e) => { e.preventDefault(); asking = true; ctx.redraw(); });
       ctx.table.claim(done);
-      box.append(el("div", {class: "doe-done-row"}, end));
+      doneBox.append(el("div", {class: "doe-done-row"}, end));
     } else if (unused.length) {
       const yes = el("button", {type: "button", class: "doe-btn done", dataset: {confirm: "done"}}, "End Brewing anyway");
       clickable(ctx, yes, done);
       const no = el("button", {type: "button", class: "doe-btn keep"}, "Keep brewing");
       no.addEventListener("click", (e) => { e.preventDefault(); asking = false; ctx.redraw(); });
-      box.append(el("div", {class: "doe-ask", role: "alertdialog", "aria-label": "End Brewing?"},
+      doneBox.append(el("div", {class: "doe-ask", role: "alertdialog", "aria-label": "End Brewing?"},
         el("div", {}, el("b", {}, "End Brewing now? "), `You still have ${unused.join("; ")}.`),
         el("div", {class: "doe-done-row"}, no, yes)));
     } else {
       clickable(ctx, end, done);
-      box.append(el("div", {class: "doe-done-row"}, end));
+      doneBox.append(el("div", {class: "doe-done-row"}, end));
     }
   }
+  if (doneBox.childNodes.length) box.append(doneBox);
   return box;
 }
 

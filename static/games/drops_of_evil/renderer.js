@@ -10,6 +10,7 @@ import {assistantIcon, recipeIcon, resIcon, pawnIcon, scrollIcon, extraIcon, fla
 import {drawForest} from "./forest.js";
 import {drawAlchilab} from "./alchilab.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
+import {seatShapeMark} from "../../js/table/seat-style.js";
 
 export const title = "Drops of Evil";
 
@@ -379,7 +380,7 @@ function drawLabs(ctx) {
     const b = el("button", {type: "button", class: `doe-tab${s === shownSeat ? " on" : ""}`, role: "tab",
                             "aria-selected": s === shownSeat ? "true" : "false",
                             dataset: {seatTab: String(s)}, style: {"--seat": ctx.table.seatColor(s)}},
-      el("span", {class: "dot"}), nameSpan(ctx, s), s === ctx.you ? el("span", {class: "doe-you"}, " (you)") : null,
+      seatShapeMark(s, ctx.table.seatColor(s)), nameSpan(ctx, s), s === ctx.you ? el("span", {class: "doe-you"}, " (you)") : null,
       el("span", {class: "doe-tab-score", title: finalTotal(ctx, s) !== null ? "Final total" : "Score track"},
         String(finalTotal(ctx, s) ?? (lab.score || 0))));
     b.addEventListener("click", () => { shownSeat = s; render(false); });

@@ -3,6 +3,7 @@
 
 import {attachCard, el, sv} from "../../js/dom.js";
 import {RES_FILL, resIcon, pawnIcon} from "./icons.js";
+import {seatShapeMark} from "../../js/table/seat-style.js";
 
 export const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -72,10 +73,11 @@ export function pawnChip(ctx, seat, pawn, extra = "") {
   return attachCard(node, () => resCard(ctx, pawn, true, seat));
 }
 
+/** A seat's name after its shape in its colour (colour is never the only cue). */
 export function seatTag(ctx, seat) {
   const name = ctx.table.seatName(seat);
   return el("span", {class: "doe-seat", title: name, style: {"--seat": ctx.table.seatColor(seat)}},
-    el("span", {class: "doe-name"}, name));
+    seatShapeMark(seat, ctx.table.seatColor(seat)), el("span", {class: "doe-name"}, name));
 }
 
 /** A seat's name that may be long: one line, ellipsis, the full name on hover. */

@@ -199,23 +199,37 @@ export function restoreFocus(box, key) {
 
 // ----- "what you act on is on screen" (issue 14, item 6) -------------------------------------
 
-/** The place on the board where the player decides now, as [first, last]: the element the
- *  renderer marked with `data-prompt-focus` (and, when the place spans several, the last one
- *  marked `data-prompt-focus-end`), else the first legal place it drew (a [data-action] or
- *  [data-pick]); [null, null] when there is none. */
+/** The place on the board where the player decides now, as [first, last, wish]: the element
+ *  the renderer marked with `data-prompt-focus` (and, when the place spans several, the last
+ *  one marked `data-prompt-focus-end`), else the first legal place it drew (a [data-action] or
+ *  [data-pick]); `wish` is what it marked `data-prompt-focus-wish` (shown too when it still
+ *  fits: Covil's payment panel above the cards to pay with), else null; [null, null, null]
+ *  when there is none. */
 export function decisionPlace() {
   const first = dom.board.querySelector("[data-prompt-focus]") ||
     dom.board.querySelector("[data-action], [data-pick], .legal");
-  if (!first) return [null, null];
-  return [first, dom.board.querySelector("[data-prompt-focus-end]") || first];
+  if (!first) return [null, null, null];
+  return [first, dom.board.querySelector("[data-prompt-focus-end]") || first,
+    dom.board.querySelector("[data-prompt-focus-wish]")];
 }
 
-/** The part of the window not under the status bar: [top, bottom] in viewport pixels. The bar
- *  sits at the top of the table and sticks to the top of the window once the page scrolls. */
+/** How much of the window's bottom a board element fixed there covers (px): a renderer's
+ *  bottom bar, marked `data-fixed-bottom` (Drops of Evil's "Done brewing" on a phone); 0
+ *  without one, or while it is not fixed (the desktop draws it in place). */
+function bottomCover() {
+  const b = dom.board.querySelector("[data-fixed-bottom]");
+  if (!b || getComputedStyle(b).position !== "fixed") return 0;
+  const r = b.getBoundingClientRect();
+  return r.height ? Math.max(0, window.innerHeight - r.top) : 0;
+}
+
+/** The part of the window not under the status bar (nor a board's bar fixed at the bottom):
+ *  [top, bottom] in viewport pixels. The bar sits at the top of the table and sticks to the
+ *  top of the window once the page scrolls. */
 export function visibleBand() {
   const bar = dom.promptBar.getBoundingClientRect();
   const top = bar.height && bar.bottom > 0 ? Math.min(bar.bottom, window.innerHeight) : 0;
-  return [top, window.innerHeight];
+  return [top, window.innerHeight - bottomCover()];
 }
 
 /** Whether `node` lies wholly in the window below the status bar. */
@@ -228,29 +242,33 @@ export function inViewBelowBar(node) {
 /** The height of the window below the status bar once the page has scrolled (the bar sticks to
  *  the top of the window then). */
 function roomBelowBar() {
-  return window.innerHeight - dom.promptBar.getBoundingClientRect().height;
+  return window.innerHeight - dom.promptBar.getBoundingClientRect().height - bottomCover();
 }
 
 /** Scroll the page the least so that `first`..`last` (elements; `last` defaults to `first`)
  *  lies below the fixed status bar and above the bottom of the window: the top of `first`
- *  when it cannot all fit. With `wish` (an element) the span reaches it too when that still
- *  fits (Evil Corp.: every fear track with the place to decide). Smooth, or at once with
+ *  when it cannot all fit. With `wish` (an element, above or below) the span reaches it too
+ *  when that still fits (Evil Corp.: every fear track with the place to decide; Covil: the
+ *  payment panel above the cards to pay with). Smooth, or at once with
  *  `prefers-reduced-motion`. Returns the pixels scrolled (0: it was in view). Shared by the
  *  table and the renderers (`table.revealBelowBar`, docs/renderer-contract.md). */
 export function revealBelowBar(first, last = first, wish = null) {
   if (!first || !first.isConnected) return 0;
-  const a = first.getBoundingClientRect();
+  let a = first.getBoundingClientRect();
   let b = (last && last.isConnected ? last : first).getBoundingClientRect();
   const room = roomBelowBar();
   if (wish && wish.isConnected) {
     const w = wish.getBoundingClientRect();
-    if (Math.max(w.bottom, b.bottom) - Math.min(a.top, w.top) <= room - 16) b = w.bottom > b.bottom ? w : b;
+    if (Math.max(w.bottom, b.bottom) - Math.min(a.top, w.top) <= room - 16) {
+      if (w.bottom > b.bottom) b = w;
+      if (w.top < a.top) a = w;
+    }
   }
   const top = Math.min(a.top, b.top), bottom = Math.max(a.bottom, b.bottom);
   const [bandTop, bandBottom] = visibleBand();
   // (scrolling down, the bar sticks to the top of the window: the band then starts at its
   // height, not where it is now)
-  const stuckTop = window.innerHeight - room;
+  const stuckTop = dom.promptBar.getBoundingClientRect().height;
   let dy = 0;
   if (top < bandTop || bottom - top > room - 8) dy = top - Math.max(bandTop, stuckTop) - 8;
   else if (bottom > bandBottom) dy = bottom - bandBottom + 8;
@@ -267,9 +285,9 @@ export function revealBelowBar(first, last = first, wish = null) {
 /** Bring the decision place (decisionPlace) into view below the status bar, when it is not
  *  already. Returns the place's first element (or null). */
 export function bringDecisionIntoView() {
-  const [first, last] = decisionPlace();
+  const [first, last, wish] = decisionPlace();
   if (!first) return null;
-  revealBelowBar(first, last);
+  revealBelowBar(first, last, wish);
   dom.board.dataset.decision = "shown";
   return first;
 }

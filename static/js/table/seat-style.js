@@ -13,6 +13,21 @@ export function seatShape(seat) {
   return SEAT_SHAPES[Number(seat) % SEAT_SHAPES.length];
 }
 
+/** The seat's shape as a small HTML mark in its colour, wherever a colour alone would tell seats
+ *  apart (seat panels, Drops of Evil's seat tabs, the waiting room): a <span class="seat-shape">
+ *  holding the glyph, with `data-shape` (the glyph) and `data-seat`; hidden from screen readers,
+ *  since the seat's name beside it says who. `color` defaults to the seat's colour. */
+export function seatShapeMark(seat, color = seatColor(seat)) {
+  const mark = document.createElement("span");
+  mark.className = "seat-shape";
+  mark.dataset.shape = seatShape(seat);
+  mark.dataset.seat = String(seat);
+  mark.setAttribute("aria-hidden", "true");
+  mark.style.color = color;
+  mark.textContent = seatShape(seat);
+  return mark;
+}
+
 /** The name a view gives `seat`, or "Seat N". */
 export function seatNameIn(view, seat) {
   const s = view && Array.isArray(view.seats) ? view.seats[seat] : null;

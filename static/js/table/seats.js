@@ -6,7 +6,8 @@ import {el} from "../dom.js";
 import {renderPairs} from "../kv.js";
 import {motion} from "../motion.js";
 import {seatBoard} from "./board.js";
-import {$, cfg, dom, kvCtx, paceSeat, postForm, S, seatColor, seatName, seatShape, turnOf} from "./state.js";
+import {$, cfg, dom, kvCtx, paceSeat, postForm, S, seatColor, seatName, turnOf} from "./state.js";
+import {seatShapeMark} from "./seat-style.js";
 
 const SEAT_FIXED_KEYS = ["seat", "name", "bot", "level", "connected", "host", "color", "colour", "score"];
 
@@ -29,7 +30,7 @@ export function renderSeats() {
 
     const dot = el("span", {class: "dot"}, el("span", {class: "sr-only"}));
     const head = el("header", {class: "seat-head"},
-      el("span", {class: "seat-shape", "aria-hidden": "true"}, seatShape(seat)),
+      seatShapeMark(seat),
       el("span", {class: "seat-name"}, seatName(seat)),
       seat === me ? el("span", {class: "badge badge-you"}, "you") : null,
       s.host ? el("span", {class: "badge badge-host", title: "Host"}, "host") : null,
