@@ -14,7 +14,7 @@ let steps = Number(root.dataset.steps);
 let step = 0;
 let renderer = null;
 let current = null;
-let focusLine = false;  // a log line was used to go to its move: focus that move's line
+let focusStep = null;  // a log line was used to go to this move: focus its line once drawn
 
 const seatName = (s) => seatNameIn(current, s);
 const seatCount = () => (current && Array.isArray(current.seats) ? current.seats.length : 0);
@@ -39,8 +39,8 @@ function drawLogAndResult(view, shown) {
   drawLog(box, view.log, {...ctx, jump: true});
   drawHintUses(box, view.hint_uses, view.version);  // who asked for hints
   markMove(box, shown);
-  if (focusLine) {  // a line was used to come here: the keyboard stays on the move's line
-    focusLine = false;
+  if (focusStep === shown) {  // a line was used to come here: the keyboard stays on its move's line
+    focusStep = null;
     const line = box.querySelector(":scope > li.log-current");
     if (line && !box.contains(document.activeElement)) line.focus({preventScroll: true});
   }
@@ -146,7 +146,7 @@ const lineStep = (ev) => {
   return li && document.getElementById("log").contains(li) ? Number(li.dataset.step) : null;
 };
 const goToLine = (n) => {
-  focusLine = n !== cur();  // the move's lines are drawn again: the focus goes back to them
+  focusStep = n !== cur() ? n : null;  // the log is drawn again: the focus goes back to its move
   go(n);
 };
 document.getElementById("log").addEventListener("click", (ev) => {

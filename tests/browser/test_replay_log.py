@@ -165,7 +165,7 @@ def test_the_replay_names_each_move_and_its_log_lines_go_to_their_moves(browser,
     assert any(x["current"] for x in got["lines"])
     # ... and the keyboard: Enter on a line goes to its move, the focus stays on its line
     page.click("#last")
-    page.wait_for_function("document.getElementById('step').innerText.split(' / ')[0] === "
+    page.wait_for_function("document.getElementById('replay').dataset.shown === "
                            "document.getElementById('step').innerText.split(' / ')[1]")
     line = page.locator("#log > li.log-entry[data-step='0']").first
     line.focus()
@@ -224,7 +224,7 @@ def test_phone_replay_shows_the_move_on_the_first_screen(browser, match):
     page.evaluate("window.scrollTo(0, 0)")
     box = page.locator("#replay-now").bounding_box()
     first = page.locator("#now-lines > li").first.bounding_box()
-    assert box["top"] >= 0 and first["top"] + first["height"] <= 812, (box, first)
+    assert box["y"] >= 0 and first["y"] + first["height"] <= 812, (box, first)
     assert got["now"][0], got
     shoot(page, "replay-phone-812")
     assert page.js_errors == []
