@@ -44,9 +44,9 @@ function drawLogAndResult(view, shown) {
     const line = box.querySelector(":scope > li.log-current");
     if (line && !box.contains(document.activeElement)) line.focus({preventScroll: true});
   }
-  const lines = (Array.isArray(view.log) ? view.log : []).filter((e) => e && e.step === shown);
   text(document.getElementById("now-step"), shown ? `Move ${shown}:` : "Setup:");
-  drawLines(document.getElementById("now-lines"), lines, ctx, "Nothing in the log for this move.");
+  const [lines, note] = moveLines(view.log, shown);
+  drawLines(document.getElementById("now-lines"), lines, ctx, note);
   const panel = document.getElementById("result");
   panel.hidden = !view.result;
   if (view.result) {
@@ -54,6 +54,20 @@ function drawLogAndResult(view, shown) {
   } else {
     panel.replaceChildren();
   }
+}
+
+/** What the move box shows for move `shown` of `log` (the viewer's events, each with its
+ *  `step`): `[events, note]`. The move's own lines; a move that wrote none the viewer may read
+ *  (a pick in the middle of an action, another seat's secret) shows the latest line before it,
+ *  saying so. */
+function moveLines(log, shown) {
+  const events = Array.isArray(log) ? log.filter((e) => e && Number.isInteger(e.step)) : [];
+  const own = events.filter((e) => e.step === shown);
+  if (own.length) return [own, null];
+  const before = events.filter((e) => e.step < shown).slice(-1);
+  if (!before.length) return [[], "Nothing in the log yet."];
+  const at = before[0].step;
+  return [before, `No line of its own; the latest before it (${at ? `move ${at}` : "the setup"}):`];
 }
 
 /** Mark (class `log-current`) the log's lines of move `shown` and scroll the log box, not the

@@ -133,8 +133,11 @@ def check_step(page, n: int, watch: str = "") -> dict:
         assert got["nowStored"] == mine and all(got["now"]), got
         marked = [x["text"] for x in got["lines"] if x["current"]]
         assert got["now"] == marked, "the move box reads as the log's marked lines"
-    else:
-        assert got["now"] == ["Nothing in the log for this move."], got
+    else:  # no line of its own: the latest line before it, saying so
+        earlier = [e for e in log if e["step"] < n][-1]  # the setup writes lines: there is one
+        assert got["nowStored"][1:] == [earlier["text"]], got
+        where = f"move {earlier['step']}" if earlier["step"] else "the setup"
+        assert got["now"][0] == f"No line of its own; the latest before it ({where}):", got
     return got
 
 

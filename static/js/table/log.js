@@ -123,10 +123,10 @@ export function drawLog(box, log, ctx) {
 }
 
 /** Draw `entries` (log events) as the only lines of `box` (an <ol>): a few lines shown apart
- *  from the log, e.g. the newest move under a phone's prompt bar or the move a replay shows.
- *  With no entries, `empty` (a string, or null for an empty box). */
-export function drawLines(box, entries, ctx, empty = null) {
+ *  from the log, e.g. the newest move under a phone's prompt bar or the move a replay shows;
+ *  `note` (a string), when given, goes first as a line of its own, in muted words. */
+export function drawLines(box, entries, ctx, note = null) {
   const lines = (Array.isArray(entries) ? entries : []).map((e) => logEntry(e, {...ctx, jump: false}));
-  if (!lines.length && empty) lines.push(el("li", {class: "log-entry log-none"}, empty));
+  if (note) lines.unshift(el("li", {class: "log-entry log-none"}, note));
   box.replaceChildren(...lines);
 }
