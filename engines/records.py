@@ -108,8 +108,10 @@ class Replayer:
         self.engine = registry.get(game, version)
         self.actions = list(actions)
         self.every = every
-        self._marks: dict[int, tuple[dict, int | None, list[dict]]] = {
-            0: (self.engine.setup(players, options, seed), None, [])}
+        state = self.engine.setup(players, options, seed)
+        # step -> (state, undo trail's seat, its states, the step each log event was written at)
+        self._marks: dict[int, tuple[dict, int | None, list[dict], list[int]]] = {
+            0: (state, None, [], [0] * len(state["log"]))}
 
     def extend(self, actions: Iterable[tuple[int, dict]]) -> None:
         """Append actions logged after the ones given so far."""
@@ -117,17 +119,31 @@ class Replayer:
 
     def state_at(self, n: int) -> dict:
         """The state after the first ``n`` actions (0: after setup); ``0 <= n <= len``."""
+        return self.at(n)[0]
+
+    def at(self, n: int) -> tuple[dict, list[int]]:
+        """``(state, written_at)``: the state after the first ``n`` actions (0: after setup;
+        ``0 <= n <= len``, else ``ValueError``), and for each event of its log the step that
+        wrote it (0: the setup; ``k``: the ``k``-th action). An undo's state is an earlier
+        state plus the undo's own event, so its events keep the steps they were written at
+        then: the replay viewer names the move a log line belongs to."""
         if not 0 <= n <= len(self.actions):
             raise ValueError(f"step {n} is outside 0..{len(self.actions)}")
         start = max(k for k in self._marks if k <= n)
-        state, seat, before = self._marks[start]
+        state, seat, before, written = self._marks[start]
         trail = UndoTrail()
         trail.seat, trail.before = seat, list(before)
         for i in range(start, n):
-            state, _ = step(self.engine, state, trail, *self.actions[i])
+            seat_i, action = self.actions[i]
+            new, _ = step(self.engine, state, trail, seat_i, action)
+            # An engine's move appends to the log; an undo goes back to an earlier state, whose
+            # log is a prefix of this one, and appends its own event.
+            kept = len(new["log"]) - 1 if action == UNDO else len(state["log"])
+            written = written[:kept] + [i + 1] * (len(new["log"]) - kept)
+            state = new
             if (i + 1) % self.every == 0 and i + 1 not in self._marks:
-                self._marks[i + 1] = (state, trail.seat, list(trail.before))
-        return state
+                self._marks[i + 1] = (state, trail.seat, list(trail.before), written)
+        return state, list(written)
 
 
 def replay_log(game: str, players: int, options: dict, seed: int,

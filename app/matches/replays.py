@@ -38,18 +38,20 @@ def _replayer(key: tuple, game: str, players: int, options: dict, seed: int,
 
 
 def _state(key: tuple, game: str, players: int, options: dict, seed: int,
-           actions: Sequence[tuple[int, dict]], step: int, version: int | None) -> dict:
+           actions: Sequence[tuple[int, dict]], step: int, version: int | None
+           ) -> tuple[dict, list[int]]:
     rep = _replayer(key, game, players, options, seed, actions, version)
     with _lock:  # one replay at a time per process: steps are quick once marks exist
-        return rep.state_at(step)
+        return rep.at(step)
 
 
-async def state_at(key: tuple, game: str, players: int, options: dict, seed: int,
-                   actions: Sequence[tuple[int, dict]], step: int,
-                   version: int | None = None) -> dict:
-    """The state after ``actions[:step]`` of the log identified by ``key`` (e.g. ``("match",
-    id)``; the log must only ever grow under one key), computed in a worker thread on the
-    rules ``version`` the log was made with (``None``: the live rules). Raises
+async def step_at(key: tuple, game: str, players: int, options: dict, seed: int,
+                  actions: Sequence[tuple[int, dict]], step: int,
+                  version: int | None = None) -> tuple[dict, list[int]]:
+    """``(state, written_at)``: the state after ``actions[:step]`` of the log identified by
+    ``key`` (e.g. ``("match", id)``; the log must only ever grow under one key), computed in a
+    worker thread on the rules ``version`` the log was made with (``None``: the live rules),
+    and for each event of its log the step that wrote it (``Replayer.at``). Raises
     ``IllegalAction`` when the log does not fit those rules, ``KeyError`` for a version this
     code does not have."""
     return await asyncio.to_thread(_state, key, game, players, options, seed, list(actions),

@@ -10,7 +10,7 @@ state. Who is connected comes in as data (:class:`Presence`), not from the socke
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -200,13 +200,23 @@ def lobby_view(snap: Snapshot, presence: Presence) -> dict:
             "pace": pace.describe(pace.settings_of(m.settings))}
 
 
-def replay_view(engine: Engine, snap: Snapshot, state: dict, step: int, steps: int,
-                viewer: int | None, *, reveal: bool, final_result: dict | None) -> dict:
+def replay_view(engine: Engine, snap: Snapshot, state: dict, written_at: Sequence[int],
+                step: int, steps: int, viewer: int | None, *, reveal: bool,
+                final_result: dict | None) -> dict:
     """A replay endpoint's answer ``{"step", "steps", "view"}``: the view at ``step`` of
     ``steps`` (``state``: the state after ``step`` actions), read-only (no legal actions,
     labels or prompt; the table's spectator-chat setting is no part of a replay) and, at the
     last step, the stored ``final_result`` when there is one: a match ended by resignations
-    ranks as the service (or the record) says, which the engine's own result does not know."""
+    ranks as the service (or the record) says, which the engine's own result does not know.
+
+    ``written_at``: for each event of ``state["log"]``, the step that wrote it
+    (``replays.step_at``); every event of the view's log carries it as ``step``, so the
+    replay marks the lines of the move shown and a click on a line goes to its move. The
+    engine still decides which events the viewer reads: the steps go only with those."""
+    if len(written_at) != len(state["log"]):
+        raise ValueError(f"{len(written_at)} steps for {len(state['log'])} log events")
+    # copies: the state (the replayer's, kept for later steps) is never changed
+    state = dict(state, log=[dict(e, step=k) for e, k in zip(state["log"], written_at)])
     view = build_view(engine, snap, state, step, viewer, reveal=reveal)
     view["legal_actions"], view["labels"], view["prompt"] = [], [], None
     view["hints"] = False  # nobody asks in a replay; the uses so far are listed

@@ -49,13 +49,13 @@ async def replay(request: Request, match_id: str, snap: WatchedMatch, service: S
     finished = m.status == "finished"
     rows = await service.actions(match_id, upto=m.version)
     step = max(0, min(step, len(rows)))
-    state = await replays.state_at(("match", match_id, m.seed), m.game, m.players, m.options,
-                                   m.seed, [(r.seat, r.action) for r in rows], step,
-                                   m.engine_version)
+    state, written_at = await replays.step_at(
+        ("match", match_id, m.seed), m.game, m.players, m.options, m.seed,
+        [(r.seat, r.action) for r in rows], step, m.engine_version)
     engine = registry.get(m.game, m.engine_version)
     viewer = None if finished else seat
-    return replay_view(engine, snap, state, step, len(rows), viewer, reveal=finished,
-                       final_result=m.result if finished else None)
+    return replay_view(engine, snap, state, written_at, step, len(rows), viewer,
+                       reveal=finished, final_result=m.result if finished else None)
 
 
 @router.get("/matches/{match_id}/record")

@@ -142,12 +142,12 @@ async def record_replay(record_id: str, service: Service, step: int = 0) -> dict
     "view"}`` as ``/matches/{id}/replay`` gives for the original finished match."""
     row = await _record(service, record_id)
     step = max(0, min(step, len(row.actions)))
-    state = await replays.state_at(("record", row.id, row.seed), row.game, row.players, row.options,
-                                   row.seed, [(s, a) for s, a in row.actions], step,
-                                   row.engine_version)
+    state, written_at = await replays.step_at(
+        ("record", row.id, row.seed), row.game, row.players, row.options, row.seed,
+        [(s, a) for s, a in row.actions], step, row.engine_version)
     snap = records.snapshot(row)
-    return replay_view(registry.get(row.game, row.engine_version), snap, state, step,
-                       len(row.actions), None, reveal=True, final_result=row.result)
+    return replay_view(registry.get(row.game, row.engine_version), snap, state, written_at,
+                       step, len(row.actions), None, reveal=True, final_result=row.result)
 
 
 @router.get("/records/{record_id}/record")

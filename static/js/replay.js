@@ -3,7 +3,7 @@
 
 import {motion} from "./motion.js";
 import {drawHintUses} from "./table/hint-log.js";
-import {drawLog, wireLogHover} from "./table/log.js";
+import {drawLines, drawLog, logWords, wireLogHover} from "./table/log.js";
 import {resultParts} from "./table/result.js";
 import {seatColor, seatNameIn, seatShape} from "./table/seat-style.js";
 
@@ -14,6 +14,7 @@ let steps = Number(root.dataset.steps);
 let step = 0;
 let renderer = null;
 let current = null;
+let focusStep = null;  // a log line was used to go to this move: focus its line once drawn
 
 const seatName = (s) => seatNameIn(current, s);
 const seatCount = () => (current && Array.isArray(current.seats) ? current.seats.length : 0);
@@ -27,19 +28,65 @@ const table = Object.freeze({
 function text(node, value) { node.textContent = value; return node; }
 
 /** The log and the result, drawn by the table's own code: a finished match's replay shows
- *  every seat's events, each tagged with whose it was ("only Ana", "all but Ana"). */
-function drawLogAndResult(view) {
+ *  every seat's events, each tagged with whose it was ("only Ana", "all but Ana"); a running
+ *  match's, what the viewer's seat may read (a spectator: the public lines). The lines of the
+ *  move shown are marked in the log and repeated under the controls ("what happened"). */
+function drawLogAndResult(view, shown) {
   const revealed = !!(view.match && view.match.status === "finished");
-  const reword = (t) => (renderer && typeof renderer.logText === "function" ? renderer.logText(t, view) || t : t);
-  drawLog(document.getElementById("log"), view.log, {you: view.you ?? null, seats: seatCount(), seatName, revealed,
-                                                     reword, places: true});
-  drawHintUses(document.getElementById("log"), view.hint_uses, view.version);  // who asked for hints
+  const ctx = {you: view.you ?? null, seats: seatCount(), seatName, revealed,
+               reword: (t) => logWords(renderer, t, view), places: true};
+  const box = document.getElementById("log");
+  drawLog(box, view.log, {...ctx, jump: true});
+  drawHintUses(box, view.hint_uses, view.version);  // who asked for hints
+  markMove(box, shown);
+  if (focusStep === shown) {  // a line was used to come here: the keyboard stays on its move's line
+    focusStep = null;
+    const line = box.querySelector(":scope > li.log-current");
+    if (line && !box.contains(document.activeElement)) line.focus({preventScroll: true});
+  }
+  text(document.getElementById("now-step"), shown ? `Move ${shown}:` : "Setup:");
+  const [lines, note] = moveLines(view.log, shown);
+  drawLines(document.getElementById("now-lines"), lines, ctx, note);
   const panel = document.getElementById("result");
   panel.hidden = !view.result;
   if (view.result) {
     panel.replaceChildren(...resultParts(view.result, {seatName, seatColor, seatShape, seats: seatCount()}));
   } else {
     panel.replaceChildren();
+  }
+}
+
+/** What the move box shows for move `shown` of `log` (the viewer's events, each with its
+ *  `step`): `[events, note]`. The move's own lines; a move that wrote none the viewer may read
+ *  (a pick in the middle of an action, another seat's secret) shows the latest line before it,
+ *  saying so. */
+function moveLines(log, shown) {
+  const events = Array.isArray(log) ? log.filter((e) => e && Number.isInteger(e.step)) : [];
+  const own = events.filter((e) => e.step === shown);
+  if (own.length) return [own, null];
+  const before = events.filter((e) => e.step < shown).slice(-1);
+  if (!before.length) return [[], "Nothing in the log yet."];
+  const at = before[0].step;
+  return [before, `No line of its own; the latest before it (${at ? `move ${at}` : "the setup"}):`];
+}
+
+/** Mark (class `log-current`) the log's lines of move `shown` and scroll the log box, not the
+ *  page, so that they are in view: the newest of them at the bottom when they do not all fit. */
+function markMove(box, shown) {
+  let first = null, last = null;
+  for (const li of box.querySelectorAll(":scope > li[data-step]")) {
+    const on = Number(li.dataset.step) === shown;
+    li.classList.toggle("log-current", on);
+    if (on) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    if (on) { first = first || li; last = li; }
+  }
+  if (!first) return;
+  const at = box.getBoundingClientRect().top - box.scrollTop;
+  const top = first.getBoundingClientRect().top - at, bottom = last.getBoundingClientRect().bottom - at;
+  if (bottom - top > box.clientHeight || bottom > box.scrollTop + box.clientHeight) {
+    box.scrollTop = Math.max(0, bottom - box.clientHeight);
+  } else if (top < box.scrollTop) {
+    box.scrollTop = top;
   }
 }
 
@@ -86,18 +133,45 @@ async function show(n) {
   const before = motion.snapshot(document.getElementById("board"));
   renderer.update(current);
   motion.play(document.getElementById("board"), before);
-  drawLogAndResult(current);
+  drawLogAndResult(current, step);
   logHover.refresh();
+  nowHover.refresh();
   // Only now is the step fully drawn: the counter (and data-shown, for tests) say so.
   text(document.getElementById("step"), `${cur()} / ${steps}`);
   root.dataset.shown = String(step);
 }
 
 // Hovering a log line shows where it happened on the board (the renderer's logPlaces).
-const logHover = wireLogHover(document.getElementById("log"), (t) => {
+const placesOf = (t) => {
   const board = document.getElementById("board");
   if (!renderer || typeof renderer.logPlaces !== "function" || !current) return [];
-  return [...(renderer.logPlaces(t, current) || [])].filter((n) => n && board.contains(n));
+  try {
+    return [...(renderer.logPlaces(t, current) || [])].filter((n) => n && board.contains(n));
+  } catch (e) {
+    console.error("replay: logPlaces failed", e);
+    return [];
+  }
+};
+const logHover = wireLogHover(document.getElementById("log"), placesOf);
+const nowHover = wireLogHover(document.getElementById("now-lines"), placesOf);
+// A click on a log line (or Enter on it) goes to the move that wrote it.
+const lineStep = (ev) => {
+  const li = ev.target.closest ? ev.target.closest("li[data-step]") : null;
+  return li && document.getElementById("log").contains(li) ? Number(li.dataset.step) : null;
+};
+const goToLine = (n) => {
+  focusStep = n !== cur() ? n : null;  // the log is drawn again: the focus goes back to its move
+  go(n);
+};
+document.getElementById("log").addEventListener("click", (ev) => {
+  const n = lineStep(ev);
+  if (n !== null) goToLine(n);
+});
+document.getElementById("log").addEventListener("keydown", (ev) => {
+  const n = ev.key === "Enter" || ev.key === " " ? lineStep(ev) : null;
+  if (n === null) return;
+  ev.preventDefault();
+  goToLine(n);
 });
 document.getElementById("first").onclick = () => go(0);
 // The slider shows the step while dragging and loads it when released (one request, not fifty).

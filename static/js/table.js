@@ -24,7 +24,7 @@ import {renderHeader, renderSpectators} from "./table/header.js";
 import {hintRefused, onHint, renderHint} from "./table/hint.js";
 import {drawHintUses} from "./table/hint-log.js";
 import {focusPromptBar} from "./table/keys.js";
-import {drawLog, redrawLog, wireLogHover} from "./table/log.js";
+import {drawLines, drawLog, redrawLog, wireLogHover} from "./table/log.js";
 import {queuePrompt, renderPrompt} from "./table/prompt.js";
 import {resultParts} from "./table/result.js";
 import {onPresence, presenceFromView, refreshDots, renderSeats} from "./table/seats.js";
@@ -113,9 +113,11 @@ function onView(v) {
   renderResult();
   drawLog(dom.log, v.log, logCtx());
   drawHintUses(dom.log, v.hint_uses, v.version);
+  drawLastMove();
   renderChatNote();
   runRenderer();
   logHover.refresh();
+  lastMoveHover.refresh();
   renderPrompt();
   renderHint();
   const myTurn = document.body.dataset.yourTurn === "true";
@@ -141,6 +143,14 @@ function revealResult() {
   again();
   setTimeout(again, 400);
   setTimeout(again, 1200);
+}
+
+/** The newest line of the viewer's log under the prompt bar (shown on phones, where the log
+ *  is below the board): what just happened, in the log's words. */
+function drawLastMove() {
+  if (!dom.lastMove) return;
+  const log = S.view && Array.isArray(S.view.log) ? S.view.log : [];
+  drawLines(dom.lastMove, log.slice(-1), logCtx());
 }
 
 /** How the log draws its lines: with the renderer's words for places, hoverable. */
@@ -192,6 +202,7 @@ function renderResult() {
 
 document.body.dataset.pending = "false";
 const logHover = wireLogHover(dom.log, logPlaces);
+const lastMoveHover = wireLogHover(dom.lastMove, logPlaces);  // a tap shows where it happened
 wireCopyButtons();
 renderChatNote();
 renderSpectators();
@@ -201,6 +212,7 @@ loadRenderer(queuePrompt).then(() => {
     renderSeats();  // the renderer draws the seats' player boards too
     redrawLog(dom.log, S.view.log, logCtx());  // and words some of the log's places
     drawHintUses(dom.log, S.view.hint_uses, S.view.version);
+    drawLastMove();
     runRenderer();
     renderPrompt();
     renderHint();  // the board can highlight a suggestion now

@@ -343,6 +343,16 @@ def test_table_mid_match(browser, site, game):
         check_text_sizes(page, size, f"{game}, the table")
         if size == "phone":
             check_phone_header(page, game)
+            # the last move under the prompt bar, on the first screen (review item 5)
+            last = page.evaluate("""() => {
+              const r = document.getElementById("last-move-box").getBoundingClientRect();
+              const log = [...document.querySelectorAll("#log > li.log-entry")];
+              return {text: document.getElementById("last-move").innerText.trim(), top: r.top,
+                      bottom: r.bottom, height: innerHeight,
+                      newest: log.length ? log[log.length - 1].innerText.trim() : ""};
+            }""")
+            assert last["text"] and last["text"] == last["newest"], (game, last)
+            assert 0 <= last["top"] and last["bottom"] <= last["height"], (game, last)
         assert page.locator("#board").is_visible()
         assert check_prompt_bar(page, size) >= 0
         if size == "phone":  # stacked: the board spans the screen, seats below it
@@ -367,6 +377,15 @@ def test_replay(browser, site, game):
         save(page, f"replay-{game}-{size}")
         no_codes(page, game, f"the replay ({size})")
         check_layout(page, size)
+        # the move shown is named in words under the controls, on the first screen (also on
+        # the phone), and its lines are marked in the log (tests/browser/test_replay_log.py)
+        now = page.evaluate("""() => {
+          const li = document.querySelector("#now-lines > li"), r = li.getBoundingClientRect();
+          return {label: document.getElementById("now-step").innerText, text: li.innerText.trim(),
+                  top: r.top, bottom: r.bottom, height: innerHeight};
+        }""")
+        assert now["label"].startswith("Move ") and now["text"], (game, size, now)
+        assert 0 <= now["top"] and now["bottom"] <= now["height"], (game, size, now)
         for b in page.locator(".replay-controls button").all():
             assert b.is_visible()
             if size == "phone":

@@ -86,3 +86,33 @@ def test_replayer_gives_every_step_in_any_order_across_undos():
         assert rep.state_at(n) == expected[n]
     with pytest.raises(ValueError):
         rep.state_at(len(full) + 1)
+
+
+def test_replayer_names_the_step_that_wrote_each_log_line_across_undos():
+    """``Replayer.at`` (the replay viewer's log: each line belongs to a move): a move's lines
+    carry its step, the setup's 0; after an undo the lines of the undone move are gone and the
+    others keep their steps, the undo's own line carries the undo's step; random access from a
+    checkpoint gives what stepping from the setup gives."""
+    engine, state, log = _to_brewing()
+    brews = [a for a in engine.legal_actions(state, 0) if a["type"] == "brew"]
+    full = log + [(0, brews[0]), (0, UNDO), (0, brews[-1]), (0, UNDO)]
+    states = list(replay_states("drops_of_evil", 2, {}, 3, full))
+    every_step = Replayer("drops_of_evil", 2, {}, 3, full, every=1)
+    sparse = Replayer("drops_of_evil", 2, {}, 3, full, every=7)
+    written = []
+    for n in range(len(full) + 1):
+        got_state, got = every_step.at(n)
+        assert got_state == states[n] and len(got) == len(states[n]["log"])
+        written.append(got)
+    assert set(written[0]) == {0} and written[0]
+    b = len(log)  # the brew is step b + 1, its undo b + 2
+    assert written[b + 1][:len(written[b])] == written[b]
+    assert written[b + 1][len(written[b]):] == [b + 1] * (len(written[b + 1]) - len(written[b]))
+    assert written[b + 2] == written[b] + [b + 2]  # the brew's lines are gone
+    assert states[b + 2]["log"][-1]["text"] == "Player 1 took back a move."
+    assert written[b + 4] == written[b + 2] + [b + 4]  # back to step b + 2: its line stays
+    assert all(x <= y for w in written for x, y in zip(w, w[1:]))  # oldest first
+    order = list(range(len(full) + 1))
+    Rng(2).shuffle(order)
+    for n in order:
+        assert sparse.at(n) == (states[n], written[n])

@@ -6,6 +6,7 @@
 
 import {motion} from "../motion.js";
 import {act, busy, isLegal, label, legalActions} from "./actions.js";
+import {logWords} from "./log.js";
 import {canon, cfg, dom, FALLBACK_RENDERER, S, seatColor, seatName, seatShape, you} from "./state.js";
 import {toast} from "./toasts.js";
 
@@ -97,13 +98,7 @@ export function seatBoard(seat) {
  *  `logText(text, view)`: places a line names by a board-dependent number get their name as
  *  on the board. Unchanged without one. */
 export function logText(text) {
-  if (!renderer || typeof renderer.logText !== "function" || !S.view) return text;
-  try {
-    return renderer.logText(text, S.view) || text;
-  } catch (e) {
-    console.error("table: log wording failed", e);
-    return text;
-  }
+  return logWords(renderer, text, S.view);
 }
 
 /** The words of an action's label (`text`: the server's), by the renderer's optional

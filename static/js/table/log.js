@@ -2,18 +2,43 @@
 // event tagged with who could read it. Shared by the live table and the replay viewer.
 //
 // ctx: {you: seat | null, seats: number of seats, seatName(seat) -> string,
-//       revealed: true in a finished match's replay (every seat's events are shown)}
+//       revealed: true in a finished match's replay (every seat's events are shown),
+//       reword(text) -> the renderer's words (logWords), places: lines focusable (wireLogHover),
+//       jump: a replay's lines, each a way to its move (focusable by Tab)}
 
 import {el} from "../dom.js";
 import {canon} from "./seat-style.js";
 
-/** One <li> for log event `e` (a string or {text, to?, others?}); `fresh` marks it new. */
+/** The log's words for the stored line `text`: `renderer`'s optional `logText(text, view)`
+ *  (docs/renderer-contract.md: places named as the board shows them, counts mended), `text`
+ *  itself without one, without a view, or when it fails. The live table (board.js) and the
+ *  replay both word their lines with it. */
+export function logWords(renderer, text, view) {
+  if (!renderer || typeof renderer.logText !== "function" || !view) return text;
+  try {
+    return renderer.logText(text, view) || text;
+  } catch (e) {
+    console.error("log: wording failed", e);
+    return text;
+  }
+}
+
+/** One <li> for log event `e` (a string or {text, to?, others?, step?}); `fresh` marks it
+ *  new. A replay's events carry `step`, the move that wrote them (app/matches/views.py
+ *  replay_view): the line keeps it as `data-step`. */
 export function logEntry(e, ctx, fresh = false) {
   const stored = typeof e === "string" ? e : e && e.text !== undefined ? String(e.text) : canon(e);
   const text = ctx.reword ? ctx.reword(stored) : stored;
-  // tabindex -1: a click or a tap focuses the line, which shows where it happened (wireLogHover)
-  const li = el("li", {class: fresh ? "log-entry new" : "log-entry", tabindex: ctx.places ? "-1" : null});
+  const step = e && Number.isInteger(e.step) ? e.step : null;
+  // tabindex -1: a click or a tap focuses the line, which shows where it happened (wireLogHover);
+  // 0 for a replay's line, which Tab reaches: Enter on it goes to its move
+  const focus = ctx.jump && step !== null ? "0" : ctx.places ? "-1" : null;
+  const li = el("li", {class: fresh ? "log-entry new" : "log-entry", tabindex: focus});
   li._lairText = stored;
+  if (step !== null) {
+    li.dataset.step = String(step);
+    if (ctx.jump) li.title = step ? `Go to move ${step}` : "Go to the setup";
+  }
   const to = e && Array.isArray(e.to) ? e.to : null;
   // Tag who could read an addressed event, from the viewer's side: "only you", "you & Ana"
   // (a team), none when every seat but one reads it (the missing seat got its own wording:
@@ -95,4 +120,13 @@ export function drawLog(box, log, ctx) {
   for (let i = count; i < entries.length; i++) box.append(logEntry(entries[i], ctx, fresh));
   box._lairLog = {count: entries.length, last: entries.length ? canon(entries[entries.length - 1]) : null};
   if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+/** Draw `entries` (log events) as the only lines of `box` (an <ol>): a few lines shown apart
+ *  from the log, e.g. the newest move under a phone's prompt bar or the move a replay shows;
+ *  `note` (a string), when given, goes first as a line of its own, in muted words. */
+export function drawLines(box, entries, ctx, note = null) {
+  const lines = (Array.isArray(entries) ? entries : []).map((e) => logEntry(e, {...ctx, jump: false}));
+  if (note) lines.unshift(el("li", {class: "log-entry log-none"}, note));
+  box.replaceChildren(...lines);
 }

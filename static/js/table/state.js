@@ -30,7 +30,7 @@ export const dom = {
   title: $("game-title"), status: $("match-status"), roundPhase: $("round-phase"), turn: $("turn"),
   spectators: $("spectators"), conn: $("conn"), seats: $("seats"), board: $("board"),
   result: $("result"), promptBar: $("prompt-bar"), promptText: $("prompt-text"),
-  promptActions: $("prompt-actions"), toasts: $("toasts"), log: $("log"),
+  promptActions: $("prompt-actions"), toasts: $("toasts"), log: $("log"), lastMove: $("last-move"),
   chatMessages: $("chat-messages"), chatForm: $("chat-form"), chatInput: $("chat-input"),
   chatCount: $("chat-count"), chatNote: $("chat-note"),
 };
