@@ -94,6 +94,38 @@ def click_something(page, rng: Rng) -> bool:
     return True
 
 
+def fill_and_start(host, level: str = "easy") -> None:
+    """In its waiting room, the host fills every empty seat with ``level`` bots and starts;
+    returns once the table shows its first view."""
+    host.select_option("form[action$='/fill'] select[name=bot]", level)
+    host.click("#fill")
+    host.wait_for_selector("#seats li strong >> nth=-1")
+    host.click("#start")
+    host.wait_for_selector("#table")
+    host.wait_for_function("document.body.dataset.version !== undefined")
+
+
+def host_moves(host, rng: Rng, count: int, on_turn=None) -> None:
+    """The host makes ``count`` moves by clicks whenever it is their turn (``on_turn(host)``
+    first, each time), or until the match ends; fails if fewer were possible."""
+    moves = 0
+    for _ in range(400):
+        if moves >= count or host.evaluate("document.body.dataset.finished") == "true":
+            break
+        body = host.locator("body")
+        if body.get_attribute("data-your-turn") != "true" or \
+                body.get_attribute("data-pending") == "true":
+            host.wait_for_timeout(50)
+            continue
+        if on_turn is not None:
+            on_turn(host)
+        before = host.evaluate("document.body.dataset.version")
+        if click_something(host, rng):
+            moves += 1
+            wait_new_view(host, before)
+    assert moves >= count, f"the host could only make {moves} moves"
+
+
 #: One round trip per page and loop: whose turn it is, a move in flight, version, the end.
 _BODY = ("() => { const d = document.body.dataset;"
          " return [d.yourTurn === 'true' && d.pending !== 'true', d.version,"

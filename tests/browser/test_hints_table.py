@@ -18,6 +18,7 @@ import shutil
 
 import pytest
 
+from tests.browser.test_full_match import fill_and_start
 from tests.chromium import ARTIFACTS, ROOT, lair_process, screenshot
 
 pytestmark = pytest.mark.e2e
@@ -82,12 +83,7 @@ def start(browser, server: str, game: str, hints: bool = True):
         host.wait_for_selector("#start")
         assert not host.is_checked("#hints")
     watch = host.input_value("#watch-link")
-    host.select_option("form[action$='/fill'] select[name=bot]", "easy")
-    host.click("#fill")
-    host.wait_for_selector("#seats li strong >> nth=-1")
-    host.click("#start")
-    host.wait_for_selector("#table")
-    host.wait_for_function("document.body.dataset.version !== undefined")
+    fill_and_start(host)
     spect_ctx, spect = new_page(browser)
     spect_frames = frames_of(spect)
     spect.goto(watch)

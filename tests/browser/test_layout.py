@@ -23,12 +23,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engines.base import Rng
 from tests.browser.test_full_match import (
-    click_something,
+    fill_and_start,
+    host_moves,
     name_yourself,
     no_codes,
 )
 from tests.chromium import ARTIFACTS, DESKTOP, PHONE, ROOT, screenshot
-from tests.table_clicks import wait_new_view
 
 pytestmark = pytest.mark.e2e
 
@@ -271,27 +271,9 @@ def start_and_play(host, server: str, mid: str) -> dict:
     """Fill the match's empty seats with random bots, start it and make some host moves; returns
     the tallest prompt bar seen at each of BAR_SIZES (measure_bar)."""
     host.goto(f"{server}/m/{mid}")
-    host.select_option("form[action$='/fill'] select[name=bot]", "easy")
-    host.click("#fill")
-    host.wait_for_selector("#seats li strong >> nth=-1")
-    host.click("#start")
-    host.wait_for_selector("#table")
-    host.wait_for_function("document.body.dataset.version !== undefined")
-    rng, moves, tallest = Rng(7), 0, {}
-    for _ in range(400):
-        if moves >= HOST_MOVES or host.evaluate("document.body.dataset.finished") == "true":
-            break
-        body = host.locator("body")
-        if body.get_attribute("data-your-turn") != "true" or \
-                body.get_attribute("data-pending") == "true":
-            host.wait_for_timeout(50)
-            continue
-        measure_bar(host, tallest)
-        before = host.evaluate("document.body.dataset.version")
-        if click_something(host, rng):
-            moves += 1
-            wait_new_view(host, before)
-    assert moves >= HOST_MOVES, f"the host could only make {moves} moves"
+    fill_and_start(host)
+    tallest: dict = {}
+    host_moves(host, Rng(7), HOST_MOVES, on_turn=lambda page: measure_bar(page, tallest))
     return tallest
 
 

@@ -20,7 +20,12 @@ import re
 import pytest
 
 from engines.base import Rng
-from tests.browser.test_full_match import click_something, name_yourself
+from tests.browser.test_full_match import (
+    click_something,
+    fill_and_start,
+    host_moves,
+    name_yourself,
+)
 from tests.browser.test_layout import check_phone_header, check_prompt_bar
 from tests.chromium import ARTIFACTS, DESKTOP, screenshot
 from tests.table_clicks import wait_new_view
@@ -65,26 +70,8 @@ def match(browser, lair_server):
     host.click("#create")
     host.wait_for_selector("#start")
     mid = re.search(r"/m/(\w+)", host.url).group(1)
-    host.select_option("form[action$='/fill'] select[name=bot]", "easy")
-    host.click("#fill")
-    host.wait_for_selector("#seats li strong >> nth=-1")
-    host.click("#start")
-    host.wait_for_selector("#table")
-    host.wait_for_function("document.body.dataset.version !== undefined")
-    rng, moves = Rng(3), 0
-    for _ in range(400):
-        if moves >= HOST_MOVES or host.evaluate("document.body.dataset.finished") == "true":
-            break
-        body = host.locator("body")
-        if body.get_attribute("data-your-turn") != "true" or \
-                body.get_attribute("data-pending") == "true":
-            host.wait_for_timeout(50)
-            continue
-        before = host.evaluate("document.body.dataset.version")
-        if click_something(host, rng):
-            moves += 1
-            wait_new_view(host, before)
-    assert moves >= HOST_MOVES, f"the host could only make {moves} moves"
+    fill_and_start(host)
+    host_moves(host, Rng(3), HOST_MOVES)
     watch = host.input_value("#watch-link").rsplit("/", 1)[1]
     yield {"server": lair_server, "mid": mid, "cookies": ctx.cookies(), "watch": watch,
            "host": host}
