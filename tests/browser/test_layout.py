@@ -201,8 +201,15 @@ def settle_scroll(page) -> None:
 
 def open_as(browser, cookies, size: str, url: str):
     """A page at ``size`` in a fresh context carrying the host's cookies, opened at ``url``."""
-    ctx = browser.new_context(**SIZES[size], reduced_motion="reduce")
-    ctx.add_cookies(cookies)
+    return open_page(browser, SIZES[size], url, cookies)
+
+
+def open_page(browser, size: dict, url: str, cookies=None):
+    """A page in a fresh context of ``size`` (Playwright's context options), reduced motion,
+    carrying ``cookies`` if any, opened at ``url``; ``page.js_errors`` collects page errors."""
+    ctx = browser.new_context(**size, reduced_motion="reduce")
+    if cookies:
+        ctx.add_cookies(cookies)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

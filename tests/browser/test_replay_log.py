@@ -26,7 +26,7 @@ from tests.browser.test_full_match import (
     host_moves,
     name_yourself,
 )
-from tests.browser.test_layout import check_phone_header, check_prompt_bar
+from tests.browser.test_layout import check_phone_header, check_prompt_bar, open_page
 from tests.chromium import ARTIFACTS, DESKTOP, screenshot
 from tests.table_clicks import wait_new_view
 
@@ -76,18 +76,6 @@ def match(browser, lair_server):
     yield {"server": lair_server, "mid": mid, "cookies": ctx.cookies(), "watch": watch,
            "host": host}
     ctx.close()
-
-
-def open_page(browser, size: dict, url: str, cookies=None):
-    ctx = browser.new_context(**size, reduced_motion="reduce")
-    if cookies:
-        ctx.add_cookies(cookies)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.js_errors = errors
-    page.goto(url)
-    return page
 
 
 def shown_at(page, n: int) -> dict:
