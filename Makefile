@@ -12,7 +12,7 @@ WS_DEFLATE ?= false
 LAIR_TEST_DATABASES ?= sqlite,postgresql
 export LAIR_TEST_DATABASES
 
-.PHONY: run test lint test-slow test-engines test-app test-e2e screenshots bench bots venv clean
+.PHONY: run test lint test-slow test-engines test-app test-e2e test-mypy test-part-engines test-part-browsers screenshots bench bots venv clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -33,23 +33,39 @@ run: $(VENV)/.installed-run
 	HOST=$(HOST) PORT=$(PORT) WS_DEFLATE=$(WS_DEFLATE) $(BIN)/lair serve
 
 # The parts run side by side (TEST_PARTS=1: one after another), each in one process, their
-# outputs printed whole as each ends (-O): the engines, the app on each database of
-# LAIR_TEST_DATABASES, the browsers. They overlap well: the engines' part keeps one core busy
-# while the app's and the browsers' parts mostly wait on servers, databases and sockets.
+# outputs printed whole as each ends (-O): the browsers (the longest part, started first),
+# the engines, the app on each database of LAIR_TEST_DATABASES, and mypy. On the 2-core
+# machine they keep both cores busy from start to end: only less CPU makes the suite shorter.
 # TEST_JOBS=N also spreads each part over N processes (pytest-xdist; a file's tests stay
 # together: module-scoped servers); measured on the 2-core machine, the whole tree at -n 4 was
 # no faster and browser tests timed out under the contention, so not by default.
-TEST_PARTS ?= 4
+TEST_PARTS ?= 5
 TEST_JOBS ?= 0
 # --durations: each part's slowest tests, so a CI log shows where its time went.
 PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" --durations=8
 XDIST = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile)
 
-# The linters first (seconds; the tree is clean under both): `make lint`'s commands.
+# ruff first (a fraction of a second); mypy (~10 s of CPU, ~20 s on a busy machine) as one
+# more part beside the tests: `make lint`'s commands.
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
+	$(MAKE) -j$(TEST_PARTS) -O test-part-browsers test-part-engines $(APP_PARTS) test-mypy
+
+# The renderers' browser tests (a tiny server in a thread, no database) run in `make test`
+# after the engines' tests, in that part's process: the engines' part ended minutes before
+# the browsers' part, which then ran alone on a core and a half. Both lists together are
+# `make test-engines` and `make test-e2e`.
+RENDERER_TESTS := tests/browser/test_covil_renderer.py tests/browser/test_drops_renderer.py \
+	tests/browser/test_evil_corp_renderer.py
+
+test-part-engines: $(VENV)/.installed-test
+	$(PYTEST) $(XDIST) tests/engines tests/records tests/bench $(RENDERER_TESTS)
+
+test-part-browsers: $(VENV)/.installed-test
+	$(PYTEST) $(XDIST) tests/browser $(addprefix --ignore=,$(RENDERER_TESTS))
+
+test-mypy: $(VENV)/.installed-test
 	$(BIN)/mypy app
-	$(MAKE) -j$(TEST_PARTS) -O test-engines $(APP_PARTS) test-e2e
 
 # ruff (pyflakes, import order, the complexity budget) on the whole tree and mypy
 # (--check-untyped-defs, the pydantic plugin: pyproject.toml) on app/.
@@ -57,7 +73,9 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/mypy app
 
-# The long runs kept out of `make test` (marked slow): whole browser matches at 3-4 players.
+# The long runs kept out of `make test` (marked slow): whole matches played by clicks through
+# the real server, the whole four-player Drops of Evil game of its renderer test, the hard
+# bots' sweep.
 test-slow: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m slow tests
 
@@ -67,12 +85,17 @@ test-engines: $(VENV)/.installed-test
 comma := ,
 APP_PARTS := $(addprefix test-app-,$(subst $(comma), ,$(LAIR_TEST_DATABASES)))
 
+FIRST_DATABASE := $(firstword $(subst $(comma), ,$(LAIR_TEST_DATABASES)))
+
 # The app's tests on every database of LAIR_TEST_DATABASES (`make -j2 test-app`: side by side);
-# test-app-sqlite, test-app-postgresql: on one.
+# test-app-sqlite, test-app-postgresql: on one. The tests that take no database run once, in
+# the first database's part (tests/app/conftest.py, DATABASE_TESTS_ONLY).
 test-app: $(APP_PARTS)
 
 test-app-%: $(VENV)/.installed-test
-	LAIR_TEST_DATABASES=$* $(PYTEST) $(XDIST) tests/app
+	LAIR_TEST_DATABASES=$* \
+	LAIR_TEST_DATABASE_TESTS_ONLY=$(if $(filter $*,$(FIRST_DATABASE)),0,1) \
+	$(PYTEST) $(XDIST) tests/app
 
 test-e2e: $(VENV)/.installed-test
 	$(PYTEST) $(XDIST) tests/browser

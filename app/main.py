@@ -73,7 +73,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                          pool_timeout=settings.db_pool_timeout)
         service = MatchService(make_sessionmaker(db), bot_delay=settings.bot_delay,
                                bot_pool=BotPool(settings.bot_workers or None,
-                                                settings.bot_think_seconds))
+                                                settings.bot_think_seconds,
+                                                hint_wait=settings.hint_wait_seconds or None))
         app.state.db = db
         app.state.service = service
         hub = app.state.hub = Hub(service, settings)
@@ -90,6 +91,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         announcing = supervise("presence", hub.keep_announcing) if fanout is not None else None
         gauges = (supervise("metrics gauges", lambda: metrics.keep_fresh(app))
                   if metrics.MULTIPROCESS else None)
+        timer = app.state.timer = ClockTimer(service, settings.clock_poll,
+                                             settings.clock_outage_after)
+        # A move after an outage gives its time back first (app.matches.outage), bots' too.
+        service.moves.before = timer.heartbeats.catch_up
         try:
             await service.resume_bots()
             resuming = None
@@ -98,8 +103,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             resuming = spawn(retry_forever("resume bots", service.resume_bots), "resume bots")
         app.state.webhooks = Webhooks(service, settings.site_url, timeout=settings.webhook_timeout,
                                       allow_private=settings.webhook_allow_private)
-        timer = app.state.timer = ClockTimer(service, settings.clock_poll,
-                                             settings.clock_outage_after)
         timer.start()  # re-arms every stored deadline, as resume_bots does for bots
         sweeper = app.state.sweeper = IdleSweeper(service, hub, settings.match_idle_ttl)
         sweeper.start()  # frees the memory kept for matches idle with no socket here

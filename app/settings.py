@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     # Hard bots (issue 17): CPU seconds per decision, and search worker processes (0: cores - 1).
     bot_think_seconds: float = 1.0
     bot_workers: int = 0
+    # Seconds a hint waits for a search worker (it goes before the bots' decisions) before it
+    # is answered "busy" (app/matches/botpool.py); 0: no limit. Under the table's 30 s wait for an
+    # answer, and above a 1 s search at nice 19 on a loaded 2-core machine (5-12 s seen).
+    hint_wait_seconds: float = 20.0
     cookie_secure: bool = False
     max_message_bytes: int = 64 * 1024
     chat_max_chars: int = 500
@@ -35,15 +39,26 @@ class Settings(BaseSettings):
     # Extra browser origins allowed to open the websocket (exact "https://host[:port]"; JSON
     # list in ALLOWED_ORIGINS). The site's own host is always allowed; other sites never are.
     allowed_origins: list[str] = []
+    # Open websockets per client address in each process (the trusted address, IPv6 by /64;
+    # 0: no cap). Friends behind one home router share one address: 4 players with a table,
+    # the waiting room and a replay or two open each (~16), a dozen spectators with a tab or
+    # two, and the sockets a reconnect briefly leaves behind (a dropped one lingers up to
+    # WS_PING_INTERVAL + WS_PING_TIMEOUT) stay well under 64; 200 sockets from one address
+    # cost a process 10 MB and slowed another player's views from 0.2 s to 1.3 s.
+    ws_per_address: int = 64
     # Per-socket rate limit (token bucket): messages per second, and the burst allowed.
     ws_rate: float = 10.0
     ws_burst: float = 30.0
     # Rate limits per user (every socket of theirs) and per client address (app/ratelimit.py),
     # in the `limits` notation ("30/minute", "5 per 10 seconds"); "" or "0" switches one off.
-    # Counted in PostgreSQL across processes (actions: per process); SQLite: in memory.
+    # Counted in PostgreSQL across processes (actions: in batches); SQLite: in memory.
     # Defaults suit friends behind one home router: 4 players, several tabs, spectators.
     rate_chat: str = "30/minute"  # chat lines per user
     rate_actions: str = "300/minute"  # moves (and undos) per user
+    # Moves a process counts itself before adding them to the shared count in PostgreSQL (one
+    # upsert per batch, not per move): with N processes a user gets at most RATE_ACTIONS +
+    # (N - 1) x (batch - 1) moves a window; 1: every move is counted in the database.
+    rate_actions_batch: int = 10
     rate_identities: str = "30/hour"  # new guest identities (POST /name) per address
     rate_matches: str = "60/hour"  # new matches (and rematches) per address
     rate_records: str = "30/hour;100/day"  # record uploads per address (a rate and a quota)
@@ -112,6 +127,14 @@ class Settings(BaseSettings):
         if value.strip().lower() not in ("", "0", "off", "none"):
             from limits import parse_many
             parse_many(value)  # ValueError: "couldn't parse rate limit string ..."
+        return value
+
+    @field_validator("rate_actions_batch")
+    @classmethod
+    def _batch(cls, value: int) -> int:
+        """At least 1 (1: every hit counted in the database)."""
+        if value < 1:
+            raise ValueError("RATE_ACTIONS_BATCH must be at least 1")
         return value
 
     @property

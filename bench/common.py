@@ -95,11 +95,12 @@ serve(Settings(), sys.argv[1], log_config=None, log_level="warning", access_log=
 """
 
 
-#: The bench's clients all come from 127.0.0.1 and act far faster than players: the per-user and
-#: per-address rate limits (app/ratelimit.py) are switched off for its servers.
+#: The bench's clients all come from 127.0.0.1, open hundreds of sockets and act far faster than
+#: players: the per-user and per-address rate limits (app/ratelimit.py) and the cap on sockets
+#: per address (WS_PER_ADDRESS) are switched off for its servers.
 UNLIMITED = {name: "0" for name in ("RATE_CHAT", "RATE_ACTIONS", "RATE_IDENTITIES",
                                     "RATE_MATCHES", "RATE_RECORDS", "RATE_HINTS",
-                                    "RATE_HINTS_ADDRESS")}
+                                    "RATE_HINTS_ADDRESS", "WS_PER_ADDRESS")}
 
 
 def start_uvicorn(app: str, env: dict, port: int, log: Path | None = None,

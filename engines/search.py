@@ -138,23 +138,43 @@ def sampled_greedy(k: int, evaluate: Callable[[State, int], float],
                    skip: frozenset = frozenset({"take_back", "cancel"})):
     """A rollout policy: among up to ``k`` of the mover's actions drawn at random (none that
     undoes), the one whose result ``evaluate`` scores best for the mover -- a cheap model of an
-    opponent who looks one move ahead (the normal bot does that with every action)."""
+    opponent who looks one move ahead (the normal bot does that with every action).
+
+    Its ``step`` attribute plays the same choice as a rollout step (:func:`decide` uses it): it
+    returns the state after the chosen action -- the copy it already evaluated, instead of
+    applying the action once more -- and ``state`` itself, changed in place, when there was only
+    one action to play."""
     from engines.base import clone
 
-    def policy(engine: Engine, state: State, seat: int, actions: list, rng: Rng) -> Action:
+    def choose(engine: Engine, state: State, seat: int, actions: list,
+               rng: Rng) -> tuple[Action, State | None]:
         pool = [a for a in actions if a.get("type") not in skip] or actions
         if len(pool) > k:
-            pool = [pool[rng.below(len(pool))] for _ in range(k)]
+            # The same draws as ever; an action drawn twice is evaluated once (ties keep the
+            # first: the choice is the same).
+            pool = [pool[i] for i in dict.fromkeys([rng.below(len(pool)) for _ in range(k)])]
         if len(pool) == 1:
-            return pool[0]
-        best, best_v = pool[0], None
+            return pool[0], None
+        best, best_v, best_s = pool[0], None, None
         for a in pool:
             s = clone(state)
             engine.apply_trusted(s, seat, a)
             v = evaluate(s, seat)
             if best_v is None or v > best_v:
-                best, best_v = a, v
-        return best
+                best, best_v, best_s = a, v, s
+        return best, best_s
+
+    def policy(engine: Engine, state: State, seat: int, actions: list, rng: Rng) -> Action:
+        return choose(engine, state, seat, actions, rng)[0]
+
+    def step(engine: Engine, state: State, seat: int, actions: list, rng: Rng) -> State:
+        action, after = choose(engine, state, seat, actions, rng)
+        if after is None:
+            engine.apply_trusted(state, seat, action)
+            return state
+        return after
+
+    policy.step = step  # type: ignore[attr-defined]
     return policy
 
 
@@ -202,6 +222,8 @@ def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,  # noqa: C
         return spec.greedy(engine, sample(engine, state, seat, rng), seat, rng)
     start = time.thread_time()
     rollout = spec.rollout or random_rollout
+    # A policy that evaluates the states after its candidates hands back the chosen one.
+    step = getattr(rollout, "step", None)
     first = sample(engine, state, seat, rng)
     base = spec.evaluate(first, seat)
     if spec.width and len(actions) > spec.width:
@@ -238,7 +260,10 @@ def decide(engine: Engine, spec: SearchSpec, state: State, seat: int,  # noqa: C
                     break
             if mover is None:
                 break
-            engine.apply_trusted(det, mover, rollout(engine, det, mover, acts, rng))
+            if step is not None:
+                det = step(engine, det, mover, acts, rng)
+            else:
+                engine.apply_trusted(det, mover, rollout(engine, det, mover, acts, rng))
         reward = _squash(spec.evaluate(det, seat) - base + bias[i], spec.scale)
         n[i] += 1
         w[i] += reward

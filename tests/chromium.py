@@ -10,12 +10,17 @@ CSP does not restrict (:func:`_wait_for_function`).
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import os
+import re
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -172,18 +177,57 @@ def serve_in_thread(app, timeout: float = 10.0) -> Iterator[str]:
         thread.join(timeout=10)
 
 
+@functools.cache
+def _migrated_sqlite() -> Path:
+    """A fresh SQLite database migrated to head by ``alembic upgrade head`` (``make run``'s
+    first step), made once per test process: each server copies it. Migrating per server cost
+    a Python process and ~1 s of CPU each (16 servers in the browsers' part); the migrations
+    keep their own tests (tests/app/ops/test_migrations.py)."""
+    folder = Path(tempfile.mkdtemp(prefix="lair-e2e-template-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    db = folder / "template.db"
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}", "SECRET_KEY": "e2e",
+           "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
+                   check=True, capture_output=True)
+    return db
+
+
+#: The SQLite file of each running :func:`lair_process` server, by its base URL (for
+#: :func:`fix_seed`).
+_DATABASES: dict[str, Path] = {}
+
+
+def match_id(url: str) -> str:
+    """The match id in a match page's URL (``.../m/<id>``, its waiting room or its table)."""
+    return re.search(r"/m/(\w+)", url).group(1)
+
+
+def fix_seed(server: str, match: str, seed: int) -> None:
+    """Test only: give the open (not yet started) match ``match`` of the test server ``server``
+    (a :func:`lair_process` URL) the seed ``seed``, so the deal its start makes is the same at
+    every run (a browser test whose course depends on the deal then never passes or fails by
+    luck). It writes the row in that server's own SQLite file, which only the test can reach:
+    the site has no route or setting that chooses a seed (a player who picks the deal could
+    know the hidden cards). The start reads the match from the database, not from a cache."""
+    with contextlib.closing(sqlite3.connect(_DATABASES[server], timeout=30)) as con, con:
+        changed = con.execute("UPDATE matches SET seed = ? WHERE id = ? AND status = 'open'",
+                              (seed, match)).rowcount
+    assert changed == 1, f"no open match {match} to seed"
+
+
 @contextlib.contextmanager
 def lair_process(db: Path, **env: str) -> Iterator[str]:
-    """``make run`` in miniature: migrate a fresh SQLite file ``db``, serve it with ``lair
-    serve`` in a child process (extra environment ``env``, e.g. ``BOT_DELAY``); yields its base URL.
+    """``make run`` in miniature: a fresh SQLite file ``db`` migrated to head (a copy of
+    :func:`_migrated_sqlite`), served with ``lair serve`` in a child process (extra
+    environment ``env``, e.g. ``BOT_DELAY``); yields its base URL.
 
     Raises ``RuntimeError`` if ``/healthz`` does not answer within 60 s (a loaded CI box)."""
     import httpx
 
     env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}", "SECRET_KEY": "e2e",
            "BOT_DELAY": "0.05", "PYTHONPATH": str(ROOT), **env}
-    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
-                   check=True, capture_output=True)
+    shutil.copyfile(_migrated_sqlite(), db)
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "app.ops.cli", "serve"], cwd=ROOT,
                             env={**env, "HOST": "127.0.0.1", "PORT": str(port)})
@@ -198,8 +242,10 @@ def lair_process(db: Path, **env: str) -> Iterator[str]:
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError("server did not start")
                 time.sleep(0.1)
+        _DATABASES[url] = db
         yield url
     finally:
+        _DATABASES.pop(url, None)
         proc.terminate()
         try:
             proc.wait(timeout=10)
@@ -218,3 +264,19 @@ def screenshot(page, path: Path, full_page: bool = True) -> None:
     """Save a PNG of ``page`` at ``path`` (folders created as needed)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=full_page)
+
+
+def open_card(page, node, phone: bool) -> str:
+    """Open ``node``'s card as a player would (a long-press on a phone, a hover with the mouse
+    coming from the corner on a desktop) and return its text (the table's ``.card-pop``)."""
+    node.scroll_into_view_if_needed()
+    if phone:
+        node.dispatch_event("touchstart")
+        page.wait_for_timeout(550)
+        node.dispatch_event("touchend")
+    else:
+        page.mouse.move(0, 0)
+        node.hover()
+    card = page.locator(".card-pop")
+    card.wait_for(timeout=3000)
+    return card.inner_text()

@@ -11,9 +11,10 @@ What the service does (:meth:`Hints.suggest`): the match runs, the asker holds a
 left hints on (``PaceSettings.hints``), the rules have a search bot, the asker's view is the
 current version and the seat is prompted; then the per-user rate limit (a hint costs up to a
 hard decision's CPU), then the decision in the bot pool's worker processes (never on the event
-loop), then the use is recorded (table ``hint_uses``, not the engine's log) if the match is
-still at that version, and the table is told (``HintUsed``: every view lists the uses). The
-suggested action goes back to the asker only.
+loop; ahead of the bot decisions waiting there, and given up as ``busy`` if no worker came free
+within the pool's ``hint_wait``), then the use is recorded (table ``hint_uses``, not the
+engine's log) if the match is still at that version, and the table is told (``HintUsed``: every
+view lists the uses). The suggested action goes back to the asker only.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from typing import Awaitable, Callable
 from sqlalchemy import and_, exists, insert, literal, select
 
 from app.matches import pace
-from app.matches.botpool import BotPool
+from app.matches.botpool import BotPool, PoolBusy
 from app.matches.changes import HintUsed
 from app.matches.errors import ErrorCode, ServiceError
 from app.matches.moves import Moves
@@ -65,16 +66,20 @@ def reason(stats: dict) -> str | None:
     if not stats.get("searched"):
         return "The best next step of this longer move, looking one step ahead."
     score, runner_up = stats.get("score"), stats.get("next_score")
-    line = (f"Chosen from {stats['considered']} moves over {stats['iterations']} simulated "
-            "futures: the one the search tried most")
+    line = (f"Tried {stats['considered']} moves in {stats['iterations']} imagined games from "
+            "here and kept coming back to this one")
     # The search picks the move it tried most, not the best mean: a move tried a few times
-    # can average more. Compare the two only when the comparison is the chosen move's.
+    # can average more. Compare the two only when the comparison is the chosen move's. A
+    # rating is the mean reward in hundredths: 50 is a position no better than before the move
+    # (engines.search: rewards spread around 0.5).
     if score is not None and runner_up is not None and score >= runner_up:
         ours, theirs = round(score * 100), round(runner_up * 100)
-        line += (f" (score {ours}, tied with the next best)" if ours == theirs else
-                 f" (score {ours} against {theirs} for the next best)")
+        line += (f" (rated {ours}, level with the next best" if ours == theirs else
+                 f" (rated {ours}, the next best {theirs}")
     elif score is not None:
-        line += f" (score {round(score * 100)} of 100)"
+        line += f" (rated {round(score * 100)}"
+    if score is not None:
+        line += "; 50 = no better off than now)"
     return line + "."
 
 
@@ -96,7 +101,8 @@ class Hints:
         search bot), ``stale`` (the view is not the current version, or the table moved while
         the hint was searched: nothing recorded; except in a simultaneous frame that still
         stands for the asker, where the hint is for the current version), ``not_your_seat`` (the seat is not prompted),
-        ``rate_limited`` (from ``charge``). Nothing of the match's state changes."""
+        ``rate_limited`` (from ``charge``), ``busy`` (503: no search worker came free within
+        the pool's ``hint_wait``; nothing recorded). Nothing of the match's state changes."""
         snap = await self.store.current(match_id)
         m = snap.match
         if m.status in ("finished", "cancelled"):
@@ -121,7 +127,11 @@ class Hints:
             raise ServiceError(ErrorCode.NOT_YOUR_SEAT, "It is not your turn.")
         if charge is not None:
             await charge()
-        action, stats = await self.pool.hint(engine, state, seat, self.budget)
+        try:
+            action, stats = await self.pool.hint(engine, state, seat, self.budget)
+        except PoolBusy:  # the workers stayed busy: ask again (never a weaker level's move)
+            raise ServiceError(ErrorCode.BUSY, "The bots are thinking hard; ask again in a "
+                                               "moment.", 503) from None
         if not await self._record(match_id, seat, version):
             version = await self._late(match_id, engine, seat, version, action)
         await self.store.changed(match_id, HintUsed(seat))

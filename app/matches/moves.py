@@ -70,20 +70,27 @@ def require_actor(snap: Snapshot, seat: int, actor: str | None) -> None:
 
 async def decide(snap: Snapshot, seat: int, version: int, action: Any, actor: str | None,
                  late_ok: LateCheck,
-                 undo: Callable[[], Awaitable[tuple[dict, list[dict]]]] | None = None
-                 ) -> Decision:
+                 undo: Callable[[], Awaitable[tuple[dict, list[dict]]]] | None = None,
+                 now: float | None = None) -> Decision:
     """THE judgment of one action from ``seat`` built on ``version``, against ``snap`` (an
-    active match as committed): the actor holds the seat, the version is current (or
-    ``late_ok`` says the late action still stands: a simultaneous frame), and the engine
-    accepts the action (``Engine.apply``: exactly a legal action, JSON types included).
-    ``undo()`` gives the state after taking back the seat's latest move (``action`` is
-    ``UNDO``). Nothing is written.
+    active match as committed): the actor holds the seat, the seat is not out of time at
+    ``now`` (epoch s, the service's clock, taken just before the commit; None: not checked),
+    the version is current (or ``late_ok`` says the late action still stands: a simultaneous
+    frame), and the engine accepts the action (``Engine.apply``: exactly a legal action, JSON
+    types included). ``undo()`` gives the state after taking back the seat's latest move
+    (``action`` is ``UNDO``). Nothing is written.
 
-    Raises ``ServiceError``: ``not_your_seat`` (not the actor's seat, or not its turn),
+    Raises ``ServiceError``: ``not_your_seat`` (not the actor's seat, not its turn, or its
+    time ran out: the clock timer hands it to a bot),
     ``stale`` (built on an old version), ``illegal`` (the engine's reason), ``bad_request``
     (rules the site no longer has)."""
     m = snap.match
     require_actor(snap, seat, actor)
+    if now is not None and clocks.out_of_time(snap, seat, now):
+        # The clocks are those of the version the commit is conditional on: a move from a seat
+        # whose deadline passed is refused even if it arrives before the clock timer looks.
+        raise ServiceError(ErrorCode.NOT_YOUR_SEAT, "Your time ran out: a bot plays this seat "
+                                                    "now; take it back from the table page.")
     engine = engine_for(m)
     state = m.started_state
     if version != m.version and not await late_ok(engine, m):
@@ -111,6 +118,9 @@ class Moves:
 
     def __init__(self, store: Store):
         self.store = store
+        #: Awaited before each action is decided (None: nothing): the clock timer's
+        #: ``Heartbeats.catch_up``, so that a move after an outage is not charged for it.
+        self.before: Callable[[], Awaitable[None]] | None = None
 
     async def submit(self, match_id: str, seat: int | None, action_id: str, version: int,
                      action: Any, *, actor: str | None = None) -> Outcome:
@@ -121,17 +131,26 @@ class Moves:
         (the seat must still be a bot's), or None for trusted internal callers.
         Raises ``ServiceError`` with code ``spectator`` (no seat), ``finished``, ``stale``,
         ``illegal`` (with the engine's reason), ``bad_message``, or ``busy`` (no database
-        connection free within ``DB_POOL_TIMEOUT``: nothing was done, the same action may be
-        sent again). A re-sent ``action_id`` is acknowledged as a duplicate and never applied
+        connection free within ``DB_POOL_TIMEOUT``, or the database unreachable: the same
+        action may be sent again). A re-sent ``action_id`` is acknowledged as a duplicate and never applied
         twice. The state is unchanged on error.
         """
         if seat is None:
             raise ServiceError(ErrorCode.SPECTATOR, "Spectators watch; they cannot act.")
         started = time.perf_counter()
         try:
+            if self.before is not None:
+                await self.before()
             return await self._submit(match_id, seat, action_id, version, action, actor,
                                       started)
         except PoolTimeout:  # every pooled connection stayed busy for DB_POOL_TIMEOUT seconds
+            raise busy() from None
+        except (OSError, DBAPIError) as exc:
+            # The database cannot be reached (an outage: the connection refused, or dropped
+            # again on the retry). Retryable: a commit that did land is recognised when the
+            # same action is sent again.
+            if isinstance(exc, DBAPIError) and not exc.connection_invalidated:
+                raise
             raise busy() from None
 
     async def _submit(self, match_id: str, seat: int, action_id: str, version: int,
@@ -207,13 +226,14 @@ class Moves:
         async def from_memory(engine: Engine, m: Match) -> bool:
             return self.late_ok(match_id, engine, m, seat, version)
 
+        at = store.ts()  # the clocks' time of this move: its deadline check and its charge
         try:
-            d = await decide(snap, seat, version, action, actor, from_memory)
+            d = await decide(snap, seat, version, action, actor, from_memory, now=at)
         except ServiceError:
             return None
         engine, state, new_state, events, result = (d.engine, d.state, d.new_state, d.events,
                                                     d.result)
-        if clocks.move_values(store, snap, engine, state, new_state, seat, False, result):
+        if clocks.move_values(store, snap, engine, state, new_state, seat, False, result, at):
             return None  # clocks, deadlines or resignations to write: the full path does that
         now = utcnow()
         current = m.version
@@ -294,7 +314,8 @@ class Moves:
             async def take_back() -> tuple[dict, list[dict]]:
                 return await commit.undo(s, snap, seat)
 
-            d = await decide(snap, seat, version, action, actor, from_log, take_back)
+            at = store.ts()  # the clocks' time of this move: its deadline check and its charge
+            d = await decide(snap, seat, version, action, actor, from_log, take_back, now=at)
             engine, state, new_state, events, result = (d.engine, d.state, d.new_state,
                                                         d.events, d.result)
             now = utcnow()
@@ -304,7 +325,7 @@ class Moves:
             if result is not None:
                 values.update(status="finished", result=result, finished_at=now)
             values.update(clocks.move_values(store, snap, engine, state, new_state, seat,
-                                             action == UNDO, result))
+                                             action == UNDO, result, at))
             irreversible = commit.cannot_take_back(events, actor)
             duplicate = await commit.commit_move_orm(store, s, match_id, current, seat,
                                                      action_id, action, values, now,

@@ -17,6 +17,7 @@ fan-out, by the other processes, whose cached snapshots are dropped).
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import timedelta
 
@@ -48,6 +49,7 @@ class Heartbeats:
         self.every = every
         self.after = max(after, 3 * every)  # a busy timer may beat up to 2 × every apart
         self._last: float | None = None  # this process's last successful beat (service clock)
+        self._catching = asyncio.Lock()  # one catch-up beat at a time (:meth:`catch_up`)
 
     async def beat(self) -> float:
         """Beat, unless this process beat less than ``every`` s ago; after an outage give its
@@ -63,6 +65,26 @@ class Heartbeats:
             for match_id in changed:
                 await self.service.changed(match_id, ClocksChanged())
         return credit
+
+    async def catch_up(self) -> None:
+        """Before a move (``app.matches.moves.Moves.before``): when this process has not beaten
+        for longer than an outage (``after`` s: the database was away, or the process has just
+        started), beat now, so that the outage's time is given back before the move charges
+        anyone's clock. A move can reach the database before the clock timer's next look (seen
+        live: the players' re-sent moves committed as the database came back, each charging its
+        mover the whole outage). Then the cached snapshots are dropped: another process may have
+        given the time back, and its news may not have arrived yet. Otherwise (the timer beats
+        every ``every`` s) nothing: no database work. Raises the database's errors."""
+        if not self._stale():
+            return
+        async with self._catching:  # the moves waiting here are decided after one beat
+            if not self._stale():
+                return
+            await self.beat()
+            self.service.store.snaps.clear()
+
+    def _stale(self) -> bool:
+        return self._last is None or self.service.now().timestamp() - self._last > self.after
 
     async def _beat(self, now: float) -> tuple[float, list[str]]:
         async with self.service.sm() as s:

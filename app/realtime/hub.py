@@ -19,7 +19,7 @@ from app.matches.changes import Cancelled, Change, ChatPosted, Notice, Rematch, 
 from app.matches.service import MatchService, Snapshot
 from app.matches.views import Presence, live_views, lobby_view, seat_names
 from app.realtime import protocol
-from app.realtime.connection import Connection
+from app.realtime.connection import Connection, SocketsPerAddress
 from app.realtime.presence import Announce, PresenceTracker
 from app.settings import Settings
 from engines import registry
@@ -38,6 +38,8 @@ class Hub:
         self._writes: dict[tuple[str, int], asyncio.Task] = {}
         #: Per-user rate limits (an ``app.ratelimit.Limiter``, set by the app; None: none).
         self.limiter: Any = None
+        #: Open sockets per client address in this process (``WS_PER_ADDRESS``).
+        self.per_address = SocketsPerAddress(settings.ws_per_address)
         service.subscribe(self.on_change)
 
     # ----- presence (app.realtime.presence) ----------------------------------------------------
@@ -196,6 +198,9 @@ class Hub:
         the views of every seat present are built together (``live_views``), one encode each."""
         m = snap.match
         targets = [only] if only else [c for c in self.conns.get(m.id, ()) if c is not exclude]
+        # Never a view older than one the socket holds: a push from a snapshot read before a
+        # newer move's push (a presence change, a stale cache) would take its table back a move.
+        targets = [c for c in targets if c.sent is None or c.sent[1] <= m.version]
         if m.status == "open" or m.state is None:
             self._push_lobby(snap, targets)
             return

@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 CLOSE_CROSS_SITE = 4403
 CLOSE_RESTART = 1012
 CLOSE_TRY_LATER = 1013
+#: Too many sockets open from the client's address (``WS_PER_ADDRESS``): the table backs off.
+CLOSE_TOO_MANY = 4429
 
 
 # ----- client frames (validated with pydantic) -----------------------------------------------

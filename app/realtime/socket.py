@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.background import spawn
@@ -60,16 +61,13 @@ def _internal(conn: Connection, what: str, *args: Any, ref: str | None = None) -
                              "nothing was changed.", ref)
 
 
-# The socket's whole life in order (origin, viewer, admission, the loop, the goodbye): split
-# further it would hide the order that makes it safe.
 @router.websocket("/ws/matches/{match_id}")
-async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -> None:  # noqa: C901
-    """The live table of one match for one viewer (seat from the cookie, else spectator)."""
-    app = ws.app
-    service: MatchService = app.state.service
-    hub: Hub = app.state.hub
-    settings: Settings = app.state.settings
-    user_id = read_user_id(ws.cookies, settings)
+async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -> None:
+    """The live table of one match for one viewer (seat from the cookie, else spectator):
+    the origin and the sockets of its address checked (docs/wire.md "Who is on the other
+    end"), then :func:`_table`."""
+    hub: Hub = ws.app.state.hub
+    settings: Settings = ws.app.state.settings
     # Accept before refusing: a close code sent before the handshake reaches the browser as
     # 1006, and the client would keep retrying instead of stopping on 4403/4404.
     await ws.accept()
@@ -80,6 +78,35 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
         await ws.close(code=protocol.CLOSE_CROSS_SITE,
                        reason="Cross-site websocket refused (Origin).")
         return
+    # The sockets of one client address (WS_PER_ADDRESS), before any database work: counted
+    # from here until this handler ends, whichever way (the finally), so no count leaks.
+    client = ws.client
+    address = address_key(client.host if client else None)
+    if not hub.per_address.take(address):
+        # a client looping on connect is counted, and logged once until it is under the cap
+        ops_events.limit_hit("ws_per_address", match_id[:100],
+                             quiet=not hub.per_address.refused(address))
+        try:
+            await ws.close(code=protocol.CLOSE_TOO_MANY,
+                           reason="Too many connections from your address.")
+        except Exception:  # the peer may be gone already
+            pass
+        return
+    try:
+        await _table(ws, match_id, watch)
+    finally:
+        hub.per_address.release(address)
+
+
+# The socket's whole life in order (viewer, admission, the loop, the goodbye): split further
+# it would hide the order that makes it safe.
+async def _table(ws: WebSocket, match_id: str, watch: str | None) -> None:  # noqa: C901
+    """One viewer's socket on one match, from reading who it is to its goodbye."""
+    app = ws.app
+    service: MatchService = app.state.service
+    hub: Hub = app.state.hub
+    settings: Settings = app.state.settings
+    user_id = read_user_id(ws.cookies, settings)
     code, reason = access.WS_NOT_FOUND
     try:
         snap = await service.snapshot(match_id)
@@ -97,6 +124,9 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
         return
     except PoolTimeout:
         await _busy_close(ws, match_id)
+        return
+    except (DBAPIError, OSError):  # the database is away (an outage, a restart)
+        await _busy_close(ws, match_id, "database unavailable")
         return
     # a device playing a granted seat speaks with the seat's name, not its own browser's
     seat_name = snap.seats[seat].name if seat is not None else None
@@ -140,6 +170,9 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
     except PoolTimeout:  # reading the table for this socket (each message catches its own)
         conn.close()
         await _busy_close(ws, match_id)
+    except (DBAPIError, OSError):  # the database went away while it was read
+        conn.close()
+        await _busy_close(ws, match_id, "database unavailable")
     finally:
         ops_events.ws_closed(match_id, seat, close_code,
                              None if close_code is not None else "closed by server")
@@ -160,11 +193,13 @@ async def match_socket(ws: WebSocket, match_id: str, watch: str | None = None) -
                 hub.push(cached)
 
 
-async def _busy_close(ws: WebSocket, match_id: str) -> None:
+async def _busy_close(ws: WebSocket, match_id: str, why: str = "database busy") -> None:
     """Every database connection stayed taken for ``DB_POOL_TIMEOUT`` while this socket was
-    being set up (a crowd connecting at once): close it with 1013 "try again later", which
-    the table answers by reconnecting after a moment, instead of an unhandled error."""
-    ops_events.ws_refused(match_id, protocol.CLOSE_TRY_LATER, "database busy")
+    being set up (a crowd connecting at once), or the database could not be reached (``why``
+    "database unavailable": an outage; seen live, each table reconnecting during one cost an
+    unhandled-error traceback and reached the browser as 1006): close it with 1013 "try again
+    later", which the table answers by reconnecting after a moment."""
+    ops_events.ws_refused(match_id, protocol.CLOSE_TRY_LATER, why)
     try:
         await ws.close(code=protocol.CLOSE_TRY_LATER, reason="The server is busy; reconnecting.")
     except Exception:  # the peer may be gone already

@@ -16,7 +16,8 @@ log = logging.getLogger("lair.events")
 
 CLOSE_REASONS: dict[int | None, str] = {
     1000: "normal", 1001: "going away", 1006: "dropped", 1012: "service restart",
-    4000: "heartbeat timeout", 4403: "forbidden", 4404: "no such match"}
+    4000: "heartbeat timeout", 4403: "forbidden", 4404: "no such match",
+    4429: "too many sockets from one address"}
 
 
 # Positional-only, so that a field can never be taken for the level.
@@ -63,7 +64,7 @@ def limit_hit(limit: str, match_id: str | None = None, quiet: bool = False) -> N
     """A limit other than the rate limits of app/ratelimit.py (those are ``rate_limited``)
     refused something: ``limit`` "ws_rate" (a socket's messages too fast), "ws_too_large" (a
     message over ``MAX_MESSAGE_BYTES``), "ws_slow" (a socket's send queue full),
-    "record_too_large" (a record file over ``RECORD_MAX_BYTES``). A request body over its cap
+    "ws_per_address" (a socket refused: ``WS_PER_ADDRESS`` open from its address), "record_too_large" (a record file over ``RECORD_MAX_BYTES``). A request body over its cap
     (app/web/limits.py) is only counted here (``body_too_large``): that module logs it.
     ``quiet``: counted, not logged (the same socket's flood goes on)."""
     metrics.LIMIT_HITS.labels(limit).inc()

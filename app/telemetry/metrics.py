@@ -11,7 +11,7 @@ views queued to every socket of this process and the ack queued), ``bot_moves_to
 ``matches_started_total{game}``, ``matches_ended_total{how}``,
 ``websocket_closes_total{code}``, ``csrf_refused_total{reason}`` (``origin``: sent from another
 site; ``missing``: no CSRF token; ``token``: forged or stale CSRF token), ``limit_hits_total{limit}`` (``ws_rate``,
-``ws_too_large``, ``ws_slow``, ``record_too_large``, ``body_too_large``; the rate limits of
+``ws_too_large``, ``ws_slow``, ``ws_per_address``, ``record_too_large``, ``body_too_large``; the rate limits of
 app/ratelimit.py count in ``rate_limited_total{rule}``), ``db_pool_connections{state}``
 (gauge: ``size``, ``checked_out``, ``idle``, ``overflow``).
 

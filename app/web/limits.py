@@ -83,10 +83,6 @@ class BodyLimit:
 
     @staticmethod
     async def _refuse(scope, receive, send, limit: Limit) -> None:
-        log.info("request body over %s bytes refused", limit.size,
-                 extra={"event": "body_too_large", "path": scope.get("path"),
-                        "limit": limit.size})
-        LIMIT_HITS.labels("body_too_large").inc()  # lair_limit_hits_total, with the others
         response = await too_large(Request(scope, receive), BodyTooLarge())
         await response(scope, receive, send)
 
@@ -96,8 +92,14 @@ def _kb(n: int) -> str:
 
 
 async def too_large(request: Request, exc: HTTPException) -> Response:
-    """The answer to a request whose body is over its limit (status 413)."""
+    """The answer to a request whose body is over its limit (status 413), logged
+    (``body_too_large``) and counted (``lair_limit_hits_total``) here: the one place both a
+    declared size refused before the body and a chunked body refused as a route read it pass."""
     limit = request.scope.get(SCOPE_KEY) or Limit(0)
+    log.info("request body over %s bytes refused", limit.size,
+             extra={"event": "body_too_large", "path": request.scope.get("path"),
+                    "limit": limit.size})
+    LIMIT_HITS.labels("body_too_large").inc()  # lair_limit_hits_total, with the others
     text = limit.text or ("That request is too large for this site"
                           + (f": at most {_kb(limit.size)} can be sent here." if limit.size
                              else "."))

@@ -28,11 +28,11 @@ def option_fields(engine: Engine) -> list[dict[str, Any]]:
             fields.append({"name": name, "label": info.title or name.replace("_", " ").capitalize(),
                            "default": info.default, "help": info.description or "",
                            "kind": "seat", "choices": list(range(low, high + 1)),
-                           **_solo_marks(info)})
+                           **_player_marks(info)})
             continue
         field: dict[str, Any] = {"name": name, "label": info.title or name.replace("_", " ")
                                  .capitalize(), "default": info.default,
-                                 "help": info.description or "", **_solo_marks(info)}
+                                 "help": info.description or "", **_player_marks(info)}
         if get_origin(ann) is Literal:
             field.update(kind="select", choices=list(get_args(ann)))
         elif ann is bool:
@@ -45,14 +45,20 @@ def option_fields(engine: Engine) -> list[dict[str, Any]]:
     return fields
 
 
-def _solo_marks(info) -> dict[str, Any]:
-    """What a game's options model says about solo play, for one field: ``solo_only`` (a
-    setting of solo games only: its title ends with "(solo)", or ``json_schema_extra``
-    ``{"solo": "only"}``) and ``solo_value`` (the value a solo game always plays with,
-    ``json_schema_extra`` ``{"solo_value": ...}``)."""
+def _player_marks(info) -> dict[str, Any]:
+    """What a game's options model says about the player counts a field applies to:
+    ``solo_only`` (a setting of solo games only: its title ends with "(solo)", or
+    ``json_schema_extra`` ``{"solo": "only"}``), ``solo_value`` (the value a solo game always
+    plays with, ``json_schema_extra`` ``{"solo_value": ...}``), ``players`` (the player
+    counts it is a setting of, ``json_schema_extra`` ``{"players": [2]}``; absent: all) and
+    ``none`` (a seat option's words for no seat, ``{"none": "nobody"}``; absent: "—")."""
     extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
     title = (info.title or "").strip().lower()
     marks: dict[str, Any] = {"solo_only": extra.get("solo") == "only" or title.endswith("(solo)")}
+    if "players" in extra:  # a setting of these player counts only
+        marks["players"] = list(extra["players"])
+    if "none" in extra:  # a seat option's words for "no seat chosen"
+        marks["none"] = str(extra["none"])
     if "solo_value" in extra:
         marks["solo_value"] = extra["solo_value"]
     return marks
@@ -92,11 +98,13 @@ def describe_options(engine: Engine, options: dict[str, Any],
     for field in option_fields(engine):
         if field["solo_only"] and players is not None and players > 1:
             continue
+        if "players" in field and players is not None and players not in field["players"]:
+            continue
         value = options.get(field["name"], field["default"])
         if players == 1 and "solo_value" in field:
             value = field["solo_value"]
         if field["kind"] == "seat":
-            shown = "—" if value is None else f"Seat {value + 1}"
+            shown = field.get("none", "—") if value is None else f"Seat {value + 1}"
         elif field["kind"] == "bool":
             shown = "yes" if value else "no"
         else:

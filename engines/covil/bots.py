@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engines.base import Rng, clone
 
-from . import combat, core, phases, scoring
+from . import combat, core, data, phases, scoring
 from .data import RULES, card, relic
 
 #: Average gold value of a Power Relic (provisional relic list: 10x1, 10x2, 4x3).
@@ -199,6 +199,36 @@ def _hard_vp(state: dict, o: int, me: int, fees: dict, towns: list[str]) -> floa
     return v
 
 
+#: Tonight's Protection Fees (terrains dominated per owner) by board and troop zones: the
+#: search evaluates hundreds of thousands of positions a match, most with the troops of the
+#: last one. Bounded: cleared when full.
+_FEES: dict[tuple, dict[int, int]] = {}
+_FEES_MAX = 50_000
+_TOWNS: dict[str, list[str]] = {}
+
+
+def _fees(state: dict) -> dict[int, int]:
+    """``{owner: terrains it dominates now}`` (3.3, :func:`phases.dominance`); read only."""
+    key = (state["board"], *(tuple([t["z"] for t in p["troops"]]) for p in state["own"]))
+    fees = _FEES.get(key)
+    if fees is None:
+        fees = {}
+        for o in phases.dominance(state).values():
+            if o is not None:
+                fees[o] = fees.get(o, 0) + 1
+        if len(_FEES) >= _FEES_MAX:
+            _FEES.clear()
+        _FEES[key] = fees
+    return fees
+
+
+def _towns(board: str) -> list[str]:
+    towns = _TOWNS.get(board)
+    if towns is None:
+        towns = _TOWNS[board] = [z for z, d in data.zones(board).items() if "Town" in d["terrain"]]
+    return towns
+
+
 def hard_evaluate(state: dict, seat: int) -> float:
     """The hard bot's evaluation (not greedy's: normal stays the yardstick players know): own
     :func:`_hard_vp` minus the best other owner's; a finished match: the final VP margin.
@@ -207,11 +237,8 @@ def hard_evaluate(state: dict, seat: int) -> float:
     if state["result"] is not None:
         sc = {int(k): v["total"] for k, v in state["result"]["breakdown"].items()}
         return sc[seat] - max(v for k, v in sc.items() if k != seat)
-    fees: dict[int, int] = {}
-    for o in phases.dominance(state).values():
-        if o is not None:
-            fees[o] = fees.get(o, 0) + 1
-    towns = core.town_zones(state)
+    fees = _fees(state)
+    towns = _towns(state["board"])
     others = [o for o in core.owners(state) if o != seat]
     return (_hard_vp(state, seat, seat, fees, towns)
             - max(_hard_vp(state, o, seat, fees, towns) for o in others))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from engines.base import Engine, Rng, public_copy
 
@@ -53,7 +53,11 @@ class Options(BaseModel):
     """``side``: small Forest board side, used only with 2 players (A regular, B variant)."""
 
     model_config = ConfigDict(extra="forbid")
-    side: Literal["A", "B"] = "A"
+    side: Literal["A", "B"] = Field(
+        "A", title="Small Forest side (2 players)",
+        description="Setup: with 2 players, side A (regular) or side B (variant) of the small "
+                    "Forest board; 3 and 4 players use the large Forest.",
+        json_schema_extra={"players": [2]})  # the waiting room shows it only where it applies
 
 
 class DropsOfEvil(Engine):

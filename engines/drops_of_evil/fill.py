@@ -118,18 +118,28 @@ def _best(vials: Vials, types: tuple[str, ...], need: tuple[int, ...], spiders: 
         key = (i, left, spare)
         if key in memo:
             return memo[key]
+        # No arrangement of the rest places more than what is left and every Spider: once a
+        # choice reaches that, the others cannot beat it (the same maximum, found sooner).
+        cap = sum(left) + spiders
         kind, free = vials[i]
         if kind is not None:  # a Vial with a type: that type only, and Spiders beside it
             j = index.get(kind)
             top = min(free, left[j]) if j is not None else 0
-            best = max(x + go(i + 1, _take(left, j, x), min(spiders, spare + free - x))
-                       for x in range(top + 1))
+            best = 0
+            for x in range(top, -1, -1):
+                best = max(best, x + go(i + 1, _take(left, j, x), min(spiders, spare + free - x)))
+                if best >= cap:
+                    break
         else:  # an empty Vial: left empty, or given one type (and Spiders beside it)
             best = go(i + 1, left, spare)
             for j, n in enumerate(left):
-                for x in range(1, min(free, n) + 1):
+                if best >= cap:
+                    break
+                for x in range(min(free, n), 0, -1):
                     best = max(best, x + go(i + 1, _take(left, j, x),
                                             min(spiders, spare + free - x)))
+                    if best >= cap:
+                        break
         memo[key] = best
         return best
 

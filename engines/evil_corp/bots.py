@@ -10,19 +10,48 @@ from __future__ import annotations
 from engines.base import Rng, clone
 
 from . import data
-from .state import marker, seats_of, side_of
+from .state import _half_fear, seats_of, side_of
+
+#: Hire cost by tile instance id (the evaluations sum it over a side's monsters).
+_COST: list[int] = [t["cost"] for t in data.TILES]
+#: Fear track length and the value of a marker ``m > 0`` cells toward the opponent, by face.
+_TRACK_LEN: dict[str, int] = {face: len(f["track"]) for face, f in data.SIDES.items()}
+_GAIN: dict[tuple[str, int], float] = {}
+for _face, _f in data.SIDES.items():
+    for _m in range(len(_f["track"]) + 1):
+        _cells = _f["track"][:_m]
+        _GAIN[_face, _m] = (40 * ("victory" in _cells) + 12 * _cells.count("shield")
+                            + 2 * _cells.count("magic") + 1.5 * _m)
+#: ``state._half_fear`` by a half's monsters (cell, tile, side up): the search bot evaluates a
+#: few hundred thousand positions a match whose boards mostly repeat (one move changes one
+#: half). Bounded: cleared when full.
+_HALF_FEAR: dict[tuple, int] = {}
+_HALF_FEAR_MAX = 100_000
+
+
+def _half_fear_of(cells: dict) -> int:
+    key = tuple([(c, s["t"], s["up"]) for c, s in cells.items() if s])
+    f = _HALF_FEAR.get(key)
+    if f is None:
+        if len(_HALF_FEAR) >= _HALF_FEAR_MAX:
+            _HALF_FEAR.clear()
+        f = _HALF_FEAR[key] = _half_fear(cells)
+    return f
 
 
 def _board_value(state: dict, b: int, side: int) -> float:
+    """A board's worth to ``side``: the fear track cells its marker would win now, the Stone,
+    conquest progress (``state.marker`` computed from cached half fears)."""
     bd = state["boards"][b]
-    if side not in bd["halves"]:
+    halves = bd["halves"]
+    if side not in halves:
         return 0.0
-    h = bd["halves"].index(side)
-    m = marker(state, b) * (1 if h == 0 else -1)  # >0: toward the opponent
-    track = data.SIDES[bd["face"]]["track"]
-    cells = track[:abs(m)]
-    gain = (40 * ("victory" in cells) + 12 * cells.count("shield")
-            + 2 * cells.count("magic") + 1.5 * abs(m))
+    h = halves.index(side)
+    cells = bd["cells"]
+    L = _TRACK_LEN[bd["face"]]
+    m = max(-L, min(L, _half_fear_of(cells[0]) - _half_fear_of(cells[1])))
+    m = m * (1 if h == 0 else -1)  # >0: toward the opponent
+    gain = _GAIN[bd["face"], abs(m)]
     v = gain if m > 0 else -gain
     if m == 0 and bd["stone"] is not None:
         v += 6 if bd["stone"] == side else -6
@@ -41,8 +70,7 @@ def evaluate(state: dict, side: int) -> float:
     v += 0.5 * sd["gold"]
     for b in range(len(state["boards"])):
         v += _board_value(state, b, side)
-    owned = sd["bag"] + sd["discard"]
-    v += 0.8 * sum(data.TILES[t]["cost"] for t in owned)
+    v += 0.8 * (sum(map(_COST.__getitem__, sd["bag"])) + sum(map(_COST.__getitem__, sd["discard"])))
     if state["phase"] == "over":
         v += 1000 if side in (state["winner"] or []) else -1000
     return v
@@ -80,10 +108,11 @@ def _owned_cost(state: dict, side: int) -> int:
     (after the Night's draw the supply holds five of them: counting only bag and discard
     would make the draw itself look like a loss)."""
     sd = state["sides"][side]
-    tiles = [*sd["bag"], *sd["discard"]]
+    cost = _COST.__getitem__
+    n = sum(map(cost, sd["bag"])) + sum(map(cost, sd["discard"]))
     for seat in seats_of(state, side):
-        tiles += state["seats"][seat]["supply"]
-    return sum(data.TILES[t]["cost"] for t in tiles)
+        n += sum(map(cost, state["seats"][seat]["supply"]))
+    return n
 
 
 def hard_evaluate(state: dict, side: int) -> float:

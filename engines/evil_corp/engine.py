@@ -39,9 +39,11 @@ class EvilCorpOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
     balance_of_power_seat: int | None = Field(
         default=None, ge=0, le=3, title="Balance of Power",
-        description="The weaker participant's seat gets 4 gold coins at the start (optional).")
+        description="The weaker participant's seat gets 4 gold coins at the start (optional).",
+        json_schema_extra={"none": "nobody"})  # the words for None in the lobby and the room
     first_player: int | None = Field(default=None, ge=0, le=3, title="First player",
-                                     description="Random when not chosen.")
+                                     description="Random when not chosen.",
+                                     json_schema_extra={"none": "drawn at the start"})
 
 
 class EvilCorpEngine(Engine):

@@ -3,15 +3,20 @@
 Revision ID: 0008_rate_windows_heartbeats
 Revises: 0006_records_chat_channels
 
-Both tables hold only transient facts (counters of windows that end within the hour, the time a
-process last served), so the downgrade drops them and loses nothing the next upgrade needs: the
-limits count afresh, and a missing heartbeat means no outage is credited.
+The rate windows are kept aside by the downgrade (``kept_0008_rate_windows``) and put back by the
+next upgrade (issue 13, item 12): they hold the per-address quotas too (record uploads per day),
+which a rollback must not reset. The heartbeat is dropped on purpose: the older code beats
+none, so a kept beat would date from before the rollback, and the first look after the upgrade
+would give every running clock the whole time the older code served as if nothing had been
+(a missing heartbeat means no outage is credited: at worst the minutes of the upgrade itself).
 Create Date: 2026-12-01
 """
 from typing import Sequence, Union
 
 import sqlalchemy as sa
 from alembic import op
+
+from app.ops.downgrade import exists, keep
 
 revision: str = "0008_rate_windows_heartbeats"
 down_revision: Union[str, Sequence[str], None] = "0006_records_chat_channels"
@@ -34,9 +39,14 @@ def upgrade() -> None:
         sa.Column("beat_at", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
+    if exists("kept_0008_rate_windows"):
+        op.execute('INSERT INTO rate_windows ("key", "count", expires_at) '
+                    'SELECT "key", "count", expires_at FROM kept_0008_rate_windows')
+        op.drop_table("kept_0008_rate_windows")
 
 
 def downgrade() -> None:
+    keep("kept_0008_rate_windows", 'SELECT "key", "count", expires_at FROM rate_windows')
     op.drop_table("heartbeats")
     op.drop_index("ix_rate_windows_expires_at", table_name="rate_windows")
     op.drop_table("rate_windows")

@@ -60,6 +60,7 @@ export function sv(tag, attrs = {}, ...children) {
 
 // ----- full card on hover (mouse) or long-press (touch) ------------------------------------------
 let pop = null;
+let popAnchor = null;   // the piece whose card is shown
 let pressTimer = null;
 // A redraw can remove the piece under the pointer (no mouseleave follows): while a card is
 // shown, watch the document and take the card down once its piece is gone.
@@ -68,6 +69,7 @@ let watcher = null;
 function hideCard() {
   if (pop) pop.remove();
   pop = null;
+  popAnchor = null;
   if (watcher) watcher.disconnect();
   watcher = null;
 }
@@ -77,6 +79,7 @@ function showCard(anchor, build) {
   const card = build();
   if (!card) return;
   pop = el("div", {class: "card-pop", role: "tooltip"}, card);
+  popAnchor = anchor;
   document.body.append(pop);
   const r = anchor.getBoundingClientRect();
   const w = pop.offsetWidth, h = pop.offsetHeight;
@@ -94,14 +97,30 @@ function showCard(anchor, build) {
  *  a 450 ms touch press; a tap elsewhere, leaving, or clicking it (a pick, a move) hides it.
  *  A tap is no hover: it never opens the card (table review item 10: the card of a tapped
  *  tile stayed over the board it was to be played on), nor does the focus a click or a
- *  redraw gives a piece (only the keyboard's, `:focus-visible`). Returns `node`. */
-export function attachCard(node, build) {
-  node.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse") showCard(node, build); });
-  node.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse") hideCard(); });
+ *  redraw gives a piece (only the keyboard's, `:focus-visible`). With `clickShows`, a click or a
+ *  tap shows the card instead (a piece with nothing to do on a click: the card says why).
+ *  Returns `node`. */
+export function attachCard(node, build, {clickShows = false} = {}) {
+  // (a piece inside another piece with a card, a symbol on a track: the inner card wins)
+  const inner = () => pop && popAnchor && popAnchor !== node && node.contains(popAnchor);
+  node.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse" && !inner()) showCard(node, build); });
+  node.lairCard = build;
+  node.addEventListener("pointerleave", (e) => {
+    if (e.pointerType !== "mouse") return;
+    hideCard();
+    // back onto the piece around this one (from a symbol onto its track): that card again
+    let up = e.relatedTarget instanceof Element ? e.relatedTarget : null;
+    while (up && !up.lairCard) up = up.parentElement;
+    if (up && up !== node && up.contains(node)) showCard(up, up.lairCard);
+  });
   node.addEventListener("focus", () => { if (node.matches(":focus-visible")) showCard(node, build); });
   node.addEventListener("blur", hideCard);
-  node.addEventListener("click", hideCard);
-  node.addEventListener("touchstart", () => {
+  // a piece that does nothing when clicked (`clickShows`: a tile that is no choice now) answers
+  // a click or a tap with its card, which says why
+  node.addEventListener("click", () => { if (clickShows) showCard(node, build); else hideCard(); });
+  node.addEventListener("touchstart", (e) => {
+    if (e.lairCard) return;  // an inner piece's card (the event bubbles up to this one)
+    e.lairCard = true;
     clearTimeout(pressTimer);
     pressTimer = setTimeout(() => showCard(node, build), 450);
   }, {passive: true});

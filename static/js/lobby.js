@@ -1,6 +1,7 @@
 // The lobby: touching a game's settings chooses that game (the radio buttons are easy to miss).
 // A game's solo settings show only when 1 player is chosen, and a setting that solo always
-// plays one way (Covil's board B) shows that value, fixed, for 1 player (issue 14, item 10).
+// plays one way (Covil's board B) shows that value, fixed, for 1 player (issue 14, item 10); a
+// setting of some player counts only (Drops of Evil's small Forest side: 2 players) shows for those.
 for (const fs of document.querySelectorAll("fieldset.game-choice")) {
   fs.addEventListener("change", (ev) => {
     if (ev.target.name !== "game") fs.querySelector("input[name=game]").checked = true;
@@ -11,6 +12,9 @@ for (const fs of document.querySelectorAll("fieldset.game-choice")) {
   const sync = () => {
     const solo = players.value === "1";
     for (const label of fs.querySelectorAll("[data-solo-only]")) label.hidden = !solo;
+    for (const label of fs.querySelectorAll("[data-players]")) {
+      label.hidden = !label.dataset.players.split(" ").includes(players.value);
+    }
     for (const label of fs.querySelectorAll("[data-solo-value]")) {
       const select = label.querySelector("select");
       if (!select) continue;

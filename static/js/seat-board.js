@@ -11,11 +11,14 @@ export function seatBoardBox(seat, ...parts) {
 }
 
 /** One count: a picture (an SVG node) and a number; `label` is what it counts, in words (the
- *  tooltip and what a screen reader says); `key` a stable id, so a changed number flashes
- *  (static/js/motion.js data-count). */
-export function stat(icon, value, label, key) {
-  return el("span", {class: "sb-stat", title: label, role: "img", "aria-label": `${label}: ${value}`},
-    icon, el("span", {dataset: {count: key}, "aria-hidden": "true"}, String(value)));
+ *  card on hover or long-press, and what a screen reader says); `key` a stable id, so a changed
+ *  number flashes (static/js/motion.js data-count); `word` its short name, written after the
+ *  number where the panel has room (review item 4: no icon without a word; hidden on phones,
+ *  where the card and the accessible name still say it). */
+export function stat(icon, value, label, key, word = null) {
+  return el("span", {class: "sb-stat" + (word ? " has-word" : ""), title: label, role: "img", "aria-label": `${label}: ${value}`},
+    icon, el("span", {dataset: {count: key}, "aria-hidden": "true"}, String(value)),
+    word ? el("span", {class: "sb-word", "aria-hidden": "true"}, word) : null);
 }
 
 /** A line of words under the counts ("Boards 1 and 2", "Passed"). */

@@ -209,6 +209,7 @@ renderSpectators();
 start({onMessage, onState});
 loadRenderer(queuePrompt).then(() => {
   if (S.view) {
+    renderHeader();  // the round in the renderer's word ("Day 1" in Covil, not "Round 1")
     renderSeats();  // the renderer draws the seats' player boards too
     redrawLog(dom.log, S.view.log, logCtx());  // and words some of the log's places
     drawHintUses(dom.log, S.view.hint_uses, S.view.version);

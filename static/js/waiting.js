@@ -5,18 +5,16 @@
 //
 // The socket never loops: a refused socket (no access, no such match) stops at once, and one
 // that keeps failing backs off (1 s, 2 s, 4 s … up to 30 s) and stops after a few attempts,
-// saying so, with a button to try again.
+// saying so, with a button to try again (backoff.js; a failure counts when the socket closed
+// before any message came).
 
+import {CROWDED_CLOSE_CODE, MAX_FAILURES, SLOW_CAP_MS, SLOW_FIRST_MS, backoffDelay} from "./backoff.js";
 import {wireCopyButtons} from "./copy.js";
 import {seatShapeMark} from "./table/seat-style.js";
 
 const root = document.getElementById("waiting");
 const status = document.getElementById("live-status");
 const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
-const BACKOFF_FIRST_MS = 1000;
-const BACKOFF_CAP_MS = 30_000;
-/** Attempts in a row that may fail (closed before any message came) before the page stops. */
-const MAX_FAILURES = 6;
 
 // Compared without the "connected" flags and independently of key order.
 const seatsKey = (seats) => JSON.stringify(seats.map((s) =>
@@ -107,13 +105,17 @@ function connect() {
       return;
     }
     if (!heard) failures += 1;
+    // refused for too many sockets from this address (other tabs, other devices on the network)
+    const crowded = ev.code === CROWDED_CLOSE_CODE;
     if (failures >= MAX_FAILURES) {
-      setStatus("closed", "Live updates stopped: the server cannot be reached.", true);
+      setStatus("closed", crowded ? "Live updates stopped: too many connections from your address."
+                                  : "Live updates stopped: the server cannot be reached.", true);
       return;
     }
-    const delay = Math.min(BACKOFF_CAP_MS, BACKOFF_FIRST_MS * 2 ** Math.max(0, failures - 1));
-    setStatus("closed", `Offline: reconnecting in ${Math.ceil(delay / 1000)} s…`);
-    retryTimer = setTimeout(connect, delay * (0.75 + Math.random() * 0.5));
+    const delay = backoffDelay(failures - 1, SLOW_FIRST_MS, SLOW_CAP_MS);
+    setStatus("closed", crowded ? `Too many connections from your address: reconnecting in ${Math.ceil(delay / 1000)} s…`
+                                : `Offline: reconnecting in ${Math.ceil(delay / 1000)} s…`);
+    retryTimer = setTimeout(connect, delay);
   };
 }
 

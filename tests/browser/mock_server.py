@@ -10,8 +10,8 @@ cells, ``f1`` the fallback renderer, ``broken`` a renderer URL that does not exi
 renderer whose update() throws; an id starting with ``t3`` has three seats, seat 2 a bot.
 
 Test controls (HTTP): ``POST /mock/reset``, ``/mock/drop?code=1001`` (close every socket with that code), ``/mock/silence``
-(current sockets get no more frames, not even pongs), ``/mock/refuse?count=n`` (close the next n
-connections at once), ``/mock/busy?count=n`` (refuse the next n actions with ``busy``), ``/mock/finish``, ``/mock/reload``,
+(current sockets get no more frames, not even pongs), ``/mock/refuse?count=n&code=1013`` (close the next n
+connections at once with that code; 4429 with Lair's reason), ``/mock/busy?count=n`` (refuse the next n actions with ``busy``), ``/mock/finish``, ``/mock/reload``,
 ``/mock/chat?text=``, ``/mock/notice?text=``, ``/mock/presence?spectators=n``; ``GET /mock/received`` (client frames),
 ``GET /mock/stats``.
 
@@ -134,8 +134,9 @@ def _env() -> Environment:
                            FileSystemLoader(ROOT / "templates")])
     env = Environment(loader=loader, autoescape=select_autoescape(["html"]))
     from app.web import csrf
-    from app.web.templating import bot_label  # the filter the real templates use
+    from app.web.templating import bot_help, bot_label  # the filters the real templates use
     env.filters["bot_label"] = bot_label
+    env.filters["bot_help"] = bot_help
     csrf.install(env)  # the forms' csrf_field(): empty here (no request, nothing is posted)
     return env
 
@@ -255,7 +256,7 @@ def create_app() -> FastAPI:  # noqa: C901
     games: dict[str, Game] = {}
     conns: dict[str, list[Conn]] = {}
     received: list[dict] = []
-    stats = {"connects": 0, "attempts": [], "refuse": 0, "busy": 0}
+    stats = {"connects": 0, "attempts": [], "refuse": 0, "refuse_code": 1013, "busy": 0}
     chat_log: dict[str, list[dict]] = {}
 
     def game(match_id: str) -> Game:
@@ -323,7 +324,9 @@ def create_app() -> FastAPI:  # noqa: C901
         stats["attempts"].append(time.monotonic())
         if stats["refuse"] > 0:           # simulate a server that is down: close at once, no view
             stats["refuse"] -= 1
-            await ws.close(code=1013)
+            code = stats["refuse_code"]
+            await ws.close(code=code, reason="Too many connections from your address."
+                           if code == 4429 else None)
             return
         c = Conn(ws, seat)
         conns.setdefault(match_id, []).append(c)
@@ -414,7 +417,7 @@ def create_app() -> FastAPI:  # noqa: C901
         games.clear()
         received.clear()
         chat_log.clear()
-        stats.update(connects=0, attempts=[], refuse=0, busy=0)
+        stats.update(connects=0, attempts=[], refuse=0, refuse_code=1013, busy=0)
         return {"ok": True}
 
     @app.post("/mock/drop")
@@ -430,8 +433,9 @@ def create_app() -> FastAPI:  # noqa: C901
         return {"dropped": n}
 
     @app.post("/mock/refuse")
-    async def refuse(count: int):
+    async def refuse(count: int, code: int = 1013):
         stats["refuse"] = count
+        stats["refuse_code"] = code
         return {"ok": True}
 
     @app.post("/mock/busy")

@@ -314,6 +314,46 @@ def test_service_restart_close_reconnects_at_once(ctx, mock):
     assert t[2] - t[1] <= 0.5 * 1.35 + 0.3, t
 
 
+def test_too_many_connections_backs_off_slowly_says_why_and_stops(ctx, mock):
+    """Close 4429 (too many sockets from this address, ``WS_PER_ADDRESS``): the table says why
+    once, retries as the waiting room does (1 s doubling to 30 s) and stops after six refusals
+    in a row, saying so, instead of looping; a click on the badge tries again. The page's clock
+    is run forward: no waiting in real time."""
+    from playwright.sync_api import expect
+    page = ctx(viewport={"width": 1280, "height": 860}).new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.clock.install()
+    page.goto(mock.url + "/m/m1?seat=0")
+    expect(page.locator("body")).to_have_attribute("data-ws", "open")
+    mock.post("/mock/refuse?count=1000&code=4429")
+    mock.post("/mock/drop")
+    crowded = page.locator('.toast[data-code="crowded"]')
+    expect(crowded).to_contain_text("Too many connections from your address")
+    badge = page.locator("#conn")
+    said = re.compile(r"Too many connections(, retrying in \d+ s|: click to retry)$")
+    # A second of the page's time per step, until it stops (1 + 2 + 4 + 8 + 16 s, ±25 %): a
+    # longer jump would also fire the connect watchdog while a socket is being opened.
+    for _ in range(120):
+        expect(page.locator("body")).not_to_have_attribute("data-ws", "connecting")
+        expect(badge).to_have_text(said)
+        if "click to retry" in badge.inner_text():
+            break
+        page.clock.run_for(1000)
+    expect(badge).to_have_text("Too many connections: click to retry")
+    tries = len(mock.stats()["attempts"]) - 1
+    assert tries == 6, tries  # the drop's reconnect and five retries, all refused
+    expect(crowded).to_have_count(1)  # said once
+    shot(page, "table-crowded")
+    page.clock.run_for(10 * 60_000)  # stopped means stopped
+    assert len(mock.stats()["attempts"]) - 1 == tries
+    mock.post("/mock/refuse?count=0")
+    badge.click()  # the player asks again, and a place is free now
+    expect(page.locator("body")).to_have_attribute("data-ws", "open")
+    expect(crowded).to_have_count(0)  # no longer true
+    assert page.js_errors == []
+
+
 def test_silent_server_is_detected_by_the_heartbeat(ctx, mock):
     from playwright.sync_api import expect
     page = open_table(ctx, mock.url + "/m/m1?seat=0&ping=200&dead=900")

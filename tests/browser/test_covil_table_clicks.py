@@ -210,6 +210,68 @@ def _payable_in_view(page) -> bool:
         return False
 
 
+DEFENCE_IN_VIEW_JS = """() => {
+  // the part of the window not under the prompt bar and the phone's last-move line (both stick
+  // at the top of the window once the page scrolls)
+  let top = 0;
+  for (const id of ["prompt-bar", "last-move-box"]) {
+    const b = document.getElementById(id);
+    const r = b ? b.getBoundingClientRect() : null;
+    if (r && r.height && r.bottom > top) top = r.bottom;
+  }
+  const inside = (e) => { const r = e.getBoundingClientRect();
+    return r.height > 0 && r.top >= top - 2 && r.bottom <= innerHeight + 2 && r.left >= -2 && r.right <= innerWidth + 2; };
+  const text = document.getElementById("prompt-text");
+  const head = document.querySelector("#board .cv-combat h3");
+  const vs = document.querySelector("#board .cv-combat .vs");
+  const cards = [...document.querySelectorAll("#board .cv-combat .cv-card[data-action]")]
+    .filter((c) => JSON.parse(c.dataset.action).type === "defend");
+  // every kind of response the board offers (a Minion to defend with, a Power Relic to
+  // activate…): one of each in view
+  const kinds = {};
+  for (const e of document.querySelectorAll("#board [data-action]")) {
+    const t = JSON.parse(e.dataset.action).type;
+    kinds[t] = kinds[t] || inside(e);
+  }
+  return {kinds, prompt: !!text && text.textContent.trim().length > 0 && text.getBoundingClientRect().bottom > 0
+            && text.getBoundingClientRect().top < innerHeight,
+          head: !!head && inside(head), vs: !!vs && inside(vs),
+          cards: cards.length, card: cards.some(inside)};
+}"""
+
+
+def _defence_in_view(page) -> dict:
+    """Issue 14 item 6 (Covil, a defence): the defence prompt in the bar, and below it, without a
+    scroll by hand, the combat's strengths, a Minion to defend with and one card of every other
+    kind of response the board offers (a Power Relic to activate)."""
+    want = {"prompt": True, "vs": True, "card": True}
+    got = page.evaluate(DEFENCE_IN_VIEW_JS)
+    for _ in range(50):
+        if all(got[k] == v for k, v in want.items()) and got["cards"] and all(got["kinds"].values()):
+            return got
+        page.wait_for_timeout(100)
+        got = page.evaluate(DEFENCE_IN_VIEW_JS)
+    _shot(page, "defence-not-in-view")
+    return got
+
+
+def _defence_at_the_other_size(browser, ctx, page) -> None:
+    """The same defence prompt opened at the other size (the defender's cookies, a new window):
+    the table brings the place to decide into view there too (1366×768 and 375×812)."""
+    phone = page.viewport_size["width"] < 500
+    other = browser.new_context(viewport=DESKTOP if phone else PHONE, reduced_motion="reduce",
+                                has_touch=not phone)
+    other.add_cookies(ctx.cookies())
+    p = other.new_page()
+    p.goto(page.url)
+    p.wait_for_selector("#board .cv-combat .cv-card[data-action]")
+    got = _defence_in_view(p)
+    _shot(p, "defence")
+    assert got["vs"] and got["card"] and got["prompt"], got
+    assert all(got["kinds"].values()), got
+    other.close()
+
+
 def _shot(page, name: str) -> None:
     size = "phone" if page.viewport_size["width"] < 500 else "desktop"
     screenshot(page, ARTIFACTS / f"covil-table-{name}-{size}.png", full_page=False)
@@ -236,6 +298,20 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
     """Day 1 of a 2-player match by real clicks: a move, an attack with a defence (clicks per
     side counted), no codes on the table, the place to act on screen."""
     ctxs, pages = _start(browser, lair_server)
+    # The first view can come before the renderer has loaded (a phone on a slow line): the header
+    # then takes up the renderer's word for a round, "Day 1", never "Round 1" (new-user recheck).
+    # The friend's page opens again with its renderer held back until the view is drawn.
+    friend = pages[1]
+
+    def held_back(route):
+        friend.wait_for_function("document.body.dataset.version !== undefined")
+        route.continue_()
+
+    friend.route("**/games/covil/renderer.js*", held_back)
+    friend.reload()
+    friend.wait_for_selector("#board .cv-map")
+    friend.unroute("**/games/covil/renderer.js*")
+    assert re.match(r"Day 1\b", friend.inner_text("#round-phase")), friend.inner_text("#round-phase")
     errors = []
     for p in pages:
         p.on("pageerror", lambda e: errors.append(str(e)))
@@ -281,7 +357,14 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
                 _shot(pages[1 - seat], "combat-other")
             defend = [a for a in acts if a["type"] == "defend"]
             if defend and side == "defender" and not defended:
-                assert _on_screen(page, "#board .cv-card[data-action]"), "the Minion to defend with is on screen"
+                # the defence asked of her (item 6): the prompt, the combat and a Minion to
+                # defend with are in view below the bar, at this size and at the other one
+                got = _defence_in_view(page)
+                assert got["vs"] and got["card"] and got["prompt"], got
+                assert all(got["kinds"].values()), got
+                print("defence in view:", got)
+                _shot(page, "defence")
+                _defence_at_the_other_size(browser, ctxs[seat], page)
                 click_action(page, defend[0], clicks)
                 defended = True
                 continue

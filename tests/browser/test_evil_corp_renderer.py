@@ -13,6 +13,7 @@ import functools
 import http.server
 import json
 import random
+import re
 import threading
 
 import pytest
@@ -20,13 +21,14 @@ import pytest
 from engines.base import Rng
 from engines.evil_corp import ENGINE
 from engines.evil_corp.bots import greedy
-from tests.chromium import ROOT, SHOTS, screenshot
+from tests.chromium import ROOT, SHOTS, open_card, screenshot
 
 pytestmark = pytest.mark.e2e
 
 STATIC = ROOT / "static"
 
-PAGE = """<!doctype html><html><body style="font-family:sans-serif;background:#f4f1ea">
+PAGE = """<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family:sans-serif;background:#f4f1ea">
 <div id="board"></div>
 <script type="module">
 import * as R from "/games/evil_corp/renderer.js";
@@ -146,3 +148,146 @@ def test_full_match_through_clicks(players, page_url, browser):
     screenshot(page, SHOTS / f"evil_corp-{players}p-end.png")
     page.close()
     assert clicks > 5
+
+
+def test_a_tile_that_is_no_choice_says_why(page_url, browser):
+    """Table review item 2: of two identical tiles behind the screen the engine offers one (the
+    lowest id: engines/evil_corp/effects.py ``_dedupe``), and a Junior Brute needs 1 gold to be
+    put into play (its spawn ability pays it). The offered tiles are pickable (dashed); the
+    others are drawn faded, without the dashed outline, and a click on one sends nothing, picks
+    nothing and opens its card, which says why. Seed 1 deals seat 0, first to play, a Junior
+    Orc, a Junior Brute, two Junior Imps (the second of them offered) and a Junior Goblin.
+    Screenshot: $LAIR_SHOTS/evil_corp-no-choice.png."""
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(page_url)
+    page.wait_for_function("window.__ready === true")
+    s = ENGINE.setup(2, {}, 1)
+    legal = ENGINE.legal_actions(s, 0)
+    v = ENGINE.view(s, 0)
+    v["labels"] = [ENGINE.describe(s, a) for a in legal]
+    page.evaluate("v => window.__update(v)", v)
+    tiles = page.locator("#ec-my-screen .ec-supply > .ec-tile")
+    got = tiles.evaluate_all("""ts => ts.map(t => ({name: t.querySelector('.ec-name').textContent,
+        pick: t.hasAttribute('data-pick'), faded: t.classList.contains('no-choice'),
+        label: t.getAttribute('aria-label'), outline: getComputedStyle(t).outlineStyle}))""")
+    assert [t["name"] for t in got] == ["Junior Orc", "Junior Brute", "Junior Imp", "Junior Goblin", "Junior Imp"]
+    assert [t["pick"] for t in got] == [True, False, False, True, True], got
+    assert all(t["pick"] != t["faded"] for t in got), got     # a choice, or faded: never both
+    assert all(t["outline"] == "none" for t in got if t["faded"]), got
+    assert "Same monster as the highlighted Junior Imp" in got[2]["label"], got[2]
+    assert "costs 1 gold" in got[1]["label"] and "your side has 0" in got[1]["label"], got[1]
+    page.evaluate("window.__acts = []")
+    tiles.nth(2).click()
+    card = page.locator(".card-pop")
+    card.wait_for()
+    assert "Same monster as the highlighted Junior Imp" in card.inner_text()
+    screenshot(page, SHOTS / "evil_corp-no-choice.png")
+    assert page.evaluate("window.__acts") == [] and page.locator(".picked").count() == 0
+    tiles.nth(4).click()  # the offered twin picks as ever: its cells light up
+    assert page.locator("#ec-my-screen .picked").count() == 1
+    assert page.locator("#ec-boards .legal").count() > 0
+    assert not errors, errors
+    page.close()
+
+
+ICONS_JS = """() => {
+  const shown = (e) => !!e && e.getBoundingClientRect().width > 0 && getComputedStyle(e).display !== "none";
+  const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+  const named = (e) => ({role: e.getAttribute("role"), label: e.getAttribute("aria-label") || ""});
+  const cargo = [...document.querySelectorAll(".ec-bhead [aria-label^='Port cargo']")].map((c) => {
+    const w = c.querySelector(".ec-cargo-word");
+    return {...named(c), word: w ? w.textContent : null, shown: shown(w), px: w ? px(w) : 0};
+  });
+  const key = document.querySelector(".ec-strip .ec-trackkey");
+  return {
+    steps: [...document.querySelectorAll(".ec-steps > span")].filter((s) => s.querySelector(".ic")).map(named),
+    cells: [...document.querySelectorAll(".ec-cell")].map(named),
+    keeps: [...document.querySelectorAll(".ec-cell .keep")].map(named),
+    conquest: [...document.querySelectorAll(".ec-conq")].map((c) => ({...named(c),
+      word: shown(c.querySelector(".ec-conq-word")) ? px(c.querySelector(".ec-conq-word")) : 0})),
+    cargo, trackKey: shown(key) ? key.innerText : null, trackKeyPx: shown(key) ? px(key) : 0,
+    trackKeyTop: shown(key) ? Math.abs(key.getBoundingClientRect().top - document.querySelector(".ec-strip > strong").getBoundingClientRect().top) : null,
+  };
+}"""
+
+ICON_SIZES = {
+    "1366x768": {"viewport": {"width": 1366, "height": 768}},
+    "1920x1080": {"viewport": {"width": 1920, "height": 1080}},
+    "375x812": {"viewport": {"width": 375, "height": 812}, "device_scale_factor": 2, "is_mobile": True,
+                "has_touch": True},
+}
+
+
+@pytest.mark.parametrize("size", list(ICON_SIZES))
+def test_board_icons_have_words_names_and_cards(page_url, browser, size):
+    """Review item 4 on the settlement boards: every picture that means something — a cell, the
+    fortress's keep cost, the port cargo, the conquest track, each symbol and the marker on the
+    fear track — has an accessible name and shows its words as a card on hover (a mouse) or a
+    long press (touch); where the board has room the words are on it too: "cargo" beside the
+    port cargo at 1366×768 (14 px), and on a wide screen the fear track's symbols in words on
+    the status strip's line.
+    Screenshot: $LAIR_SHOTS/evil_corp-icons-<size>.png."""
+    ctx = browser.new_context(**ICON_SIZES[size])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(page_url)
+    page.wait_for_function("window.__ready === true")
+    if size == "1366x768":  # the real table's board column there (seats left, log right)
+        page.add_style_tag(content="#board { width: 730px; }")
+    s, rng = ENGINE.setup(4, {}, 2), Rng(4)
+    for _ in range(10):  # a few moves: monsters on the boards
+        seat = sorted(ENGINE.prompts(s))[0]
+        s, _ = ENGINE.apply(s, seat, greedy(ENGINE, s, seat, rng))
+    seat = sorted(ENGINE.prompts(s))[0]
+    v = ENGINE.view(s, seat)
+    v["labels"] = [ENGINE.describe(s, a) for a in v["legal_actions"]]
+    page.evaluate("v => window.__update(v)", v)
+    got = page.evaluate(ICONS_JS)
+    phone = size == "375x812"
+    floor = 13 if phone else 14
+    assert len(got["steps"]) >= 3 * 10, got["steps"]
+    for st in got["steps"]:
+        assert st["role"] == "img" and re.match(r"(Fear marker|Conquest symbol|Magic coin symbol|Victory token symbol)",
+                                                st["label"]), st
+    assert {st["label"].split(" (")[0].split(":")[0] for st in got["steps"]} == {
+        "Fear marker", "Conquest symbol", "Magic coin symbol", "Victory token symbol"}
+    assert got["cells"] and all(c["role"] in ("img", "group", "button") and c["label"] for c in got["cells"]), got["cells"]
+    assert any(c["role"] == "group" for c in got["cells"]), "no monster on a board"
+    assert got["keeps"] and all(k["role"] == "img" and k["label"].startswith("Keep cost: ") for k in got["keeps"]), got["keeps"]
+    assert all(c["label"].startswith("Conquest track") and c["word"] >= floor for c in got["conquest"]), got["conquest"]
+    assert len(got["cargo"]) == 3 and all(c["label"] and c["word"] == "cargo" for c in got["cargo"]), got["cargo"]
+    # the word where the head has room on its line: not with two boards a row (1920×1080), nor
+    # on a phone (its head keeps to two lines with "Team 2 leads by 2" on it)
+    assert all(c["shown"] == (size == "1366x768") for c in got["cargo"]), got["cargo"]
+    assert all(c["px"] >= floor for c in got["cargo"] if c["shown"]), got["cargo"]
+    if size == "1920x1080":
+        assert got["trackKey"] and all(w in got["trackKey"] for w in ("conquest", "2 magic coins", "victory token")), got
+        assert got["trackKeyPx"] >= 14 and got["trackKeyTop"] < 12, got  # on the strip's first line
+    screenshot(page, SHOTS / f"evil_corp-icons-{size}.png", full_page=False)
+    # each kind of picture shows its card: hover (a mouse) or a long press (touch)
+    card = page.locator(".card-pop")
+    for sel, words in ((".ec-steps > span[aria-label^='Conquest symbol']", "move your conquest token"),
+                       (".ec-steps > span[aria-label^='Magic coin symbol']", "receive 2 magic coins"),
+                       (".ec-steps > span.marker", "Fear marker"),
+                       (".ec-cell .keep", "Keep cost"),
+                       (".ec-bhead [aria-label^='Port cargo']", "Port cargo"),
+                       (".ec-cell[role='img']", "cell"),
+                       (".ec-conq", "Conquest track")):
+        text = open_card(page, page.locator(sel).first, phone)
+        assert words.lower() in text.lower(), (sel, text)
+        if phone:  # a tap elsewhere closes it
+            page.evaluate("document.dispatchEvent(new TouchEvent('touchstart', {bubbles: true}))")
+            card.wait_for(state="detached", timeout=3000)
+    if not phone:  # from a symbol onto a plain step of its track: the track's card again
+        track = page.locator(".ec-track").first
+        track.locator(".ec-steps > span[aria-label^='Conquest symbol']").first.hover()
+        card.wait_for(timeout=3000)
+        assert "Conquest symbol" in card.inner_text()
+        track.locator(".ec-steps > span:not([role])").first.hover()
+        page.wait_for_function("(document.querySelector('.card-pop') || {}).innerText?.startsWith('Fear track')",
+                               timeout=3000)
+    assert not errors, errors
+    ctx.close()

@@ -208,6 +208,13 @@ def test_a_player_sees_the_suggestion_and_the_table_only_that_she_asked(browser,
         replay.goto(server + replay_url if replay_url.startswith("/") else replay_url)
         replay.wait_for_function("Number(document.getElementById('replay').dataset.shown) > 0")
         assert "Morgana asked for a hint at move" in replay.locator("#log .log-hint").first.inner_text()
+        # at its move: after the lines of the moves before, before those of her move (the
+        # replay opens at its last step, which it shows first: it was at the end of the log)
+        order = replay.evaluate("""() => [...document.querySelectorAll('#log > li')].map(
+            (li) => li.classList.contains('log-hint') ? 'hint' : Number(li.dataset.step))""")
+        at, version = order.index("hint"), frame["version"]
+        assert all(s <= version for s in order[:at]), (version, order)
+        assert any(s > version for s in order[at + 1:]), (version, order)
         assert host.js_errors == [] and spect.js_errors == []
     finally:
         for c in ctxs:
@@ -292,5 +299,60 @@ def test_a_suggestion_stays_while_a_team_mate_moves(browser, slow_bots):
         host.wait_for_function("document.body.dataset.hint !== 'shown'")
         assert host.locator(".hint-hit").count() == 0
         assert host.js_errors == []
+    finally:
+        ctx.close()
+
+
+PHONE_ROW = "#ec-my-screen .ec-supply"
+
+
+def _lit_tile(page) -> dict | None:
+    """The suggested tile in the phone's sideways row of tiles behind the screen: its index and
+    whether the row shows it whole; None if the suggestion picks no tile."""
+    return page.evaluate("""(sel) => {
+        const row = document.querySelector(sel);
+        const tiles = row ? [...row.querySelectorAll('[data-pick]')] : [];
+        const i = tiles.findIndex((t) => t.classList.contains('hint-hit'));
+        if (i < 0) return null;
+        const b = row.getBoundingClientRect(), r = tiles[i].getBoundingClientRect();
+        return {i, n: tiles.length, whole: r.left >= b.left - 1 && r.right <= b.right + 1};
+      }""", PHONE_ROW)
+
+
+def test_a_suggested_tile_comes_into_the_phone_rows_view(browser, server):
+    """Evil Corp. at 375x812: the tiles behind the screen are one row that scrolls sideways; a
+    suggested tile at the row's hidden end comes into view (new-user recheck: its highlight was a
+    sliver at the edge). The row is scrolled away from the tile suggested first, then asked again."""
+    ctx = browser.new_context(viewport={"width": 375, "height": 812}, reduced_motion="reduce",
+                              has_touch=True, is_mobile=True, device_scale_factor=1)
+    try:
+        host = ctx.new_page()
+        frames = frames_of(host)
+        host.goto(server + "/")
+        host.fill("#name", "Morgana")
+        host.click("#name-submit")
+        host.check("#game-evil_corp")
+        host.select_option("#players-evil_corp", "2")
+        host.click("#create")
+        host.wait_for_selector("#start")
+        fill_and_start(host)
+        checked = 0
+        for _ in range(4):
+            ask(host, frames)
+            first = _lit_tile(host)
+            if first is None or first["n"] < 2:
+                break
+            host.click("#hint-answer .hint-dismiss")
+            # hide the suggested tile: the row scrolled to the end away from it
+            host.evaluate("""([sel, left]) => { const row = document.querySelector(sel);
+                row.style.scrollSnapType = 'none'; row.scrollLeft = left ? 0 : row.scrollWidth; }""",
+                          [PHONE_ROW, first["i"] >= first["n"] / 2])
+            ask(host, frames)
+            again = _lit_tile(host)
+            if again is not None:
+                assert again["whole"], f"the suggested tile is not whole in the row's view: {again}"
+                checked += 1
+                break
+        assert checked or _lit_tile(host) is None, "no suggested tile to check"
     finally:
         ctx.close()

@@ -4,6 +4,8 @@ for 1 player; back at 2 players the player's own choice returns. A solo match ma
 on the solo board. By real clicks in Chromium."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from tests.browser.test_full_match import name_yourself
@@ -13,7 +15,9 @@ pytestmark = pytest.mark.e2e
 SOLO_ONLY = ["opt_covil_dummies", "opt_covil_dummy_next_to_you"]
 
 
-def test_covil_solo_settings_only_for_one_player(browser, lair_server):
+@contextmanager
+def lobby(browser, lair_server, game: str):
+    """The lobby, named, with ``game`` chosen; yields the page. No script error on the way."""
     ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     try:
         page = ctx.new_page()
@@ -21,7 +25,15 @@ def test_covil_solo_settings_only_for_one_player(browser, lair_server):
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(lair_server + "/")
         name_yourself(page, "Morgana")
-        page.check("#game-covil")
+        page.check(f"#game-{game}")
+        yield page
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_covil_solo_settings_only_for_one_player(browser, lair_server):
+    with lobby(browser, lair_server, "covil") as page:
         board = page.locator("select[name=opt_covil_board]")
         board.select_option("A")
         for players in ("2", "3", "4"):
@@ -40,6 +52,16 @@ def test_covil_solo_settings_only_for_one_player(browser, lair_server):
         page.wait_for_selector("#start")
         shown = page.locator("#options").inner_text()
         assert "Board: B" in shown and "Dummy players (solo): 1" in shown, shown
-        assert errors == []
-    finally:
-        ctx.close()
+
+
+def test_drops_forest_side_shows_for_two_players_only(browser, lair_server):
+    """Drops of Evil's small Forest side is a 2-player setting (Setup: "2 players: small Forest
+    board, either side"): the lobby shows it for 2 players and hides it for 3 and 4."""
+    with lobby(browser, lair_server, "drops_of_evil") as page:
+        side = page.locator("select[name=opt_drops_of_evil_side]")
+        assert side.is_visible()  # 2 players is the form's default
+        for players in ("3", "4"):
+            page.select_option("#players-drops_of_evil", players)
+            assert not side.is_visible(), players
+        page.select_option("#players-drops_of_evil", "2")
+        assert side.is_visible()

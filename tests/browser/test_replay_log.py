@@ -11,7 +11,7 @@ else), gives the other seat to an easy bot, starts it and makes a few moves by c
 - a spectator's replay (the spectator link) holds no private line, and no line the host reads
   privately, where the host's own replay has them;
 - at 375×812 the replay's move box and the live table's last-move line are on the first screen,
-  the table's line following every view. Screenshots: tests/browser/artifacts/replay-log/.
+  the table's line following every view and staying under the prompt bar when the page scrolls. Screenshots: tests/browser/artifacts/replay-log/.
 """
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ pytestmark = pytest.mark.e2e
 PHONE_812 = {"viewport": {"width": 375, "height": 812}, "device_scale_factor": 2,
              "is_mobile": True, "has_touch": True}
 HOST_MOVES = 4
+MIN_STEPS = 8  # the replay tests step through moves 1 to 8
 
 # The replay page as the test reads it: the step shown, the move box's words, and per log line
 # its step, whether it is marked as the move shown, whether it is private, and its stored text.
@@ -71,7 +72,15 @@ def match(browser, lair_server):
     host.wait_for_selector("#start")
     mid = re.search(r"/m/(\w+)", host.url).group(1)
     fill_and_start(host)
-    host_moves(host, Rng(3), HOST_MOVES)
+    rng = Rng(3)
+    host_moves(host, rng, HOST_MOVES)
+    # The tests step through moves 1..8: how many actions the host's clicks and the bot's turns
+    # make depends on the random deal, so the host moves on until the match holds them.
+    for _ in range(20):
+        if int(host.evaluate("document.body.dataset.version")) >= MIN_STEPS:
+            break
+        host_moves(host, rng, 1)
+    assert int(host.evaluate("document.body.dataset.version")) >= MIN_STEPS
     watch = host.input_value("#watch-link").rsplit("/", 1)[1]
     yield {"server": lair_server, "mid": mid, "cookies": ctx.cookies(), "watch": watch,
            "host": host}
@@ -249,5 +258,26 @@ def test_phone_table_shows_the_last_move_under_the_prompt_bar(browser, match):
     page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before)
     got = last_move_matches_log()
     assert got["text"] and got["text"] == got["last"], got
+    # scrolled down (a swipe; or the table bringing the place to decide into view), the line
+    # stays right under the prompt bar, uncovered (review item 5)
+    # First the bot's answer and the turn back (the table may scroll to the place to decide
+    # when the prompt arrives); then the page scrolled down 400 px.
+    page.wait_for_function("document.body.dataset.yourTurn === 'true' && "
+                           "document.body.dataset.pending !== 'true'", timeout=20_000)
+    room = page.evaluate("document.scrollingElement.scrollHeight - innerHeight")
+    assert room >= 400, f"the phone table is longer than the screen: {room} px to scroll"
+    # (the page's own scroll: a wheel over the board may scroll a row of tiles instead)
+    page.evaluate("window.scrollTo(0, 400)")
+    page.wait_for_function("scrollY >= 300")
+    stuck = page.evaluate("""() => {
+      const bar = document.getElementById("prompt-bar").getBoundingClientRect();
+      const r = document.getElementById("last-move-box").getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return {bar: bar.bottom, top: r.top, bottom: r.bottom, height: innerHeight,
+              hit: !!hit && document.getElementById("last-move-box").contains(hit)};
+    }""")
+    assert abs(stuck["top"] - stuck["bar"]) <= 1 and stuck["bottom"] < stuck["height"], stuck
+    assert stuck["hit"], stuck
+    screenshot(page, ARTIFACTS / "replay-log" / "table-phone-812-scrolled.png", full_page=False)
     assert page.js_errors == []
     page.context.close()

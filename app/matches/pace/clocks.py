@@ -49,10 +49,23 @@ def start_values(store: Store, snap: Snapshot, engine: Engine, state: dict) -> d
             "deadline": when(rules.next_deadline(settings, clocks, snap.humans()))}
 
 
+def out_of_time(snap: Snapshot, seat: int, now: float) -> bool:
+    """Whether ``seat``'s deadline (a prompted human seat's time bank or move limit, from the
+    clocks as last committed) had passed at ``now`` (epoch s): the clock timer hands such a seat
+    to a bot (``pace.seats``, ``t <= now``), and a move from it is refused even when it reaches
+    the service before the timer does."""
+    m = snap.match
+    if not m.settings:
+        return False
+    due = rules.deadlines(rules.settings_of(m.settings), m.clocks, snap.humans()).get(seat)
+    return due is not None and due <= now
+
+
 def move_values(store: Store, snap: Snapshot, engine: Engine, state: dict, new_state: dict,
-                seat: int, undo: bool, result: dict | None) -> dict:
-    """``matches`` values a move adds: the clocks charged and the next deadline; a final
-    result with the resigned seats ranked last. Empty for a plain live match."""
+                seat: int, undo: bool, result: dict | None, now: float | None = None) -> dict:
+    """``matches`` values a move adds: the clocks charged (at ``now``, epoch s; default the
+    store's clock) and the next deadline; a final result with the resigned seats ranked last.
+    Empty for a plain live match."""
     m = snap.match
     resigned = resigned_order(snap)
     if not m.settings and not resigned:
@@ -65,7 +78,7 @@ def move_values(store: Store, snap: Snapshot, engine: Engine, state: dict, new_s
         bots = {i.seat for i in snap.seats if i.bot}
         after = {} if result is not None else engine.prompts(new_state)
         clocks = rules.advance(settings, m.clocks, engine.prompts(state), after, seat, bots,
-                               store.ts(), increment=not undo)
+                               store.ts() if now is None else now, increment=not undo)
         out["clocks"] = clocks
         out["deadline"] = when(rules.next_deadline(settings, clocks, snap.humans()))
     return out

@@ -104,7 +104,7 @@ function coinParts(n) {
   return [sv("circle", {cx: 16, cy: 16, r: 13, fill: "#f2c230", ...LINE}),
     sv("circle", {cx: 16, cy: 16, r: 9.5, fill: "none", stroke: "#b8860b", "stroke-width": 1.4}),
     n === null || n === undefined ? null
-      : sv("text", {x: 16, y: 21.5, "text-anchor": "middle", "font-size": String(n).length > 1 ? 13 : 16,
+      : sv("text", {class: "n", x: 16, y: 21.5, "text-anchor": "middle", "font-size": String(n).length > 1 ? 13 : 16,
                     "font-weight": 800, fill: INK, "font-family": "system-ui,sans-serif"}, String(n))];
 }
 /** A gold coin, with a number on it when `n` is given. */
@@ -224,8 +224,14 @@ function fortressParts(color, hp, destroyed, mark = null) {
     sv("path", {d: "M16 11 V2", ...LINE}),
     sv("path", {d: "M16 2.5 H25 L23 5 L25 7.5 H16 Z", fill: "#fff", ...LINE, "stroke-width": 1.4}),
     hp === null || hp === undefined ? null
-      : sv("text", {x: 20.3, y: 7.2, "text-anchor": "middle", "font-size": 6.5, "font-weight": 800, fill: INK,
+      : sv("text", {class: "cv-hp-flag", x: 20.3, y: 7.2, "text-anchor": "middle", "font-size": 6.5, "font-weight": 800, fill: INK,
                     "font-family": "system-ui,sans-serif"}, String(hp)),
+    // where the flag is too small for its number to read (phones: the renderer's CSS shows
+    // this and hides the flag's), the hit points on a red disc over the wall's corner
+    hp === null || hp === undefined ? null
+      : sv("g", {class: "cv-hp-badge"}, sv("circle", {cx: 22, cy: 21.5, r: 9.6, fill: "#d2443a", ...LINE, "stroke-width": 1.6}),
+        sv("text", {x: 22, y: 27.9, "text-anchor": "middle", "font-size": 18, "font-weight": 800, fill: "#fff",
+                    "font-family": "system-ui,sans-serif"}, String(hp))),
     mark === null ? null : seatMark(mark, 8, 21.5, 4.4)];
 }
 export const gFortress = (x, y, size, color, hp, destroyed, mark = null) =>
@@ -236,7 +242,7 @@ export const fortressIcon = (color, hp = null, destroyed = false, size = 22, mar
 /** A heart with the fortress's hit points. */
 export const hpIcon = (hp, size = 20) => icon(size, `${hp} hit points`,
   sv("path", {d: "M16 28 C6 21 3 16 3 11 a6.5 6.5 0 0 1 13 -2 a6.5 6.5 0 0 1 13 2 c0 5 -3 10 -13 17 Z", fill: "#d2443a", ...LINE}),
-  sv("text", {x: 16, y: 19.5, "text-anchor": "middle", "font-size": 12, "font-weight": 800, fill: "#fff",
+  sv("text", {class: "n hp", x: 16, y: 19.5, "text-anchor": "middle", "font-size": 12, "font-weight": 800, fill: "#fff",
               "font-family": "system-ui,sans-serif"}, String(hp)));
 
 /** The attack-strength burst placed at (x, y) (top-left) inside a larger SVG. */
@@ -252,5 +258,5 @@ export const strengthIcon = (n, kind = "attack", size = 22) => icon(size, `${kin
   kind === "attack"
     ? sv("path", {d: "M16 1 L19.5 9 L28 6 L23.5 13.5 L31 18 L22.5 19.5 L24 28 L16 23 L8 28 L9.5 19.5 L1 18 L8.5 13.5 L4 6 L12.5 9 Z", fill: "#e8643c", ...LINE})
     : sv("path", {d: "M16 2 L28 6 V15 C28 22 22 27 16 30 C10 27 4 22 4 15 V6 Z", fill: "#6d86a8", ...LINE}),
-  sv("text", {x: 16, y: 21, "text-anchor": "middle", "font-size": 12, "font-weight": 800, fill: "#fff",
+  sv("text", {class: "n", x: 16, y: 21, "text-anchor": "middle", "font-size": 12, "font-weight": 800, fill: "#fff",
               "font-family": "system-ui,sans-serif"}, String(n)));

@@ -76,7 +76,22 @@ svg .legal:focus .hit,svg [data-pick]:focus .hit{stroke:#000;stroke-width:4}
 @keyframes cvflash{0%{filter:drop-shadow(0 0 4px #f5c400)}100%{filter:none}}
 @media (prefers-reduced-motion:reduce){.changed{animation:none}.cv-card.legal{transform:none}}
 .cv-small{font-size:13px;color:#5a4a36}
+.cv-hp-badge{display:none}
+/* Phones: numbers inside icons read at 13 px or more (issue 14): drawn larger in their icons
+   (20 of 32 units; the icons that hold one at least 22 px), and a fortress's hit points on a
+   red disc over its wall instead of on its small flag (the map is drawn at about half size). */
+@media (max-width:720px){.cv-icon text.n{font-size:20px}.cv-icon text.n.hp{transform:translateY(2px)}
+.cv-hp-flag{display:none}.cv-hp-badge{display:inline}
+.cv-card .ex .cv-icon,.cv-panel h3 .cv-icon{width:22px;height:22px}}
 @media (max-width:720px){.cv-card{width:150px}.cv-card .fam,.cv-card .ab,.cv-card .tx,.cv-card .ex,.cv-card .nm{font-size:13px}}
+/* Desktops: no text under 14 px (issue 14 "Done when"): the cards' lines and the small notes (an
+   ability's name at 13 px, not bold: "Reinforcement" at 14 px is wider than a 128 px card, and
+   wider cards put your Minions in one column at 1366 px); numbers in icons as phones draw them. */
+@media (min-width:721px){.cv-card .fam,.cv-card .tx,.cv-card .ex,.cv-card .nm,.cv-small{font-size:14px}
+.cv-card .ab{font-size:13px;font-weight:500;letter-spacing:-.3px;gap:2px;padding:2px 4px 0;overflow-wrap:anywhere}
+.cv-icon text.n{font-size:20.5px}.cv-icon text.n.hp{transform:translateY(2px)}
+.cv-hp-flag{display:none}.cv-hp-badge{display:inline}
+.cv-card .ex .cv-icon,.cv-panel h3 .cv-icon{width:22px;height:22px}}
 .cv-why{background:#fff4d6;border:1px solid #e0a526;border-radius:8px;padding:4px 8px;margin:4px 0;font-size:14px}
 .cv-full{display:flex;flex-direction:column;gap:4px;max-width:240px}
 .cv-full p{margin:0}
@@ -186,13 +201,13 @@ export function seatBoard(seat, view) {
   const standingN = troops.filter((t) => t.up).length;
   return seatBoardBox(seat,
     sbStat(goldIcon(null, 22), p.cap ? `${p.gold}/${p.cap}` : p.gold,
-      p.cap ? `Treasury: gold (of at most ${p.cap})` : "Treasury: gold", k("gold")),
+      p.cap ? `Treasury: gold (of at most ${p.cap})` : "Treasury: gold", k("gold"), "gold"),
     sbStat(fortressIcon(color, null, p.destroyed, 22, seat), p.destroyed ? 0 : p.hp,
-      p.destroyed ? "Fortress destroyed" : "Fortress hit points", k("hp")),
-    sbStat(meepleIcon(color, true, seat, 22), standingN, "Standing troops on the map", k("up")),
-    sbStat(meepleIcon(color, false, seat, 22), troops.length - standingN, "Lying troops on the map", k("down")),
-    sbStat(cardIcon(22), (p.hall || []).length, "Minions in the Champions Hall", k("hall")),
-    sbStat(relicIcon(22), p.hand_count ?? 0, "Power Relics in hand", k("relics")),
+      p.destroyed ? "Fortress destroyed" : "Fortress hit points", k("hp"), "fortress"),
+    sbStat(meepleIcon(color, true, seat, 22), standingN, "Standing troops on the map", k("up"), "standing"),
+    sbStat(meepleIcon(color, false, seat, 22), troops.length - standingN, "Lying troops on the map", k("down"), "lying"),
+    sbStat(cardIcon(22), (p.hall || []).length, "Minions in the Champions Hall", k("hall"), "Minions"),
+    sbStat(relicIcon(22), p.hand_count ?? 0, "Power Relics in hand", k("relics"), "Relics"),
     note(p.fortress && !p.destroyed ? `Fortress in zone ${p.fortress}` : p.destroyed ? "Fortress destroyed" : "No fortress yet",
       ` · ${p.supply ?? 0} troops in supply`,
       g.first === o ? " " : null, g.first === o ? tag("Evil Scepter", "Holds the Evil Scepter: first player") : null));
@@ -305,7 +320,14 @@ function focusPlace(ctx) {
   const {g, legal} = ctx;
   const kind = g.stack.length ? g.stack[g.stack.length - 1].kind : null;
   const one = (node) => [node, null, null];
-  if (kind === "combat" && root.querySelector(".cv-combat")) return one(root.querySelector(".cv-combat"));
+  if (kind === "combat" && root.querySelector(".cv-combat")) {
+    // Responding (item 6): the strengths and every card to respond with, the whole combat
+    // panel with them when it fits (on a phone it may not)
+    const panel = root.querySelector(".cv-combat");
+    const cards = panel.querySelectorAll(".cv-act-here .cv-card");
+    if (cards.length) return [panel.querySelector(".vs") || panel, cards[cards.length - 1], panel];
+    return one(panel);
+  }
   if (kind === "pay") {
     // Paying (table review item 1): the player acts with their cards — the ready Minions and
     // the Power Relics offered to pay with — so those come into view below the prompt bar,
@@ -794,17 +816,22 @@ function combatPanel(ctx) {
       f.dcard ? ` Defending Minion: ${minionData(g, f.dcard).name}.` : ""));
   // The defender's choices in the combat itself (issue 14 item 6: what you act with is where
   // you look): each ready defensive Minion with the defence it would give.
+  // So are the Power Relics in hand the responder may activate now (both sides respond): the
+  // cards to respond with lie together in the combat, not in the hall and hand below the fold.
   const defend = ctx.legal.filter((a) => a.type === "defend");
-  if (defend.length && ctx.me >= 0) {
+  const relics = ctx.legal.filter((a) => a.type === "activate" && a.relic !== undefined);
+  if ((defend.length || relics.length) && ctx.me >= 0) {
     const hall = g.owners[ctx.me].hall;
-    panel.append(el("div", {class: "cv-act-here"}, el("b", {}, "Defend with a Minion:"),
+    const words = defend.length && relics.length ? "Defend with a Minion, or activate a Power Relic:"
+      : defend.length ? "Defend with a Minion:" : "Respond with a Power Relic:";
+    panel.append(el("div", {class: "cv-act-here"}, el("b", {}, words),
       el("div", {class: "cv-cards"}, ...defend.map((a) => {
         const m = hall[a.slot];
         const card = minionCard(ctx, m.id, m.ex, {action: a});
         const base = Number(minionData(g, m.id).base) || 0;
         card.append(el("div", {class: "ex"}, strengthIcon(f.defense + base, "defence", 18), `Defence ${f.defense + base}`));
         return card;
-      }))));
+      }), ...relics.map((a) => relicCard(ctx, a.relic, a)))));
   }
   return mark(panel, "combat", `${f.attack}|${f.defense}|${f.side}`);
 }

@@ -173,11 +173,18 @@ function tokenNode(ctx, slot, taken, action) {
 }
 
 function flames(n, lit) {
-  const box = el("span", {class: "doe-flames"});
+  const box = el("span", {class: "doe-flames", role: "img"});
   for (let i = 0; i < n; i++) box.append(flameIcon(i < lit, 14));
   // the rulebook's words on hover or long-press (issue 14, item 4)
   return iconCard(box, `${n} Income icon${n > 1 ? "s" : ""}, ${lit} revealed`,
     "The flames show how many Income icons its Bonus tokens reveal when you take them. In the Income Phase you gain points for your revealed Income icons.");
+}
+
+/** A click on a Brewer's pipe (drawn over the wall between two cells) is one on the cell under
+ *  the pointer. */
+function clickBelow(e) {
+  const cell = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.classList.contains("doe-cell"));
+  if (cell) cell.click();
 }
 
 function vialContent(lab, vial) {
@@ -247,9 +254,17 @@ function drawBrewer(ctx, lab, idx, pick, mine) {
     const horiz = ca.row === cb.row;
     const x = horiz ? Math.max(ca.col, cb.col) - 1 : ca.col - 0.5;
     const y = horiz ? ca.row - 0.5 : Math.max(ca.row, cb.row) - 1;
-    grid.append(el("span", {class: `doe-pipe ${horiz ? "h" : "v"}`, title: "Connection between two Vials",
-                            style: {"--x": x, "--y": y}}));
+    // (a picture with its name and card, review item 4; a click on it is the cell's below)
+    grid.append(iconCard(el("span", {class: `doe-pipe ${horiz ? "h" : "v"}`, role: "img",
+                                     style: {"--x": x, "--y": y}, onclick: clickBelow}),
+    `Connection between Vial ${ca.vial} and Vial ${cb.vial}`,
+    "Two Vials joined by a pipe. Corrupted Bonds: 2 Poison Points for each 2 Ingredients of the required type on opposite sides of a connection between two different Vials."));
   }
+  // the Brewer's small marks in words where the panel has room (review item 4; drops.css hides
+  // them on phones, where each mark's name and card still say it)
+  const words = el("span", {class: "doe-marks", "aria-hidden": "true"},
+    el("span", {}, flameIcon(false, 14), flameIcon(true, 14), " Income icons (lit: revealed)"),
+    el("span", {}, el("span", {class: "doe-pipe-key"}), " connection"));
   wrap.append(el("div", {class: "doe-colnums", style: {"--cols": geo.cols}},
     ...geo.columns.map((col) => el("span", {}, String(col.col)))), grid);
   // Column Bonus slots with their flames.
@@ -262,7 +277,7 @@ function drawBrewer(ctx, lab, idx, pick, mine) {
     bonus.append(box);
   }
   wrap.append(bonus);
-  return el("section", {class: "doe-panel doe-brewer-panel"}, el("h4", {}, "Brewer"), wrap);
+  return el("section", {class: "doe-panel doe-brewer-panel"}, el("h4", {}, "Brewer", words), wrap);
 }
 
 function drawDistiller(ctx, lab, idx, pick, mine) {

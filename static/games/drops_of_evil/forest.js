@@ -25,7 +25,7 @@ function svgRes(ctx, res, count, x, y) {
     gRes(res, 0, 0, 30), sv("title", {}, `${resName(ctx, res)} ×${count}`));
   attachCard(g, () => resCard(ctx, res));
   if (count > 1) {
-    g.append(sv("circle", {cx: 12, cy: -11, r: 8, fill: "#fff", stroke: "#222", "stroke-width": 1}),
+    g.append(sv("circle", {class: "cnt-bg", cx: 12, cy: -11, r: 8, fill: "#fff", stroke: "#222", "stroke-width": 1}),
       sv("text", {class: "cnt", x: 12, y: -11, "text-anchor": "middle", dy: "0.35em"}, String(count)));
   }
   return g;
@@ -98,7 +98,7 @@ export function drawForest(ctx) {
       shown.forEach((t, i) => node.append(svgRes(ctx, t, here[t], pos[i][0], pos[i][1])));
       if (types.length > 4) {
         const rest = types.slice(3);
-        const more = sv("g", {class: "more"}, sv("circle", {cx: 16, cy: 19, r: 12, fill: "#fff", stroke: "#2b2118", "stroke-width": 1.5}),
+        const more = sv("g", {class: "more"}, sv("circle", {class: "cnt-bg", cx: 16, cy: 19, r: 12, fill: "#fff", stroke: "#2b2118", "stroke-width": 1.5}),
           sv("text", {class: "cnt", x: 16, y: 19, "text-anchor": "middle", dy: "0.35em"}, `+${rest.length}`),
           sv("title", {}, rest.map((t) => `${resName(ctx, t)} ×${here[t]}`).join(", ")));
         node.append(more);

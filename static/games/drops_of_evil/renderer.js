@@ -74,8 +74,23 @@ export function logText(text, view) {
     .replace(/\bfour-arrow space between columns \d+-\d+, rows \d+-\d+/g, "a four-arrow space")
     .replace(/\bdouble-arrow space \d+\b/g, "a double-arrow space")
     .replace(/\bdown-arrow space of column \d+/g, "a down-arrow space")
-    .replace(/\b(Vial [A-Z]) \(column \d+, row \d+\)/g, "$1");
+    .replace(/\b(Vial [A-Z]) \(column \d+, row \d+\)/g, "$1")
+    .replace(INCOME_LINE, incomeWords);
   return mendCounts(out, countNouns(geo));
+}
+
+/** The engine's Income line, "Player 1 Income: +3 icons, -1 Free Rats (4 -> 6)" (its stored
+ *  text stays: a rules-version matter), in the rulebook's words: "… Income: 3 Income icons, 1
+ *  Free Rat: 4 → 6 Poison Points" ("Income Phase: you gain 1 Poison Point for each Income icon
+ *  ... you lose 1 Poison Point for each Rat you have in your Free Rats space"); no rats, no
+ *  "-0 Free Rats". */
+const INCOME_LINE = /Income: \+(\d+) icons?, -(\d+) Free Rats? \((\d+) -> (\d+)\)/;
+
+function incomeWords(all, icons, rats, before, after) {
+  const n = (k, one, many) => `${k} ${Number(k) === 1 ? one : many}`;
+  return `Income: ${n(icons, "Income icon", "Income icons")}` +
+    (Number(rats) ? `, ${n(rats, "Free Rat", "Free Rats")}` : "") +
+    `: ${before} \u2192 ${n(after, "Poison Point", "Poison Points")}`;
 }
 
 /** The nouns Drops of Evil's lines count: the Resources by their names, Income icons, Rats. */
@@ -154,11 +169,11 @@ export function seatBoard(seat, view) {
   const k = (what) => `doe-${seat}-${what}`;
   const pool = lab.pool || {};
   const stats = RES_ORDER.filter((r) => r !== "rat" && pool[r] > 0)
-    .map((r) => sbStat(resIcon(r, 22), pool[r], `${name(r)} to place this round`, k(r)));
-  if (lab.cheese) stats.push(sbStat(resIcon("cheese", 22), lab.cheese, "Cheese (captures a Rat)", k("cheese")));
-  stats.push(sbStat(resIcon("rat", 22), lab.captured_rats || 0, "Captured Rats", k("rats")));
-  stats.push(sbStat(scrollIcon("owl", null, 22), (lab.scrolls || []).length, "Scrolls gained", k("scrolls")));
-  stats.push(sbStat(flameIcon(true, 22), lab.income_icons || 0, "Income icons revealed", k("income")));
+    .map((r) => sbStat(resIcon(r, 22), pool[r], `${name(r)} to place this round`, k(r), name(r)));
+  if (lab.cheese) stats.push(sbStat(resIcon("cheese", 22), lab.cheese, "Cheese (captures a Rat)", k("cheese"), "Cheese"));
+  stats.push(sbStat(resIcon("rat", 22), lab.captured_rats || 0, "Captured Rats", k("rats"), "Rats"));
+  stats.push(sbStat(scrollIcon("owl", null, 22), (lab.scrolls || []).length, "Scrolls gained", k("scrolls"), "Scrolls"));
+  stats.push(sbStat(flameIcon(true, 22), lab.income_icons || 0, "Income icons revealed", k("income"), "Income"));
   const order = (g.turn_order || []).indexOf(seat);
   const home = lab.pawns_home || [];
   const hired = lab.assistant && (g.assistants || []).find((a) => a.space === lab.assistant.space);
@@ -199,8 +214,11 @@ function render(fresh) {
   };
 
   const focusKey = focusedKey();
+  const oldWrap = root.querySelector(".doe-forest-wrap");
+  const scrolled = oldWrap ? oldWrap.scrollLeft : 0;  // a redraw keeps the Forest where it was
   const forestWrap = el("div", {class: "doe-forest-wrap"}, drawForest(ctx));
-  const left = el("div", {class: "doe-left"}, phaseStrip(ctx), forestWrap, drawAssistants(ctx));
+  const forestBox = forestScroller(forestWrap);
+  const left = el("div", {class: "doe-left"}, phaseStrip(ctx), forestBox, drawAssistants(ctx));
   const side = el("aside", {class: "doe-side"}, drawRecipes(ctx), drawTurnOrder(ctx), drawScores(ctx),
     drawBag(ctx));
   const parts = [el("div", {class: "doe-top"}, left, side)];
@@ -225,6 +243,13 @@ function render(fresh) {
   }
   const box = el("div", {class: "doe"}, ...parts);
   root.replaceChildren(box);
+  forestWrap.scrollLeft = scrolled;
+  forestCue(forestBox);
+  if (forestSized) {
+    forestSized.disconnect();
+    forestSized.observe(forestWrap);
+    if (forestWrap.firstElementChild) forestSized.observe(forestWrap.firstElementChild);
+  }
   titlesToCards(box);  // every small titled icon has a card on hover or long-press too
   restoreFocus(focusKey);
   // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
@@ -237,6 +262,56 @@ function render(fresh) {
     if (place) place.dataset.promptFocus = "";
   }
 }
+
+// ----- a Forest wider than its frame (4 players on a phone: eight columns in ~338 px) ---------
+
+/** The Forest's scrolling box in a frame whose edges fade where more of it lies beyond, and
+ *  under it (only while it scrolls) a row saying so, with an arrow button for each way that
+ *  has more (a tap or Enter scrolls that way; gone at that end). The buttons sit below the
+ *  drawing, never over a space the player may tap. */
+function forestScroller(wrap) {
+  const arrow = (dir) => el("button", {
+    type: "button", class: `btn doe-forest-more doe-forest-${dir}`,
+    "aria-label": `Scroll the Forest ${dir}`, title: `More of the Forest to the ${dir}`,
+    onclick: () => {
+      const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+      wrap.scrollBy({left: (dir === "right" ? 1 : -1) * Math.max(60, wrap.clientWidth * 0.8), behavior: smooth ? "smooth" : "auto"});
+    },
+  }, el("span", {"aria-hidden": "true"}, dir === "right" ? "→" : "←"));
+  const frame = el("div", {class: "doe-forest-frame"}, wrap);
+  const hint = el("div", {class: "doe-forest-cue"}, arrow("left"),
+    el("span", {class: "doe-forest-cue-text"}, "The Forest goes on sideways: swipe it or use the arrows"), arrow("right"));
+  const box = el("div", {class: "doe-forest-box"}, frame, hint);
+  wrap.addEventListener("scroll", () => forestCue(box), {passive: true});
+  return box;
+}
+
+/** Show the cue of each side that has more of the Forest beyond it (classes more-left,
+ *  more-right); a focused arrow that goes passes the focus to the other one. */
+function forestCue(box) {
+  const wrap = box.querySelector(".doe-forest-wrap");
+  if (!wrap) return;
+  const left = wrap.scrollLeft > 2;
+  const right = wrap.scrollLeft + wrap.clientWidth < wrap.scrollWidth - 2;
+  const focused = document.activeElement && box.contains(document.activeElement) &&
+    document.activeElement.classList.contains("doe-forest-more") ? document.activeElement : null;
+  const text = box.querySelector(".doe-forest-cue-text");
+  if (text) text.textContent = right ? "More of the Forest to the right: swipe it or tap the arrow" : "The Forest's right end: its start is back to the left";
+  box.classList.toggle("more-left", left);
+  box.classList.toggle("more-right", right);
+  box.classList.toggle("scrolls", wrap.scrollWidth > wrap.clientWidth + 2);
+  if (focused && getComputedStyle(focused).visibility === "hidden") {
+    const other = box.querySelector(`.doe-forest-${focused.classList.contains("doe-forest-right") ? "left" : "right"}`);
+    if (other && getComputedStyle(other).visibility !== "hidden") other.focus({preventScroll: true});
+  }
+}
+
+// The Forest's frame or drawing changed size (a window of another width, drops.css arriving
+// after the first drawing): it may fit now, or no longer.
+const forestSized = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
+  const box = root && root.querySelector(".doe-forest-box");
+  if (box) forestCue(box);
+}) : null;
 
 /** A local pick (a pawn, a Resource of the pool) leads to the places it may go: keep them in
  *  view below the status bar (the table's revealBelowBar; none in a replay). */

@@ -24,14 +24,17 @@ function circle(cx, cy, r, fill = "none", extra = {}) {
 function dot(cx, cy, r = 1.6, fill = INK) {
   return sv("circle", {cx, cy, r, fill});
 }
-/** A number inside an icon (the only text icons hold). */
+/** A number inside an icon (the only text icons hold), class "n": a phone's stylesheet
+ *  draws it larger (the renderer's CSS), so that it reads at 13 CSS px or more. */
 function num(n, x = 16, y = 17, size = 15, fill = INK) {
-  return sv("text", {x, y, "font-size": size, "font-weight": "700", "text-anchor": "middle",
+  return sv("text", {class: "n", x, y, "font-size": size, "font-weight": "700", "text-anchor": "middle",
     "dominant-baseline": "central", fill, "font-family": "system-ui, sans-serif"}, String(n));
 }
-/** A small round number badge in a corner (a multiplier next to a symbol). */
+/** A small round number badge in a corner (a multiplier next to a symbol), class "badge": where
+ *  the symbol is drawn too small for the badge's number to read (phones), the renderer hides
+ *  it and writes the number beside the symbol (multiplier()). */
 function badge(n, x = 25, y = 25) {
-  return [circle(x, y, 6.5, PAPER, {"stroke-width": 1.5}), num(n, x, y + 0.5, 10)];
+  return [sv("g", {class: "badge"}, circle(x, y, 6.5, PAPER, {"stroke-width": 1.5}), num(n, x, y + 0.5, 10))];
 }
 
 /** The <svg> frame every icon shares; `label` makes it an image with a name (else decorative). */
@@ -249,7 +252,7 @@ const SYMBOL = {
 
 /** Multiplier shown next to a symbol (the rulebook: "the number next to a symbol is a
  *  multiplier"): n, a fear limit X, the summoning bonus. */
-function multiplier(e) {
+export function multiplier(e) {
   if (e.max_fear !== undefined) return e.max_fear;
   if (e.n !== undefined && (e.n > 1 || ["summon", "solo_raid", "opponent_reveals"].includes(e.op || e.kind))) {
     return e.n;

@@ -9,7 +9,7 @@
 // Hover (mouse), focus (keyboard) or long-press (touch) any piece for its full card (attachCard).
 
 import {actionNodes, el, attachCard} from "../../js/dom.js";
-import {keyPanel, titlesToCards} from "../../js/legend.js";
+import {iconCard, keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import * as I from "./icons.js";
 import {clickVerb, mendCounts, plural} from "../../js/words.js";
@@ -36,6 +36,11 @@ const CSS = `
 .ec-strip { display: flex; flex-wrap: wrap; gap: .3rem .9rem; align-items: center; padding: .4rem .6rem;
   border-radius: 8px; background: var(--surface-2, #252030); border: 1px solid var(--border, #4a4058); }
 .ec-strip .ec-pending { flex-basis: 100%; font-weight: 600; }
+.ec-strip { container-type: inline-size; }
+.ec-trackkey { display: none; align-items: center; gap: .2rem .7rem; margin-left: auto; color: var(--muted, #b9aec8); }
+.ec-trackkey > span { display: inline-flex; align-items: center; gap: .2rem; white-space: nowrap; }
+.ec-trackkey .ic { width: 1.3rem; height: 1.3rem; }
+@container (min-width: 62rem) { .ec-trackkey { display: inline-flex; } .ec-strip .legend-key { margin-left: 0; } }
 .ec-stat { display: inline-flex; align-items: center; gap: .2rem; white-space: nowrap; }
 .ec-chip { display: inline-flex; align-items: center; gap: .2rem; padding: 0 .35rem; border-radius: 4px;
   font-weight: 600; white-space: nowrap; line-height: 1.5; }
@@ -48,6 +53,9 @@ const CSS = `
 .ec-board { border-radius: 10px; border: 2px solid #2b2118; color: #2b2118; padding: .3rem .4rem .35rem;
   background: #a9c98a; box-shadow: 0 2px 6px #0008; display: flex; flex-direction: column; gap: .25rem; }
 .ec-board.face-B { background: #e2c58f; }
+/* the port cargo's word where the board's head has room for it on its line */
+.ec-board { container-type: inline-size; }
+@container (max-width: 42rem) { .ec-bhead .ec-cargo-word { display: none; } }
 .ec-board.usable { outline: 3px solid #f0c93e; outline-offset: 1px; }
 .ec-bhead { display: flex; flex-wrap: wrap; align-items: center; gap: .1rem .6rem; font-size: 14px; line-height: 1.3; }
 .ec-supply .ec-discard { margin-left: auto; align-self: flex-end; max-width: 50%; gap: .2rem; }
@@ -55,20 +63,26 @@ const CSS = `
 .ec-half { display: flex; align-items: center; gap: .4rem; border-radius: 7px; padding: .15rem .25rem;
   background: #fff5; border-left: 6px solid var(--seat); }
 .ec-owner { display: flex; flex-direction: column; align-items: flex-start; gap: .1rem; width: 9rem; flex: none;
-  font-size: 13px; }
+  font-size: 14px; }
 .ec-owner .ec-chip { max-width: 8.8rem; white-space: normal; overflow-wrap: anywhere; line-height: 1.25; padding: 0 .3rem; }
-.ec-conq { display: inline-flex; align-items: center; gap: 1px; }
-.ec-conq span { width: 1.05rem; height: 1.05rem; border-radius: 50%; border: 1.5px solid #2b2118; background: #fff8;
-  display: inline-flex; align-items: center; justify-content: center; }
-.ec-conq span.centre { border-radius: 3px; background: #f0c93e; }
-.ec-conq span .ic { width: 1.05rem; height: 1.05rem; }
+/* the conquest track (review item 9): its word, then the steps from the start to the centre */
+.ec-conq { display: inline-flex; flex-wrap: wrap; align-items: center; gap: .1rem .3rem; }
+.ec-conq-word { font-size: 14px; font-weight: 700; }
+.ec-conq-steps { display: inline-flex; align-items: center; gap: 3px; }
+.ec-conq .step { width: 1.6rem; height: 1.6rem; border-radius: 50%; border: 2px solid #2b2118; background: #fff8;
+  display: inline-flex; align-items: center; justify-content: center; flex: none; }
+.ec-conq .step.centre { border-radius: 4px; background: #f0c93e; }
+.ec-conq .step .ic { width: 1.45rem; height: 1.45rem; }
+.ec-conq .step.centre:not(.here) .ic { opacity: .7; }
+.ec-conq .step.here { background: #fbf4e2; box-shadow: 0 0 0 2px #fbf4e2; }
 .ec-cells { display: flex; flex-wrap: wrap; gap: .25rem; }
 .ec-cell { position: relative; width: 3.9rem; height: 3.9rem; border-radius: 6px; flex: none;
   border: 2px solid #2b211855; background: #fff6; display: flex; align-items: center; justify-content: center; }
 .ec-cell.k-raid { background: #f5c6a5a0; } .ec-cell.k-fortress { background: #c9c3bacc; }
 .ec-cell.k-portal { background: #c7b3e6c0; } .ec-cell.k-port { background: #b5d6e6c0; }
 .ec-cell > .ic.watermark { width: 2.2rem; height: 2.2rem; opacity: .55; }
-.ec-cell .keep { position: absolute; right: -7px; bottom: -7px; width: 1.25rem; height: 1.25rem; z-index: 1; }
+.ec-cell .keep { position: absolute; right: -7px; bottom: -7px; width: 1.25rem; height: 1.25rem; z-index: 1; display: flex; }
+.ec-cell .keep > .ic { width: 100%; height: 100%; }
 .ec-cell .ec-tile { margin: 0; }
 .ec-track { display: flex; align-items: center; gap: .3rem; }
 .ec-end { display: inline-flex; align-items: center; justify-content: center; flex: none;
@@ -101,6 +115,7 @@ const CSS = `
 .ec-strip .legend-key { margin-left: auto; }
 .ec-tile .ec-abil .k-spawn { background: #9a9a9a; } .ec-tile .ec-abil .k-activated { background: #8b5a2b; }
 .ec-tile .ec-abil .ic { width: .95rem; height: .95rem; }
+.ec-mult { display: none; }
 .ec-tile.inactive { background: repeating-linear-gradient(135deg, #a8a0b3, #a8a0b3 5px, #b8b0c3 5px, #b8b0c3 10px); }
 .ec-tile.inactive .ec-glyph, .ec-tile.inactive .ec-abil { opacity: .55; }
 .ec-tile.boosted .ec-tl { filter: drop-shadow(0 0 3px #f0c93e); }
@@ -144,6 +159,10 @@ const CSS = `
 .ec-demon .lv .pips { width: 1.5rem; height: 1rem; }
 .ec .legal { outline: 3px solid #E69F00; outline-offset: 1px; box-shadow: 0 0 8px #E69F00; cursor: pointer; }
 .ec [data-pick] { outline: 2px dashed #E69F00; outline-offset: 1px; cursor: pointer; }
+/* a tile behind your screen that is no choice now (review item 2): faded, no outline; its card
+   says why */
+.ec-tile.no-choice { filter: grayscale(.75) brightness(.85); opacity: .55; cursor: help; box-shadow: none; }
+.ec-card .why { font-weight: 700; color: #8a1c1c; }
 .ec [data-pick].picked { outline: 3px solid #56B4E9; box-shadow: 0 0 10px #56B4E9; transform: translateY(-4px); }
 .ec .changed { animation: ec-flash .9s ease-out 1; }
 @keyframes ec-flash { from { box-shadow: 0 0 0 4px #f0c93e; } to { box-shadow: 0 0 0 0 transparent; } }
@@ -165,8 +184,13 @@ const CSS = `
   .ec-board { padding: .15rem .4rem .2rem; gap: .12rem; }
   .ec-bhead { line-height: 1.15; }
   .ec-half { padding: .05rem .25rem; }
-  .ec-owner { flex-direction: row; flex-wrap: wrap; align-items: center; gap: .05rem .3rem; }
-  .ec-conq span, .ec-conq span .ic { width: .95rem; height: .95rem; }
+  /* the side's name and its conquest track on one line where the board is wide enough */
+  .ec-owner { flex-direction: row; flex-wrap: wrap; align-items: center; gap: .05rem .4rem; width: auto;
+    flex: 0 1 18.5rem; min-width: 9rem; }
+  .ec-cells { flex: none; }
+  .ec-conq { flex-wrap: nowrap; }
+  .ec-conq .step { width: 1.4rem; height: 1.4rem; }
+  .ec-conq .step .ic { width: 1.25rem; height: 1.25rem; }
   .ec-cells { gap: .2rem; }
   .ec-cell { width: 2.6rem; height: 2.6rem; }
   .ec-cell > .ic.watermark { width: 1.6rem; height: 1.6rem; }
@@ -184,12 +208,49 @@ const CSS = `
   .ec-tile.big .ec-glyph { margin-top: .9rem; width: 1.6rem; height: 1.6rem; }
   .ec-tile .ec-name { font-size: 11px; }
 }
+/* Desktops: no text under 14 px (issue 14 "Done when": body text at least 14 px on desktop; a
+   monster's name was 12 px, 11 on a short screen): names on a wider tile, two lines of them. */
+@media (min-width: 601px) {
+  .ec-muted, .ec-qcell, .ec-demon .lv, .ec-end { font-size: 14px; }
+  .ec-tile .ec-name { font-size: 14px; line-height: 1.05; overflow-wrap: break-word; letter-spacing: -.02em; }
+  .ec-tile.big { width: 5.9rem; }
+  .ec-qcell { width: 6.5rem; }
+  /* numbers in icons at 14 px too, as phones draw them (below): larger in their icons (22.5 of
+     the icon's 32 units, in icons of 20 px; a tile's corners on a board's cell, 17.6 px, at
+     25.5), an ability's multiplier as text beside its symbol */
+  .ec .ic text.n { font-size: 22.5px; }
+  .ec .ic .badge { display: none; }
+  .ec-mult { display: inline; font-size: 14px; line-height: 1; font-weight: 800; align-self: center; padding: 0 1px; }
+  .ec-tile .ec-abil .k-activated .ec-mult { color: #fff; }
+  .ec-tile .ec-abil > span, .ec-demon .lv { align-items: center; }
+  .ec-tile .ec-tr, .ec-tile .ec-tl, .ec-tile.small .ec-tl, .ec-tile.small .ec-tr { width: 1.25rem; height: 1.25rem; }
+  .ec-cell .ec-tile .ec-tl, .ec-cell .ec-tile .ec-tr { width: 1.1rem; height: 1.1rem; }
+  .ec-cell .ec-tile .ec-tl text.n, .ec-cell .ec-tile .ec-tr text.n { font-size: 25.5px; }
+  .ec-tile .ec-tl { left: 0; top: 0; } .ec-tile .ec-tr { right: 0; top: 0; }
+  .ec-cell .ec-tile { justify-content: flex-end; padding: 0 0 1px; }
+  .ec-cell .ec-tile .ec-glyph { width: .95rem; height: .95rem; margin: 0; }
+  .ec-cell .keep { width: 1.25rem; height: 1.25rem; right: -6px; bottom: -6px; }
+  .ec-bhead .ec-stat .ic, .ec-demon .lv .ic:not(.pips), .ec-key-cargo .ic, .ec .legend-icon > .ic { width: 1.25rem; height: 1.25rem; }
+  .ec-steps > span .ic text.n { font-size: 34px; stroke: #2b2118; stroke-width: 3px; paint-order: stroke; }
+  .ec-steps > span .ic { width: 100%; max-width: 1.1rem; }
+}
 @media (max-width: 600px) {
   .ec-bhead h3 { font-size: 14px; }
+  /* (a board's head keeps to two lines with "Team 2 leads by 2" on it: its small pictures
+     say what they are in their names and cards) */
   .ec-bhead .ec-word, .ec-phead .ec-word { display: none; }
   .ec-phead > .ic:first-child { display: none; }
   .ec-half { flex-wrap: wrap; }
-  .ec-owner { width: 100%; flex-direction: row; align-items: center; flex-wrap: wrap; }
+  /* the side's name, its conquest track and the power stone (as its picture: its card says
+     what it is) on one line: a line more per half would push the second usable board below a
+     375x812 screen */
+  .ec-owner { width: 100%; flex-direction: row; align-items: center; flex-wrap: wrap; gap: .1rem .3rem; }
+  .ec-owner .ec-word { display: none; }
+  .ec-conq { gap: .1rem .25rem; }
+  .ec-conq-word { font-size: 13px; }
+  .ec-conq-steps { gap: 2px; }
+  .ec-conq .step { width: 1.35rem; height: 1.35rem; }
+  .ec-conq .step .ic { width: 1.2rem; height: 1.2rem; }
   .ec-owner .ec-chip { max-width: none; }
   /* six cells in one row at 375 px, so a phone shows your screen and both usable boards */
   .ec-cells { gap: .18rem; flex-wrap: nowrap; }
@@ -213,6 +274,39 @@ const CSS = `
   .ec-tile .ec-name { font-size: 13px; line-height: 1.05; overflow-wrap: break-word; letter-spacing: -.02em; }
   .ec-qcell { width: 6rem; }
   .ec-demon { min-width: 0; flex: 1 1 9.5rem; }
+  /* your screen (Days start with 4-5 tiles): one row of tiles that scrolls sideways (by touch,
+     or by the keyboard: the row takes the focus, a tile's focus scrolls it in), the discard
+     pile at its end, so the screen keeps one tile's height and the boards you may use stay on
+     the first screen; the cut-off tile at the edge says there is more */
+  #ec-my-screen .ec-supply { flex-wrap: nowrap; overflow-x: auto; overscroll-behavior-x: contain;
+    scroll-snap-type: x proximity; scroll-padding: 0 .4rem; padding: 6px 4px 8px; margin: -6px -4px -8px;
+    scrollbar-width: thin; }
+  #ec-my-screen .ec-supply > * { flex: none; scroll-snap-align: start; }
+  #ec-my-screen .ec-supply > .ec-discard { flex-wrap: nowrap; max-width: none; padding-left: .4rem;
+    border-left: 1px dashed var(--border, #4a4058); }
+  /* Numbers in icons read at 13 px or more (issue 14, the phones' floor): drawn larger in
+     their icons (21 of the icon's 32 units), each icon holding one at least 20 px wide; an
+     ability symbol's multiplier, too small to read on its badge, as text beside the symbol. */
+  .ec .ic text.n { font-size: 21px; }
+  .ec .ic .badge { display: none; }
+  .ec-mult { display: inline; font-size: 13px; line-height: 1; font-weight: 800; align-self: center;
+    padding: 0 1px; }
+  .ec-tile .ec-abil .k-activated .ec-mult { color: #fff; }
+  .ec-tile .ec-abil > span, .ec-demon .lv { align-items: center; }
+  .ec-tile .ec-tr, .ec-tile .ec-tl, .ec-cell .ec-tile .ec-tl, .ec-cell .ec-tile .ec-tr,
+  .ec-tile.small .ec-tl, .ec-tile.small .ec-tr { width: 1.25rem; height: 1.25rem; }
+  .ec-tile .ec-tl { left: 0; top: 0; } .ec-tile .ec-tr { right: 0; top: 0; }
+  .ec-cell .ec-tile { justify-content: flex-end; padding: 0 0 1px; }
+  .ec-cell .ec-tile .ec-glyph { width: .95rem; height: .95rem; margin: 0; }
+  .ec-cell .keep { width: 1.25rem; height: 1.25rem; right: -6px; bottom: -6px; }
+  .ec-bhead .ec-stat .ic, .ec-demon .lv .ic:not(.pips), .ec-key-cargo .ic, .ec .legend-icon > .ic { width: 1.25rem; height: 1.25rem; }
+  /* the fear track's "2 magic coins": the number fills the coin (a step is ~15 px wide) */
+  .ec-steps > span .ic text.n { font-size: 34px; stroke: #2b2118; stroke-width: 3px; paint-order: stroke; }
+  .ec-steps > span .ic { width: 100%; max-width: 1.1rem; }
+  /* and a lower tile there: the creature between the corner numbers, its name, its abilities */
+  #ec-my-screen .ec-tile.big { height: 4.85rem; }
+  #ec-my-screen .ec-tile.big .ec-glyph { margin-top: 0; width: 1.4rem; height: 1.4rem; flex: none; }
+  #ec-my-screen .ec-supply:focus-visible { outline: 2px solid var(--highlight, #f0c93e); outline-offset: -2px; }
 }
 `;
 
@@ -312,6 +406,13 @@ function stat(icon, value, label) {
 }
 
 
+/** An ability symbol's multiplier as text beside it, shown where the symbol is too small for
+ *  the number drawn on it to read (phones: its badge is hidden there); null without one. */
+function mult(e) {
+  const m = I.multiplier(e);
+  return m === null ? null : el("b", {class: "ec-mult", "aria-hidden": "true"}, String(m));
+}
+
 // ----- tiles and their cards -----------------------------------------------------------------------
 
 function typeOf(game, t) {
@@ -337,6 +438,7 @@ function tileCard(game, t, extra = {}) {
       el("span", {}, `${COLOUR_NAME[c.colour] || c.colour} monster`),
       el("span", {}, `Fear strength ${fear}` + (fear !== c.fear ? ` (printed ${c.fear})` : "")),
       el("span", {}, c.starting ? "Starting monster (hire cost 0)" : `Hire cost ${c.cost} gold`)));
+  if (extra.why) card.append(el("div", {class: "why"}, extra.why));
   if (extra.up === false) card.append(el("div", {}, "Inactive side up: no passive ability, cannot be activated."));
   if (extra.where) card.append(el("div", {class: "where"}, extra.where));
   const list = abilityList(c);
@@ -360,8 +462,9 @@ function tileNode(game, t, extra = {}) {
   const size = extra.size || "";
   // data-motion-key: the same tile slides from where it was (screen, cell, discard…) to here
   const node = el("div", {class: `ec-tile c-${c.colour} ${size}` + (extra.up === false ? " inactive" : "") +
-    (fear > c.fear ? " boosted" : ""), dataset: {motionKey: `tile-${t.id}`}, "aria-label": `${c.name}, ${c.colour}, fear strength ${fear}, hire cost ${c.cost}` +
-    (extra.up === false ? ", inactive" : "")});
+    (fear > c.fear ? " boosted" : "") + (extra.why ? " no-choice" : ""), dataset: {motionKey: `tile-${t.id}`},
+  "aria-label": `${c.name}, ${c.colour}, fear strength ${fear}, hire cost ${c.cost}` +
+    (extra.up === false ? ", inactive" : "") + (extra.why ? `. ${extra.why}` : "")});
   const fi = I.fear(fear); fi.classList.add("ec-tl");
   const ci = c.starting ? I.startingSign() : I.goldCoin(c.cost); ci.classList.add("ec-tr");
   const glyph = I.monster(c.colour); glyph.classList.add("ec-glyph");
@@ -369,10 +472,11 @@ function tileNode(game, t, extra = {}) {
   if (size === "big") node.append(el("span", {class: "ec-name"}, c.name));
   const ab = el("div", {class: "ec-abil"});
   for (const [kind, e] of abilityList(c)) {
-    ab.append(el("span", {class: `k-${kind}`}, I.abilitySymbol(e)));
+    ab.append(el("span", {class: `k-${kind}`}, I.abilitySymbol(e), mult(e)));
   }
   node.append(ab);
-  attachCard(node, () => tileCard(game, t, extra));
+  node.setAttribute("role", "img");  // its name says it all (pickable / clickable: a button)
+  attachCard(node, () => tileCard(game, t, extra), {clickShows: !!extra.why});
   return node;
 }
 
@@ -396,6 +500,7 @@ export function update(view) {
   const game = view.game;
   const box = root.querySelector(".ec");
   box.replaceChildren();
+  rowWatch.disconnect();
   if (!game) return;
   const me = view.you;
   const screensList = game.screens || [];
@@ -433,12 +538,12 @@ export function seatBoard(seat, view) {
   const boards = (game.boards || []).filter((b) => (b.available_to || []).includes(seat)).map((b) => b.board + 1);
   const shown = (s.shown || []).map((t) => typeOf(game, t).name);
   return seatBoardBox(seat,
-    sbStat(I.goldCoin(null), sd.gold, "Gold", k("gold")),
-    sbStat(I.magicCoin(null), sd.magic, "Magic coins", k("magic")),
-    sbStat(I.victoryToken(null), `${sd.vp}/${game.victory_to_win}`, "Victory tokens (of those needed to win)", k("vp")),
-    sbStat(I.screenIcon(), s.supply_count, "Monsters behind the screen", k("screen")),
-    sbStat(I.bag(), sd.bag_count, "Monsters in the bag", k("bag")),
-    sbStat(I.discardPile(), sd.discard.length, "Discard pile", k("discard")),
+    sbStat(I.goldCoin(null), sd.gold, "Gold", k("gold"), "gold"),
+    sbStat(I.magicCoin(null), sd.magic, "Magic coins", k("magic"), "magic"),
+    sbStat(I.victoryToken(null), `${sd.vp}/${game.victory_to_win}`, "Victory tokens (of those needed to win)", k("vp"), "victory"),
+    sbStat(I.screenIcon(), s.supply_count, "Monsters behind the screen", k("screen"), "screen"),
+    sbStat(I.bag(), sd.bag_count, "Monsters in the bag", k("bag"), "bag"),
+    sbStat(I.discardPile(), sd.discard.length, "Discard pile", k("discard"), "discard"),
     note(game.players === 4 ? el("b", {}, `${sideName(game, s.side)} · `) : null,
       boards.length ? `${boards.length === 1 ? "Board" : "Boards"} ${boards.join(" and ")}` : "No board to use",
       s.passed ? " " : null, s.passed ? tag("passed", "Passed this round") : null),
@@ -448,8 +553,10 @@ export function seatBoard(seat, view) {
 /** The log's words for a stored line (docs/renderer-contract.md `logText`): counts read as
  *  English ("1 tile", "1 cell", "2 steps": words.js), and the engine's end of the game, "The
  *  game ends: <winners> own(s) 2 victory tokens." (its stored text stays as it is: a
- *  rules-version matter), reads "owns" for one winner, "own" for more. */
+ *  rules-version matter), reads "owns" for one winner, "own" for more; the port's "redblue"
+ *  cargo (the engine's key) reads "red-or-blue", as the board's key says. */
 export function logText(text, view) {
+  text = String(text).replace(/\bthe redblue port cargo\b/g, "the red-or-blue port cargo");
   const m = /^The game ends: (.*) own\(s\) /.exec(text);
   if (!m) return mendCounts(text, NOUNS);
   const winners = view && view.game && Array.isArray(view.game.winner) ? view.game.winner.length
@@ -646,6 +753,11 @@ function statusStrip(view, game) {
     el("span", {class: "ec-word"}, "First player:"), sideChips(game, game.first)));
   node.append(el("span", {class: "ec-stat", title: "Magic coins left in the supply"},
     I.magicCoin(null, "Magic coins left in the supply"), el("span", {class: "ec-word"}, "left:"), String(game.magic_left)));
+  // the fear track's pictures in words, where the strip has room for them on its line (review
+  // item 4; each picture on a track has its name and card everywhere)
+  node.append(el("span", {class: "ec-trackkey", "aria-hidden": "true"}, el("b", {}, "Fear track:"),
+    ...["shield", "magic", "victory"].map((k) => el("span", {}, I.trackSymbol(k),
+      {shield: "conquest", magic: "2 magic coins", victory: "victory token"}[k]))));
   node.append(keyPanel("evil_corp", KEY_ROWS()));
   if (game.winner && game.winner.length) {
     node.append(el("div", {class: "ec-pending"}, "Game over: " +
@@ -709,11 +821,16 @@ function conquestNode(game, b, half, colour) {
     title: `Conquest track of ${sideName(game, half.side)}: ${plural(half.conquest, "step", "steps")} to the centre. ` +
       "Each conquest symbol the fear marker passes on the opponent's side moves the token 1 step toward the center; " +
       "on the central cell its side receives a victory token."});
+  // review item 9: the way to a victory token is read at a glance: a word, steps the size of
+  // the fear track's, the token in its side's colour, the central cell showing what it gives
+  const steps = el("span", {class: "ec-conq-steps"});
   for (let i = 0; i <= n; i++) {
-    const spot = el("span", {class: i === n ? "centre" : ""});
+    const spot = el("span", {class: "step" + (i === n ? " centre" : "") + (i === at ? " here" : "")});
     if (i === at) spot.append(I.conquestToken(colour));
-    node.append(spot);
+    else if (i === n) spot.append(I.victoryToken(null));
+    steps.append(spot);
   }
+  node.append(el("span", {class: "ec-conq-word"}, "Conquest"), steps);
   return node;
 }
 
@@ -741,7 +858,10 @@ function halfNode(game, b, h, mySide) {
   const colour = table.seatColor(half.seats[0]);
   const node = el("div", {class: "ec-half", style: {"--seat": colour}});
   const owner = el("div", {class: "ec-owner"}, sideChips(game, half.side), conquestNode(game, b, half, colour));
-  if (b.stone === half.side) owner.append(el("span", {class: "ec-stat"}, I.powerStone("Power stone"), "power stone"));
+  if (b.stone === half.side) {
+    owner.append(el("span", {class: "ec-stat", title: `Power stone, held by ${sideName(game, half.side)}: ` +
+      "it wins a tie on the fear track at the end of the round"}, I.powerStone("Power stone"), el("span", {class: "ec-word"}, "power stone")));
+  }
   node.append(owner);
   const cells = el("div", {class: "ec-cells"});
   const mine = half.side === mySide;
@@ -749,9 +869,12 @@ function halfNode(game, b, h, mySide) {
     const cell = el("div", {class: `ec-cell k-${c.kind}`, "aria-label": `${cellName(c)}, ${sideName(game, half.side)}`,
                             dataset: {cell: c.cell, side: String(half.side)}});
     if (c.kind === "fortress") {
-      const k = I.goldCoin(b.keep_cost, `Keep cost ${b.keep_cost} gold`); k.classList.add("keep");
-      cell.append(k);
+      const k = el("span", {class: "keep", role: "img"}, I.goldCoin(b.keep_cost));
+      cell.append(iconCard(k, `Keep cost: ${b.keep_cost} gold`,
+        `At night you may keep the monster in this fortress for ${b.keep_cost} gold (or for free with a free-keep ability).`));
     }
+    // a name for the cell (review item 4); clickable() makes a target a button
+    cell.setAttribute("role", c.tile ? "group" : "img");
     if (c.tile) {
       cell.append(tileNode(game, c.tile, {fear: c.tile.fear, up: c.tile.up,
         where: `${cellName(c)} of settlement board ${b.board + 1}, ${sideName(game, half.side)}'s half`}));
@@ -796,11 +919,18 @@ function trackNode(game, b, order) {
     } else if (sym) {
       span.append(I.trackSymbol(sym));
     }
+    // each picture of the track says what it is (review item 4): a name and a card
+    const [name, words] = i === markerAt ? TRACK_WORDS.marker : sym ? TRACK_WORDS[sym] : [null, null];
+    if (name) {
+      const side = i === L ? null : sideName(game, b.halves[(i < L) === (order[0] === 0) ? 0 : 1].side);
+      span.setAttribute("role", "img");
+      iconCard(span, side && i !== markerAt ? `${name} (${side}'s side)` : name, words);
+    }
     steps.append(span);
   }
   const lead = b.marker === 0 ? null : b.halves[b.marker > 0 ? 0 : 1].side;
   const caption = lead === null ? "Even" : `${sideName(game, lead)} leads by ${Math.abs(b.marker)}`;
-  const track = el("div", {class: "ec-track", role: "img",
+  const track = el("div", {class: "ec-track", role: "group",
     "aria-label": `Fear track: ${caption}`}, endBox(far), steps, endBox(near));
   attachCard(track, () => el("div", {class: "ec-card"},
     el("div", {class: "head"}, I.fear(), el("span", {}, "Fear track")),
@@ -812,6 +942,14 @@ function trackNode(game, b, order) {
     el("div", {class: "ab"}, I.trackSymbol("victory"), "Victory token symbol: reached on your opponent's side, you receive a victory token.")));
   return {track, caption};
 }
+
+/** The fear track's pictures in the rulebook's words: [name, words]. */
+const TRACK_WORDS = {
+  marker: ["Fear marker", "It moves away from the side whose monsters frighten more; at night that side gets the effect of every cell it passed on the opponent's side."],
+  shield: ["Conquest symbol", "Passed by the fear marker on your opponent's side at night: move your conquest token 1 step toward the center."],
+  magic: ["Magic coin symbol", "Passed by the fear marker on your opponent's side at night: receive 2 magic coins."],
+  victory: ["Victory token symbol", "Reached by the fear marker on your opponent's side: you receive a victory token."],
+};
 
 function boardNode(game, b, mySide, usable) {
   const node = el("section", {class: `ec-board face-${b.face}` + (usable ? " usable" : ""),
@@ -830,7 +968,7 @@ function boardNode(game, b, mySide, usable) {
   head.append(el("span", {class: "ec-stat", title: `Port cargo: ${b.cargo.yellow} gold for the next yellow monster put or moved into a port cell, ` +
     `${b.cargo.redblue} gold for the next red or blue one.`,
     "aria-label": `Port cargo: ${b.cargo.yellow} gold for yellow, ${b.cargo.redblue} for red or blue`},
-  I.portIcon(), el("span", {class: "ec-swatch c-yellow"}), I.goldCoin(b.cargo.yellow),
+  I.portIcon(), el("span", {class: "ec-word ec-cargo-word"}, "cargo"), el("span", {class: "ec-swatch c-yellow"}), I.goldCoin(b.cargo.yellow),
   el("span", {class: "ec-swatch c-red"}), el("span", {class: "ec-swatch c-blue"}), I.goldCoin(b.cargo.redblue)));
   node.append(mark(head, `bhead-${b.board}`, [b.loot, b.stone, b.cargo]));
   node.append(halfNode(game, b, order[0], mySide));
@@ -875,7 +1013,7 @@ function personnel(game) {
       const line = el("div", {class: "lv"});
       const pips = I.levelPips(i + 1, `Level ${i + 1}`); pips.classList.add("pips");
       line.append(pips, `${lv.min_ss}+`);
-      for (const e of lv.effects || []) line.append(I.abilitySymbol(e));
+      for (const e of lv.effects || []) line.append(I.abilitySymbol(e), mult(e) || "");
       if (lv.pay) line.append(I.goldCoin(lv.pay, `Pay ${lv.pay} gold`));
       info.append(line);
     });
@@ -936,9 +1074,10 @@ function screenNode(game, s, mine) {
   const row = el("div", {class: "ec-row ec-supply"});
   const shownIds = new Set(s.shown.map((t) => t.id));
   if (s.supply) {
+    const why = mine ? notChosenWhy(game, s, shownIds) : new Map();
     for (const t of s.supply) {
       const name = typeOf(game, t).name;
-      const tn = tileNode(game, t, {size: mine ? "big" : "", where: shownIds.has(t.id)
+      const tn = tileNode(game, t, {size: mine ? "big" : "", why: why.get(t.id), where: shownIds.has(t.id)
         ? "Revealed: in front of the screen until the end of the round" : "Behind your screen"});
       if (shownIds.has(t.id)) tn.append(I.revealedMark());
       const direct = actionsWhere((a) => ["discard", "remove", "reveal"].includes(a.type) && a.tile === t.id);
@@ -960,8 +1099,66 @@ function screenNode(game, s, mine) {
     row.append(el("span", {class: "ec-muted"}, plural(s.supply_count, "monster", "monsters") + " behind the screen"));
   }
   panel.append(row);
-  if (mine) row.append(discardNode(game, s.side));
+  if (mine) {
+    row.append(discardNode(game, s.side));
+    // a row wider than the screen (phones) scrolls sideways: the keyboard may focus it to
+    // scroll it with the arrow keys; watched while it is drawn, so a phone turned (or a window
+    // resized) after the last redraw keeps it in the focus order exactly while it scrolls
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", "Monsters behind your screen, and your discard pile");
+    rowWatch.observe(row);
+  }
   return mark(panel, `screen-${s.seat}`, [s.supply_count, s.shown, s.passed, s.supply]);
+}
+
+/** Your screen's row of tiles takes the keyboard's focus exactly while it scrolls sideways. */
+function rowFocusStop(row) {
+  if (row.scrollWidth > row.clientWidth + 1) row.tabIndex = 0;
+  else if (row !== document.activeElement) row.removeAttribute("tabindex");
+  // (the focused row keeps its stop until the focus leaves it)
+  else row.addEventListener("blur", () => rowFocusStop(row), {once: true});
+}
+const rowWatch = new ResizeObserver((entries) => { for (const e of entries) rowFocusStop(e.target); });
+
+/** Review item 2: while some tiles behind your screen are a choice (to put into play, discard,
+ *  reveal…), and on your Day turn even when none is, the others are drawn faded, and their
+ *  card (hover, focus, a click or a tap) says why: `tile id -> words`. Of identical tiles
+ *  (same monster, both revealed or both not) the engine offers one, the lowest id
+ *  (engines/evil_corp/effects.py `_dedupe`: one choice, not two), so a twin names the
+ *  highlighted one; a tile that cannot be put into play says what it lacks (the gold its spawn
+ *  ability costs, the other monsters it needs behind the screen, a free cell that may take
+ *  it). */
+function notChosenWhy(game, s, shownIds) {
+  const out = new Map();
+  const acted = (t) => actionsWhere((a) => ["discard", "remove", "reveal", "play"].includes(a.type) && a.tile === t.id);
+  const offered = new Set(s.supply.filter((t) => acted(t).length).map((t) => t.id));
+  // your Day turn (you may pass) asks for a monster too, even when none can be put into play
+  const playing = actionsWhere((a) => a.type === "play" || a.type === "pass").length > 0;
+  if (!offered.size && !playing) return out;
+  for (const t of s.supply) {
+    if (offered.has(t.id)) continue;
+    const c = typeOf(game, t);
+    const twin = s.supply.find((u) => offered.has(u.id) && u.type === t.type && shownIds.has(u.id) === shownIds.has(t.id));
+    if (twin) {
+      out.set(t.id, `Same monster as the highlighted ${c.name}: ${playing ? "put that one into play" : "choose that one"} (identical tiles are one choice).`);
+      continue;
+    }
+    if (!playing) {
+      out.set(t.id, "Not one of the choices now.");
+      continue;
+    }
+    const req = (c.abilities || {}).requires || {};
+    const sd = game.sides[s.side];
+    const funds = sd.gold + sd.magic;
+    if (req.gold && funds < req.gold) {
+      out.set(t.id, `Cannot be put into play now: it costs ${req.gold} gold when put into play, and your side has ${funds}.`);
+    } else if (req.supply && s.supply.length - 1 < req.supply) {
+      out.set(t.id, `Cannot be put into play now: it needs ${plural(req.supply, "other monster", "other monsters")} behind your screen.`);
+    } else {
+      out.set(t.id, "Cannot be put into play now: no free cell on your half of a board may take it.");
+    }
+  }
+  return out;
 }
 
 function othersNode(game, list) {

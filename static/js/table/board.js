@@ -218,12 +218,30 @@ function bottomCover() {
   return r.height ? Math.max(0, window.innerHeight - r.top) : 0;
 }
 
-/** The part of the window not under the status bar (nor a board's bar fixed at the bottom):
- *  [top, bottom] in viewport pixels. The bar sits at the top of the table and sticks to the
- *  top of the window once the page scrolls. */
+/** The phone's last-move line (table.html #last-move-box), which sticks under the status bar:
+ *  its box, or null where it is not shown (desktops; no log line yet). */
+function lastMoveBox() {
+  const box = dom.lastMoveBox;
+  if (!box) return null;
+  const r = box.getBoundingClientRect();
+  return r.height ? r : null;
+}
+
+/** The height the status bar and the last-move line under it (phones) take at the top of the
+ *  window once the page has scrolled (both stick there). */
+function topCover() {
+  const lm = lastMoveBox();
+  return dom.promptBar.getBoundingClientRect().height + (lm ? lm.height : 0);
+}
+
+/** The part of the window not under the status bar and the last-move line under it (phones),
+ *  nor a board's bar fixed at the bottom: [top, bottom] in viewport pixels. The bar sits at the
+ *  top of the table and sticks to the top of the window once the page scrolls. */
 export function visibleBand() {
   const bar = dom.promptBar.getBoundingClientRect();
-  const top = bar.height && bar.bottom > 0 ? Math.min(bar.bottom, window.innerHeight) : 0;
+  let top = bar.height && bar.bottom > 0 ? Math.min(bar.bottom, window.innerHeight) : 0;
+  const lm = lastMoveBox();
+  if (lm && lm.bottom > top) top = Math.min(lm.bottom, window.innerHeight);
   return [top, window.innerHeight - bottomCover()];
 }
 
@@ -237,7 +255,7 @@ export function inViewBelowBar(node) {
 /** The height of the window below the status bar once the page has scrolled (the bar sticks to
  *  the top of the window then). */
 function roomBelowBar() {
-  return window.innerHeight - dom.promptBar.getBoundingClientRect().height - bottomCover();
+  return window.innerHeight - topCover() - bottomCover();
 }
 
 /** Scroll the page the least so that `first`..`last` (elements; `last` defaults to `first`)
@@ -263,7 +281,7 @@ export function revealBelowBar(first, last = first, wish = null) {
   const [bandTop, bandBottom] = visibleBand();
   // (scrolling down, the bar sticks to the top of the window: the band then starts at its
   // height, not where it is now)
-  const stuckTop = dom.promptBar.getBoundingClientRect().height;
+  const stuckTop = topCover();
   let dy = 0;
   if (top < bandTop || bottom - top > room - 8) dy = top - Math.max(bandTop, stuckTop) - 8;
   else if (bottom > bandBottom) dy = bottom - bandBottom + 8;

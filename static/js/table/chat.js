@@ -49,12 +49,12 @@ export function renderChatNote() {
     note = open
       ? "The host opened the table: your messages go to everyone, players included."
       : "You are watching: your messages go to the spectators' chat, which the players don't see. You can read the players' table chat.";
-    placeholder = open ? "Say something to the table…" : "Chat with the spectators…";
+    placeholder = open ? "To the whole table…" : "To the spectators…";
   } else {
     note = open
       ? "The host lets spectators talk to the table."
       : "Table chat: players and spectators read it. Spectators chat among themselves.";
-    placeholder = "Say something wicked…";
+    placeholder = "Say something evil…";
   }
   dom.chatNote.textContent = note;
   dom.chatInput.placeholder = placeholder;

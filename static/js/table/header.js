@@ -18,23 +18,45 @@ export function renderHeader() {
   if (h.round !== null && h.round !== undefined) bits.push(`${S.roundWord} ${h.round}`);
   if (h.phase) bits.push(humanize(h.phase));
   dom.roundPhase.textContent = bits.join(" · ");
+  dom.roundPhase.title = dom.roundPhase.textContent;
 
+  // On a desktop the header keeps to one row (lair.css): the words after "Your turn" give way
+  // with an ellipsis, their whole in the tooltip (and to screen readers, which read the text).
   const {waiting, me, myTurn} = turnOf();
   dom.turn.replaceChildren();
   dom.turn.classList.toggle("your-turn", myTurn);
+  const words = el("span", {class: "turn-text"});
   if (v.result) {
-    dom.turn.append("Match over");
+    words.append("Match over");
   } else if (myTurn) {
     dom.turn.append(el("strong", {class: "your-turn-flag"}, "Your turn"));
     const others = waiting.filter((s) => s !== me);
-    if (others.length) dom.turn.append(" · also waiting for ", ...joinChips(others));
+    if (others.length) words.append(" · also waiting for ", ...joinChips(others));
   } else if (waiting.length) {
-    dom.turn.append("Waiting for ", ...joinChips(waiting));
+    words.append("Waiting for ", ...joinChips(waiting));
+  }
+  if (words.childNodes.length) {
+    dom.turn.append(words);
+    words.title = dom.turn.textContent.trim();
   }
   if (myTurn && document.body.dataset.yourTurn === "false") chime();
   document.body.dataset.yourTurn = myTurn ? "true" : "false";
   document.title = `${myTurn ? "▶ Your turn · " : ""}${title} · Lair`;
+  fitPace();
 }
+
+/** On a desktop row with room for less than half of the pace ("Live · no clock"), the pace
+ *  steps aside rather than read "L…" (the new-user trial): it is the header's least-used
+ *  words, and the room it leaves goes to the round. (The waiting room says it whole; a clock
+ *  shows on each seat.) Phones lay the header out their own way (lair.css): untouched there. */
+function fitPace() {
+  const pace = document.getElementById("pace-summary");
+  if (!pace) return;
+  pace.classList.remove("squeezed");
+  if (!window.matchMedia("(min-width: 721px)").matches) return;
+  if (pace.clientWidth * 2 < pace.scrollWidth) pace.classList.add("squeezed");
+}
+window.addEventListener("resize", fitPace);
 
 /** "Ana", "Ana and Bo", "Ana, Bo and Cy" as seat chips. */
 export function joinChips(seats) {
@@ -61,6 +83,7 @@ export function renderSpectators() {
   dom.spectators.setAttribute("aria-label", dom.spectators.title);
   dom.spectators.dataset.count = String(n);
   dom.spectators.hidden = n === 0;  // a line of header saved (phones) when nobody watches
+  fitPace();  // the count took or gave back room
 }
 
 // ----- turn notification sound (opt-in, remembered per browser) --------------------------------

@@ -5,11 +5,13 @@
 import {el} from "../dom.js";
 
 /** Put `uses` (view.hint_uses: [{seat, version, at, text}], oldest first) into the log `box`
- *  that drawLog (log.js) has just drawn for the view of `version`. A use goes after the log
- *  lines there were at its version, as far as this page saw that version (a live table sees
- *  every version from its opening on, a replay the steps it showed); one asked before that
- *  goes where the page first saw a later version: never before its move, and its words say
- *  which move it was. */
+ *  that drawLog (log.js) has just drawn for the view of `version`. A use at version v was
+ *  asked for move v + 1: where every line says which move wrote it (a replay's: `data-step`),
+ *  it goes right before the first line of a later move, after the lines of move v and before.
+ *  Elsewhere (the live table's lines carry no move) it goes after the log lines there were at
+ *  its version, as far as this page saw that version (a live table sees every version from its
+ *  opening on); one asked before that goes where the page first saw a later version: never
+ *  before its move, and its words say which move it was. */
 export function drawHintUses(box, uses, version) {
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
   for (const old of box.querySelectorAll(":scope > .log-hint")) old.remove();
@@ -18,12 +20,15 @@ export function drawHintUses(box, uses, version) {
   if (Number.isInteger(version) && !seen.has(version)) seen.set(version, lines.length);
   const drawn = box._lairHints;  // the uses drawn before (null: the first drawing)
   const keys = new Set();
+  // a replay opened at its last step saw no earlier version: its lines' moves place each use
+  const stepped = lines.length > 0 && lines.every((li) => li.dataset.step !== undefined);
   for (const use of Array.isArray(uses) ? uses : []) {
     const key = `${use.seat}|${use.version}|${use.at}`;
     keys.add(key);
     const li = el("li", {class: drawn && !drawn.has(key) ? "log-hint new" : "log-hint"},
       el("span", {class: "log-tag hint-tag"}, "Hint"), " ", el("span", {class: "log-text"}, String(use.text || "")));
-    const at = Math.min(linesAt(seen, use.version, lines.length), lines.length);
+    const at = stepped ? firstAfter(lines, use.version)
+      : Math.min(linesAt(seen, use.version, lines.length), lines.length);
     box.insertBefore(li, lines[at] || null);
   }
   box._lairHints = keys;
@@ -36,4 +41,12 @@ function linesAt(seen, version, fallback) {
   let best = null;
   for (const [v, n] of seen) if (v >= version && (best === null || v < best[0])) best = [v, n];
   return best ? best[1] : fallback;
+}
+
+/** The index of the first of `lines` (each with `data-step`, in order) written by a move after
+ *  move `version` + 1's decision began, i.e. of a step above `version`; `lines.length` when
+ *  none is. */
+function firstAfter(lines, version) {
+  const i = lines.findIndex((li) => Number(li.dataset.step) > version);
+  return i < 0 ? lines.length : i;
 }

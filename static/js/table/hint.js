@@ -9,6 +9,7 @@
 import {actionNodes, el} from "../dom.js";
 import {act, busy, isLegal, label, uuid} from "./actions.js";
 import {bringIntoView, hintPlaces} from "./board.js";
+import {fitPrompt} from "./prompt.js";
 import {dom, promptKey, S, turnOf} from "./state.js";
 import {clearCode, toast} from "./toasts.js";
 import {isOpen, send} from "./wire.js";
@@ -87,6 +88,9 @@ export function renderHint() {
                       onclick: () => act(action)}, "Play it"),
         el("button", {type: "button", class: "btn btn-small btn-secondary hint-dismiss", onclick: dismiss}, "Dismiss")));
   }
+  // The button or the answer came or went: the bar lays its buttons out again (a full bar
+  // keeps "Suggest a move" in its menu; prompt.js).
+  fitPrompt();
   light();
 }
 
@@ -127,11 +131,26 @@ export function onHint(msg) {
     // suggestion, its last part; then the highlighted place on the board.
     dom.promptBar.scrollTop = dom.promptBar.scrollHeight;
     const first = lit.find((n) => dom.board.contains(n)) || lit[0];
+    for (const n of lit) if (dom.board.contains(n)) revealSideways(n);
     if (first) bringIntoView(first);
     return;
   }
   toast("The table moved on while the hint was thought over; ask again.", "info", "hint");
   renderHint();
+}
+
+/** A suggested place inside a box that scrolls sideways (a phone's row of tiles behind the
+ *  screen, Drops of Evil's Forest) comes into that box's view: at the box's edge its highlight
+ *  was a sliver (new-user recheck). The page itself scrolls by bringIntoView. */
+function revealSideways(node) {
+  for (let box = node.parentElement; box && box !== dom.board; box = box.parentElement) {
+    if (box.scrollWidth <= box.clientWidth + 1 || !/(auto|scroll)/.test(getComputedStyle(box).overflowX)) continue;
+    const b = box.getBoundingClientRect(), r = node.getBoundingClientRect();
+    let dx = 0;
+    if (r.left < b.left) dx = r.left - b.left - 8;
+    else if (r.right > b.right) dx = r.right - b.right + 8;
+    if (dx) box.scrollLeft += dx;
+  }
 }
 
 /** An "error" frame: true if it answers our hint request (shown as a toast; "hints_off" takes

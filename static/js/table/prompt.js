@@ -2,8 +2,10 @@
 // for every legal action the board did not draw. It never hides the board (issue 14, item 7):
 // it is BGA's status bar at the top of the table (sticky while the page scrolls; the board
 // starts below it), the CSS keeps it within a quarter of the window, a long list of choices goes
-// into one compact menu ("Choose: N choices"), grouped by kind, that opens inside the bar, and
-// it hides when it has nothing to offer (a spectator, a finished match) but its toasts.
+// into one compact menu ("Choose: N choices"), grouped by kind, that opens inside the bar; when
+// the buttons still do not fit that quarter (a phone), the least-used ones ("Suggest a move",
+// side actions) join the menu ("More: …") rather than hide below the bar's edge; and it hides
+// when it has nothing to offer (a spectator, a finished match) but its toasts.
 
 import {el} from "../dom.js";
 import {humanize} from "../kv.js";
@@ -29,7 +31,8 @@ const KEEP_IN_BAR = new Set(["undo", "cancel", "done", "pass", "skip", "end_turn
 
 let queued = false;
 let menuOpen = false;     // the player opened the menu: it stays open for the same choices
-let menuKey = "";         // ... which are these
+let menuKey = null;       // ... which are these
+let placed = [];          // [action, button] of the last renderPrompt
 
 /** Redraw the bar once, after the renderer's claims of this task. */
 export function queuePrompt() {
@@ -82,12 +85,77 @@ export function renderPrompt() {
       pairs.push([a, b]);
     }
   }
-  const focus = focusedKey(dom.promptActions, "button") || (dom.promptActions.contains(document.activeElement) &&
-    document.activeElement.tagName === "SUMMARY" ? "summary" : null);
-  dom.promptActions.replaceChildren(...layout(pairs));
-  restoreFocus(dom.promptActions, focus);
-  numberButtons();
+  placed = pairs;
+  place();
 }
+
+/** Lay the bar out again with the buttons of the last renderPrompt: "Suggest a move" came or
+ *  went (hint.js), the window changed size. */
+export function fitPrompt() {
+  if (S.view) place();
+}
+
+/** The buttons into the bar (and its menu), then, while the bar's content does not fit its
+ *  quarter of the window with the menu closed (issue 14, item 7: no choice may hide in an
+ *  overflow that scrolls without a cue), the least-used ones join the menu one after the other:
+ *  "Suggest a move" first, then the side actions, the bar's first button last. */
+function place() {
+  const active = document.activeElement;
+  const held = active && dom.promptBar.contains(active) ? active : null;
+  const focus = focusedKey(dom.promptActions, "button") || (held && held.tagName === "SUMMARY" ? "summary" : null);
+  homeAsk();
+  let out = null;
+  for (let spill = 0; ; spill++) {
+    out = layout(placed, spill);
+    dom.promptActions.replaceChildren(...out.nodes);
+    if (!out.more || !overflows()) break;
+  }
+  // The menu the player opened stays open while it holds the same things.
+  if (!out.details || out.key !== menuKey) menuOpen = false;
+  menuKey = out.key;
+  if (out.details && menuOpen) out.details.open = true;
+  restoreFocus(dom.promptActions, focus);
+  if (held && held.isConnected && document.activeElement !== held && !held.closest("details:not([open]) > :not(summary)")) {
+    held.focus({preventScroll: true});
+  }
+  numberButtons();
+  cue();
+}
+
+/** Whether the bar's content is taller than the bar (which then scrolls inside). */
+function overflows() {
+  return dom.promptBar.scrollHeight > dom.promptBar.clientHeight + 1;
+}
+
+// "Suggest a move" (hint.js draws it in its box in the bar): moved into the menu when the bar
+// is full, and back home before each layout.
+let askNode = null;
+let askHome = null;
+function homeAsk() {
+  askNode = askNode || document.getElementById("hint-ask");
+  askHome = askHome || document.getElementById("hint-box");
+  if (askNode && askHome && askNode.parentNode !== askHome) askHome.prepend(askNode);
+}
+function askShown() {
+  return !!(askNode && askHome && !askNode.hidden && !askHome.hidden);
+}
+
+/** A cue that the bar scrolls (an open menu longer than the bar): a fade and "more below" at
+ *  its bottom edge while there is more below (.bar-cue, lair.css). */
+function cue() {
+  const bar = dom.promptBar;
+  bar.classList.toggle("scrolls-down", bar.scrollTop + bar.clientHeight < bar.scrollHeight - 2);
+}
+dom.promptBar.append(el("div", {class: "bar-cue", "aria-hidden": "true"}, el("span", {}, "▾ more below")));
+dom.promptBar.addEventListener("scroll", cue, {passive: true});
+// A window of another height gives the bar another quarter: lay it out again (once a frame).
+let resizing = false;
+addEventListener("resize", () => {
+  if (resizing) return;
+  resizing = true;
+  requestAnimationFrame(() => { resizing = false; fitPrompt(); });
+});
+if (document.fonts && document.fonts.ready) document.fonts.ready.then(() => fitPrompt());
 
 /** The words of the viewer's prompt: the renderer's (its optional `promptText(view)`, which
  *  may say where on the board to click, and the step of a pick under way) else the server's. */
@@ -97,61 +165,90 @@ function promptWords(v) {
 }
 
 // The bar's height, for scrolling that keeps clear of it (CSS scroll-padding-top) and for the
-// renderers that keep a place in view below it.
+// renderers that keep a place in view below it; and the phone's last-move line's, which sticks
+// under the bar (0 where it is not shown: desktops, a match with no log yet).
 new ResizeObserver(() => {
   const h = dom.promptBar.getBoundingClientRect().height;
   document.documentElement.style.setProperty("--prompt-bar-h", `${Math.ceil(h)}px`);
+  const m = dom.lastMoveBox ? dom.lastMoveBox.getBoundingClientRect().height : 0;
+  document.documentElement.style.setProperty("--last-move-h", `${Math.ceil(m)}px`);
 }).observe(dom.promptBar);
+if (dom.lastMoveBox) {
+  new ResizeObserver(() => {
+    const m = dom.lastMoveBox.getBoundingClientRect().height;
+    document.documentElement.style.setProperty("--last-move-h", `${Math.ceil(m)}px`);
+  }).observe(dom.lastMoveBox);
+}
 
 /** The bar's buttons: up to BAR_MAX of them (and BAR_CHARS of labels) in the bar; beyond that,
  *  the kinds of action with several choices go into the menu (grouped by kind) and the one-off
- *  ones (Done, Undo…) stay. */
-function layout(pairs) {
+ *  ones (Done, Undo…) stay. Then `spill` more things join the menu, to make room (place()):
+ *  "Suggest a move", the side actions (last first, the ways out and ends of a step after the
+ *  rest), the bar's first button last. Returns the bar's nodes, its menu (or null) and whether
+ *  anything is left to spill. */
+function layout(pairs, spill = 0) {
   const max = PHONE.matches ? BAR_MAX.phone : BAR_MAX.desktop;
   const chars = PHONE.matches ? BAR_CHARS.phone : BAR_CHARS.desktop;
   const length = (list) => list.reduce((n, [, b]) => n + b.textContent.length, 0);
   const long = ([a, b]) => PHONE.matches && b.textContent.length > PHONE_LONG_LABEL && !KEEP_IN_BAR.has((a && a.type) || "");
-  if (pairs.length <= max && length(pairs) <= chars && !pairs.some(long)) {
-    menuOpen = false;
-    return pairs.map(([, b]) => b);
-  }
   const byType = new Map();
   for (const [a, b] of pairs) {
     const t = (a && a.type) || "";
     if (!byType.has(t)) byType.set(t, []);
     byType.get(t).push([a, b]);
   }
-  const bar = [], menu = [];
-  for (const [t, list] of byType) {
-    ((list.length === 1 && !long(list[0])) || KEEP_IN_BAR.has(t) ? bar : menu).push([t, list]);
+  let bar = [], menu = [];
+  if (pairs.length <= max && length(pairs) <= chars && !pairs.some(long)) {
+    bar = [...byType];
+  } else {
+    for (const [t, list] of byType) {
+      ((list.length === 1 && !long(list[0])) || KEEP_IN_BAR.has(t) ? bar : menu).push([t, list]);
+    }
+    // Still too many one-off kinds (or too long): the rest of them join the menu too.
+    const inBar = () => bar.flatMap(([, l]) => l);
+    while ((inBar().length > max || length(inBar()) > chars) && bar.some(([t]) => !KEEP_IN_BAR.has(t))) {
+      const i = bar.findLastIndex(([t]) => !KEEP_IN_BAR.has(t));
+      menu.unshift(...bar.splice(i, 1));
+    }
+    const count = menu.reduce((n, [, l]) => n + l.length, 0);
+    // a menu of one short choice saves nothing: buttons, then (in the order given)
+    if (count < 2 && !menu.some(([, l]) => l.some(long))) {
+      bar = [...byType];
+      menu = [];
+    }
   }
-  // Still too many one-off kinds (or too long): the rest of them join the menu too.
-  const inBar = () => bar.flatMap(([, l]) => l);
-  while ((inBar().length > max || length(inBar()) > chars) && bar.some(([t]) => !KEEP_IN_BAR.has(t))) {
-    const i = bar.findLastIndex(([t]) => !KEEP_IN_BAR.has(t));
-    menu.unshift(...bar.splice(i, 1));
-  }
+  // To make room: what may still join the menu, least used first.
+  const rest = bar.slice(1);
+  const order = [...rest.filter(([t]) => !KEEP_IN_BAR.has(t)).reverse(),
+                 ...rest.filter(([t]) => KEEP_IN_BAR.has(t)).reverse(), ...bar.slice(0, 1)];
+  const ask = askShown();
+  const candidates = (ask ? 1 : 0) + order.length;
+  const hintIn = ask && spill > 0;
+  const moved = order.slice(0, Math.max(0, spill - (ask ? 1 : 0)));
+  bar = bar.filter((k) => !moved.includes(k));
+  menu = [...menu, ...moved.reverse()];
+  const more = spill < candidates;
+  if (!menu.length && !hintIn) return {nodes: pairs.map(([, b]) => b), details: null, more, key: null};  // (in the order given)
   const count = menu.reduce((n, [, l]) => n + l.length, 0);
-  if (count < 2 && !menu.some(([, l]) => l.some(long))) {  // a menu of one short choice saves nothing: buttons, then
-    menuOpen = false;
-    return pairs.map(([, b]) => b);
-  }
-  const key = canon(menu.map(([, l]) => l.map(([a]) => a)));
-  if (key !== menuKey) menuOpen = false;
-  menuKey = key;
-  const details = el("details", {class: "action-menu", open: menuOpen},
-    el("summary", {class: "btn action-menu-toggle"}, count === 1 ? "Choose: 1 choice" : `Choose: ${count} choices`),
-    el("div", {class: "action-menu-body"},
-      menu.map(([t, list]) => el("div", {class: "action-group", role: "group", "aria-label": humanize(t || "other")},
-        menu.length > 1 ? el("span", {class: "action-group-label"}, `${humanize(t || "other")} (${list.length})`) : null,
-        list.map(([, b]) => b)))));
+  const choices = count === 1 ? "1 choice" : `${count} choices`;
+  const toggle = spill === 0 ? `Choose: ${choices}`
+    : hintIn ? (count ? `More: ${choices}, Suggest` : "More: Suggest a move") : `More: ${choices}`;
+  const key = canon([menu.map(([, l]) => l.map(([a]) => a)), hintIn]);
+  const groups = menu.map(([t, list]) => el("div", {class: "action-group", role: "group", "aria-label": humanize(t || "other")},
+    menu.length > 1 || hintIn ? el("span", {class: "action-group-label"}, `${humanize(t || "other")} (${list.length})`) : null,
+    list.map(([, b]) => b)));
+  if (hintIn) groups.push(el("div", {class: "action-group", role: "group", "aria-label": "Help"}, askNode));
+  const details = el("details", {class: "action-menu"},
+    el("summary", {class: "btn action-menu-toggle"}, toggle),
+    el("div", {class: "action-menu-body"}, groups));
   details.addEventListener("toggle", () => {
     menuOpen = details.open;
     numberButtons();
     // Opening it from the bottom of the bar: show the choices, not just the toggle.
     if (details.open) details.querySelector(".action-menu-body").scrollIntoView({block: "nearest"});
+    cue();
   });
-  return [...bar.flatMap(([, l]) => l.map(([, b]) => b)), details];
+  return {nodes: [...bar.flatMap(([, l]) => l.map(([, b]) => b)), details], details, more, key};
 }
 
 // ----- shortcut keys (keys.js presses them) ----------------------------------------------------

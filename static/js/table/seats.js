@@ -4,6 +4,7 @@
 
 import {el} from "../dom.js";
 import {renderPairs} from "../kv.js";
+import {titlesToCards} from "../legend.js";
 import {motion} from "../motion.js";
 import {seatBoard} from "./board.js";
 import {$, cfg, dom, kvCtx, paceSeat, postForm, S, seatColor, seatName, turnOf} from "./state.js";
@@ -69,7 +70,12 @@ export function renderSeats() {
     // The game's player board (resources as pictures with counts), else the facts as words.
     const board = seatBoard(seat);
     const info = Object.keys(s).filter((k) => !SEAT_FIXED_KEYS.includes(k));
-    if (board) panel.append(board);
+    if (board) {
+      // each picture's words as a card on hover, focus or long-press (a touch screen shows no
+      // native tooltip: review item 4)
+      titlesToCards(board);
+      panel.append(board);
+    }
     else if (info.length) panel.append(renderPairs(s, kvCtx(), {skip: SEAT_FIXED_KEYS, prev: prevSeat}));
     return panel;
   });

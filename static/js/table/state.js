@@ -31,6 +31,7 @@ export const dom = {
   spectators: $("spectators"), conn: $("conn"), seats: $("seats"), board: $("board"),
   result: $("result"), promptBar: $("prompt-bar"), promptText: $("prompt-text"),
   promptActions: $("prompt-actions"), toasts: $("toasts"), log: $("log"), lastMove: $("last-move"),
+  lastMoveBox: $("last-move-box"),
   chatMessages: $("chat-messages"), chatForm: $("chat-form"), chatInput: $("chat-input"),
   chatCount: $("chat-count"), chatNote: $("chat-note"),
 };

@@ -2,8 +2,9 @@
 // heartbeat, and JSON frames in and out. It knows nothing of views: every frame goes to the
 // `onMessage` handler given to start(), every change of the connection to `onState`.
 
+import {CROWDED_CLOSE_CODE, MAX_FAILURES, SLOW_CAP_MS, SLOW_FIRST_MS, backoffDelay} from "../backoff.js";
 import {cfg, dom, root} from "./state.js";
-import {toast} from "./toasts.js";
+import {clearCode, toast} from "./toasts.js";
 
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
@@ -11,8 +12,9 @@ const CONNECT_TIMEOUT_MS = 15_000;
 /** Close codes after which reconnecting cannot help (no such match, no access). */
 const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
 
-const conn = {ws: null, attempt: 0, retryTimer: null, pingTimer: null, watchTimer: null, lastSeen: 0,
-              fatal: false, onMessage: () => {}, onState: () => {}};
+// `crowded`: refusals in a row for too many sockets from this address (close 4429).
+const conn = {ws: null, attempt: 0, crowded: 0, retryTimer: null, pingTimer: null, watchTimer: null,
+              lastSeen: 0, fatal: false, onMessage: () => {}, onState: () => {}};
 
 export function isOpen() {
   return conn.ws !== null && conn.ws.readyState === WebSocket.OPEN;
@@ -28,6 +30,8 @@ export function send(msg) {
 /** A view arrived: the connection is good, the next drop starts the backoff afresh. */
 export function resetBackoff() {
   conn.attempt = 0;
+  if (conn.crowded) clearCode("crowded");  // the refusals' explanation is stale now
+  conn.crowded = 0;
 }
 
 function setWs(state, text) {
@@ -100,6 +104,10 @@ function dropped(code, reason) {
     conn.retryTimer = setTimeout(connect, 100 + Math.random() * 400);
     return;
   }
+  if (code === CROWDED_CLOSE_CODE) {
+    crowded(reason);
+    return;
+  }
   // 1009: the server closed the socket on a frame above its limit (twice MAX_MESSAGE_BYTES);
   // say why before reconnecting, so the player knows that message was not sent.
   if (code === 1009) toast("Message too large: it was not sent.", "error");
@@ -107,18 +115,36 @@ function dropped(code, reason) {
 }
 
 function scheduleReconnect() {
-  const base = Math.min(BACKOFF_CAP_MS, BACKOFF_FIRST_MS * 2 ** conn.attempt);
-  const delay = Math.min(BACKOFF_CAP_MS, Math.round(base * (0.75 + Math.random() * 0.5)));
+  const delay = backoffDelay(conn.attempt, BACKOFF_FIRST_MS, BACKOFF_CAP_MS);
   conn.attempt += 1;
   clearTimeout(conn.retryTimer);
   conn.retryTimer = setTimeout(connect, delay);
   setWs("closed", `Offline, retrying in ${Math.ceil(delay / 1000)} s`);
 }
 
+/** Refused: too many sockets open from this address (other tabs, other devices on the same
+ *  network). Say so once, retry as the waiting room does (slowly, a few times), then stop
+ *  until the player clicks the badge or comes back to the tab. */
+function crowded(reason) {
+  const why = reason || "Too many connections from your address.";
+  if (conn.crowded === 0) toast(`${why} Close other Lair tabs or devices on your network.`, "error", "crowded");
+  conn.crowded += 1;
+  clearTimeout(conn.retryTimer);
+  if (conn.crowded >= MAX_FAILURES) {
+    conn.retryTimer = null;
+    setWs("closed", "Too many connections: click to retry");
+    return;
+  }
+  const delay = backoffDelay(conn.crowded - 1, SLOW_FIRST_MS, SLOW_CAP_MS);
+  conn.retryTimer = setTimeout(connect, delay);
+  setWs("closed", `Too many connections, retrying in ${Math.ceil(delay / 1000)} s`);
+}
+
 /** Try again at once (a click on the connection badge, the network or the tab coming back). */
 export function retryNow() {
   if (conn.ws || conn.fatal) return;
   conn.attempt = 0;
+  conn.crowded = Math.min(conn.crowded, MAX_FAILURES - 1);  // one more try, then stop again
   connect();
 }
 

@@ -58,7 +58,7 @@ def test_a_hint_is_a_legal_action_of_the_asking_seat_and_changes_nothing(hints_c
     assert got.version == 0
     assert got.action in engine.legal_actions(before.state, 0)
     assert isinstance(got.reason, str) and "\n" not in got.reason and got.reason.endswith(".")
-    assert "12 simulated futures" in got.reason  # searched (tests.app.conftest.HINT_ITERATIONS)
+    assert "12 imagined games" in got.reason  # searched (tests.app.conftest.HINT_ITERATIONS)
     after = client.portal.call(service.snapshot, mid)
     assert json.dumps(after.match.state, sort_keys=True) == state
     assert after.match.version == version
@@ -221,10 +221,10 @@ def test_the_reason_never_says_the_chosen_move_scores_below_the_next_best():
 
     base = {"choices": 5, "searched": True, "considered": 5, "iterations": 200}
     below = reason({**base, "score": 0.56, "next_score": 0.57})
-    assert below is not None and "next best" not in below and "score 56 of 100" in below
+    assert below is not None and "next best" not in below and "(rated 56; 50 = no better off than now)" in below
     above = reason({**base, "score": 0.61, "next_score": 0.57})
-    assert above is not None and "score 61 against 57 for the next best" in above
-    assert "200 simulated futures" in above
+    assert above is not None and "(rated 61, the next best 57; 50 = no better off than now)" in above
+    assert "Tried 5 moves in 200 imagined games" in above
 
 
 def test_the_reason_never_reads_score_65_against_65():
@@ -235,7 +235,7 @@ def test_the_reason_never_reads_score_65_against_65():
     base = {"choices": 5, "searched": True, "considered": 5, "iterations": 200}
     tie = reason({**base, "score": 0.652, "next_score": 0.648})
     assert tie is not None and "against" not in tie
-    assert "score 65, tied with the next best" in tie
+    assert "(rated 65, level with the next best;" in tie
 
 
 def test_a_team_mate_moving_meanwhile_does_not_make_the_hint_stale(hints_client):
@@ -291,3 +291,23 @@ def test_a_team_mate_moving_meanwhile_does_not_make_the_hint_stale(hints_client)
             hint(client, mid, version)
         assert err.value.code == "stale"
     assert len(client.portal.call(service.snapshot, mid).hint_uses) == 2
+
+
+def test_a_hint_the_pool_gave_up_on_is_busy_and_nothing_is_recorded(hints_client, monkeypatch):
+    """A hint that found no free search worker within the pool's ``hint_wait`` (``PoolBusy``:
+    the bots' searches kept the workers busy) is the wire's ``busy`` (503: ask again), never a
+    weaker level's move; no use is recorded."""
+    from app.matches.botpool import PoolBusy
+    from app.matches.errors import ErrorCode
+
+    client = hints_client
+    mid, _bob = two_players(client)
+    service = client.app.state.service
+
+    async def busy(*args, **kwargs):
+        raise PoolBusy("no search worker came free in 10 s")
+    monkeypatch.setattr(service.hints.pool, "hint", busy)
+    with pytest.raises(ServiceError) as err:
+        hint(client, mid)
+    assert (err.value.code, err.value.status) == (ErrorCode.BUSY, 503)
+    assert client.portal.call(service.snapshot, mid).hint_uses == []

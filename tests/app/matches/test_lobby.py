@@ -162,6 +162,39 @@ def test_solo_room_shows_what_solo_plays_and_multiplayer_rooms_no_solo_settings(
     assert ">2 players<" in duo
 
 
+def test_drops_forest_side_is_a_two_player_setting_with_words(client):
+    """Drops of Evil, Setup: "2 players: small Forest board, either side ... side A (regular) or
+    side B (variant)"; 3 and 4 players use the large Forest. The lobby's field says so (label and
+    help); the waiting room lists the side for 2 players only (a new user read "Side: A" in a
+    4-player room)."""
+    named(client, "Host")
+    lobby = client.get("/").text
+    field = lobby.split('name="opt_drops_of_evil_side"')[0].rsplit("<label", 1)[1]
+    assert 'data-players="2"' in field and "Small Forest side (2 players)" in field
+    assert "side A (regular) or side B (variant)" in field
+    duo = client.get(f"/m/{create(client, 'drops_of_evil', 2, side='B')}").text
+    assert "Small Forest side (2 players): <strong>B</strong>" in duo
+    for players in (3, 4):
+        room = client.get(f"/m/{create(client, 'drops_of_evil', players)}").text
+        assert "Forest side" not in room and "Side:" not in room, players
+
+
+def test_evil_corp_seat_options_left_unchosen_say_so_in_words(client):
+    """Evil Corp.'s Balance of Power ("give the weaker participant 4 gold coins at the start of
+    the game") and first player are seats or nothing; a new user read "Balance of Power: — ·
+    First player: —". The room says "nobody" and "drawn at the start"; the lobby's menus too."""
+    named(client, "Host")
+    lobby = client.get("/").text
+    for name, words in (("balance_of_power_seat", "nobody"), ("first_player", "drawn at the start")):
+        menu = lobby.split(f'name="opt_evil_corp_{name}"')[1].split("</select>")[0]
+        assert f'<option value="" selected>{words}</option>' in menu
+    room = client.get(f"/m/{create(client, 'evil_corp', 2)}").text
+    assert "Balance of Power: <strong>nobody</strong>" in room
+    assert "First player: <strong>drawn at the start</strong>" in room
+    chosen = client.get(f"/m/{create(client, 'evil_corp', 2, first_player=1)}").text
+    assert "First player: <strong>Seat 2</strong>" in chosen
+
+
 def test_start_waits_for_every_seat_and_bots_are_named_by_level(client):
     """Issue 14, item 10: "Start" is disabled while a seat is empty and the room offers to fill
     the empty seats with bots, named by level (issue 17: Easy, Normal (the default), Hard; a

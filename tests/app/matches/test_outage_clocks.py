@@ -103,3 +103,21 @@ def test_a_restart_after_an_outage_gives_the_time_back(client, timer):
     call(client, restarted.tick)
     assert float(snap(client, mid).match.clocks["since"]["0"]) == pytest.approx(
         float(before.clocks["since"]["0"]) + 595, abs=0.01)
+
+
+def test_a_move_before_the_first_look_after_an_outage_is_not_charged_for_it(client, timer):
+    """Seen live (two processes, the database stopped for 70 s): as the database came back,
+    the players' re-sent moves committed before either clock timer had looked, each charging
+    its mover the whole outage, and the timers then handed both seats to bots. A move made
+    when this process has not beaten for longer than an outage gives the time back first."""
+    clock = client.app.state.service.now
+    mid, _ = table(client, pace="live", bank_minutes=1)
+    submit(client, mid, 0, {"type": "bid", "n": 3})  # Bob's clock runs (seat 1)
+    call(client, timer.tick)  # served: the heartbeat is now
+    clock.advance(seconds=66)  # nothing served for 66 s
+    submit(client, mid, 1, {"type": "bid", "n": 1})  # Bob's move lands before the timer looks
+    assert snap(client, mid).match.clocks["banks"]["1"] == pytest.approx(
+        60 - timer.heartbeats.every, abs=0.01)
+    call(client, timer.tick)
+    call(client, client.app.state.service.drain)
+    assert not any(s.bot for s in snap(client, mid).seats)

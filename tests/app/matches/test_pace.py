@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 
 from app.matches import pace
+from app.matches.errors import ServiceError
 from app.models import utcnow
 from engines import registry
 from tests.app.conftest import create, named, new_client
@@ -238,6 +239,33 @@ def test_out_of_time_seat_goes_to_a_bot_and_the_player_can_come_back(client, clo
     assert bob.post(f"/m/{mid}/reclaim", follow_redirects=False).status_code == 303
     m = snap(client, mid).match
     assert m.clocks["banks"]["1"] >= pace.GRACE_SECONDS
+
+
+def test_a_move_after_the_deadline_is_refused_before_the_timer_looks(client, clock):
+    """Issue 13: the clock timer hands a seat out of time to a bot, but a move can reach the
+    service first (the timer's next look, a busy lock). The move is judged with the service's
+    clock against the clocks the commit is conditional on: one second after the deadline it is
+    refused, nothing is written, and the timer then hands the seat over; one second before, it
+    counts. The snapshot is cached (the fast path's) both times."""
+    mid, (bob,) = table(client, pace="live", bank_minutes=1)
+    svc = service(client)
+    submit(client, mid, 0, {"type": "bid", "n": 3})
+    clock.advance(seconds=61)  # Bob's bank ran out a second ago; no timer ran
+    assert svc.store.snaps.get(mid) is not None
+    before = snap(client, mid).match.version
+    with pytest.raises(ServiceError) as refused:
+        submit(client, mid, 1, {"type": "bid", "n": 2})
+    assert refused.value.code == "not_your_seat" and "time ran out" in str(refused.value)
+    assert snap(client, mid).match.version == before and snap(client, mid).seats[1].bot is None
+    call(client, svc.expire_due)
+    call(client, svc.drain)
+    assert snap(client, mid).seats[1].bot == "normal"
+
+    mid, (bob,) = table(new_client(client), pace="live", bank_minutes=1)
+    submit(client, mid, 0, {"type": "bid", "n": 3})
+    clock.advance(seconds=59)
+    assert submit(client, mid, 1, {"type": "bid", "n": 2}).applied
+    assert snap(client, mid).match.clocks["banks"]["1"] == 1.0
 
 
 def test_turn_based_deadline_survives_a_restart(client, clock, settings):

@@ -87,7 +87,18 @@ def _every_kind(database_url: str) -> None:
     from sqlalchemy import insert
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    from app.models import ActionRow, ChatMessage, HintUseRow, Match, Record, Seat, SeatGrant, User
+    from app.models import (
+        ActionRow,
+        ChatMessage,
+        Heartbeat,
+        HintUseRow,
+        Match,
+        RateWindow,
+        Record,
+        Seat,
+        SeatGrant,
+        User,
+    )
 
     at = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
     rows = [
@@ -135,6 +146,12 @@ def _every_kind(database_url: str) -> None:
                    "hints": [{"seat": 1, "version": 0, "at": None}], "created_at": at}]),
         (HintUseRow, [{"id": 1, "match_id": "m1", "seat": 0, "version": 1, "created_at": at},
                       {"id": 2, "match_id": "m1", "seat": 1, "version": 2, "created_at": at}]),
+        # the limits' windows, a per-address quota among them (records per day)
+        (RateWindow, [{"key": "LIMITER/records/10.0.0.1/100/1/day", "count": 99,
+                       "expires_at": 1764590400.5},
+                      {"key": "LIMITER/chat/u1/30/1/minute", "count": 3,
+                       "expires_at": 1764504060.25}]),
+        (Heartbeat, [{"id": 1, "beat_at": 1764504000.75}]),
     ]
 
     async def fill() -> None:
@@ -142,6 +159,24 @@ def _every_kind(database_url: str) -> None:
         async with engine.begin() as conn:
             for model, values in rows:
                 await conn.execute(insert(model), values)
+        await engine.dispose()
+
+    asyncio.run(fill())
+
+
+def _every_kind_heartbeat(database_url: str) -> None:
+    """The heartbeat row of :func:`_every_kind` again (a downgrade below 0008 drops it)."""
+    import asyncio
+
+    from sqlalchemy import insert
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from app.models import Heartbeat
+
+    async def fill() -> None:
+        engine = create_async_engine(database_url)
+        async with engine.begin() as conn:
+            await conn.execute(insert(Heartbeat), [{"id": 1, "beat_at": 1764504000.75}])
         await engine.dispose()
 
     asyncio.run(fill())
@@ -189,8 +224,14 @@ def test_a_downgrade_and_upgrade_lose_nothing_or_the_downgrade_refuses(database_
     lowest = "0004_json_not_jsonb" if postgres else "413263c5d6f9"
     command.downgrade(_config(database_url), lowest)
     command.upgrade(_config(database_url), "head")
-    assert _dump(database_url) == before
+    # All but the heartbeat, dropped on purpose (0008's docstring: the older code beats none;
+    # a kept beat would give running clocks the time the older code served). The rate windows
+    # come back: a rollback must not reset an address's upload quota.
+    after = _dump(database_url)
+    assert after["heartbeats"] == [] and after["rate_windows"] == before["rate_windows"]
+    assert {**after, "heartbeats": before["heartbeats"]} == before
     command.check(_config(database_url))  # nothing kept aside is left over
+    _every_kind_heartbeat(database_url)
     # one step further refuses, and says how to force it
     further = "0003_seat_away_user" if postgres else "base"
     with pytest.raises(LossyDowngrade, match="would lose .*force=1"):

@@ -557,3 +557,27 @@ def test_demon_3_draw_then_discard_n(type_id, n):
     for _ in range(n):
         s = act(s, 0, ENGINE.legal_actions(s, 0)[0])
     assert s["seats"][0]["supply"] == [] and not s["stack"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_net_fear_is_the_sum_of_each_tiles_fear(players):
+    """The fear track's balance (``net_fear``, one pass per half, as the search bots evaluate
+    it) is exactly half 0's minus half 1's fear of their raid and fortress cells, each tile's
+    counted by ``fear_of`` (printed fear, solo raider, boosts: the Passive abilities) — over
+    every position of seeded random matches."""
+    from engines.base import Rng
+    from engines.evil_corp.state import fear_of, kind, net_fear
+    checked = 0
+    for seed in range(3):
+        state, rng = ENGINE.setup(players, {}, seed), Rng(seed)
+        while ENGINE.result(state) is None:
+            for b, bd in enumerate(state["boards"]):
+                want = sum(sign * fear_of(state, b, h, c)
+                           for h, sign in ((0, 1), (1, -1))
+                           for c, s in bd["cells"][h].items()
+                           if s and kind(c) in ("raid", "fortress"))
+                assert net_fear(state, b) == want
+                checked += 1
+            seat = min(s for s in ENGINE.prompts(state) if ENGINE.legal_actions(state, s))
+            state, _ = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+    assert checked > 100
