@@ -16,7 +16,7 @@ from fastapi.templating import Jinja2Templates
 
 from app.matches import access
 from app.web import csrf
-from engines import registry
+from engines import levels, registry
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 templates = Jinja2Templates(directory=ROOT / "templates")
@@ -35,7 +35,27 @@ def bot_label(kind: str) -> str:
     return f"{level} ({kind})" if level else kind.replace("_", " ").capitalize()
 
 
+#: What each bot plays like, in a host's words (the waiting room and the table's "hand the seat
+#: to a bot" menu). The levels are engines.levels'; a game's own bot says its rules.
+BOT_HELP = {
+    "easy": "Half its moves the best-looking one, half a random legal move: beatable, "
+            "not aimless",
+    "normal": "Always the move that looks best one step ahead",
+    "hard": "Looks several moves ahead over what its seat could be holding (up to about "
+            "a second a move); it never sees hidden cards",
+    "overlord": "Plays by the solo rules' Dummy Player priorities, from a seat",
+}
+
+
+def bot_help(kind: str) -> str:
+    """One line on how the bot ``kind`` plays ("" for a kind without one); stored names
+    ``random``/``greedy`` as their levels."""
+    kind = str(kind)
+    return BOT_HELP.get(levels.ALIASES.get(kind, kind), "")
+
+
 templates.env.filters["bot_label"] = bot_label
+templates.env.filters["bot_help"] = bot_help
 
 
 def renderer_url(game: str) -> str:
@@ -44,6 +64,19 @@ def renderer_url(game: str) -> str:
     renderer = ROOT / "static" / "games" / game / "renderer.js"
     return (f"/static/games/{game}/renderer.js" if renderer.exists()
             else "/static/js/fallback-renderer.js")
+
+
+def renderer_styles(url: str) -> list[str]:
+    """The stylesheets beside the renderer at ``url`` (``static/games/<game>/*.css``), as URLs
+    for the page's head: linked there, the first drawing is already styled (a renderer that
+    injected its own stylesheet drew its board unstyled until it arrived)."""
+    if not url.startswith("/static/games/"):
+        return []
+    folder = ROOT / url.lstrip("/").rsplit("/", 1)[0]
+    return [f"/{css.relative_to(ROOT).as_posix()}" for css in sorted(folder.glob("*.css"))]
+
+
+templates.env.filters["renderer_styles"] = renderer_styles
 
 
 class Pages:
