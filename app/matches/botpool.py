@@ -23,7 +23,9 @@ steady trickle of hints: while one waits, at most ``hint_streak`` (default :data
 hints start in a row before it. A hint that waited ``hint_wait`` seconds
 (``HINT_WAIT_SECONDS``) for a worker is given up with :class:`PoolBusy` (the asker gets
 ``busy``: ask again), never answered by a weaker level; a bot decision waits as long as it
-takes. Server stop (:meth:`BotPool.close`) cancels the jobs still waiting.
+takes. Server stop (:meth:`BotPool.close`) cancels the jobs still waiting. A match that ends
+or is cancelled drops its decisions still waiting (:meth:`BotPool.drop`): nobody would play
+them, and each would hold a worker for a whole budget while live tables' bots wait behind it.
 
 The pool counts its jobs (:class:`PoolStats`) and :meth:`BotPool.probe` reports them with its
 workers' process ids: the load benchmark (``bench/hardbots.py``) reads them to show the hard bots
@@ -115,11 +117,13 @@ class PoolStats:
     """Jobs (hard decisions and hints) handed to the worker pool since the server started:
     ``submitted``, of which ``done`` (answered) and ``failed`` (raised, cancelled, or a hint
     given up with :class:`PoolBusy`); the others are ``in_flight`` (running in a worker or
-    waiting in the pool's queue)."""
+    waiting in the pool's queue). ``dropped``: of the failed, the decisions of matches that
+    were over before a worker came free (:meth:`BotPool.drop`)."""
 
     submitted: int = 0
     done: int = 0
     failed: int = 0
+    dropped: int = 0
 
     @property
     def in_flight(self) -> int:
@@ -148,8 +152,10 @@ class BotPool:
         #: Jobs holding a worker (handed to the executor, or about to be): at most ``workers``.
         self._running = 0
         #: The jobs waiting for a worker, per priority (:data:`HINT`, :data:`DECISION`), in
-        #: order of arrival: each a future set when the job may start.
-        self._waiting: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque())
+        #: order of arrival: each a future set when the job may start, and its tag (the
+        #: match of a bot decision, for :meth:`drop`; None for a hint).
+        self._waiting: tuple[deque[tuple[asyncio.Future[None], str | None]], ...] = (
+            deque(), deque())
         #: Hints started in a row while a bot decision waited (:meth:`_next`).
         self._hints_in_a_row = 0
 
@@ -161,9 +167,11 @@ class BotPool:
         return self._pool
 
     async def decide(self, engine: Engine, bot_name: str, state: State, seat: int,
-                     rng: Rng) -> Action:
+                     rng: Rng, tag: str | None = None) -> Action:
         """The action of bot ``bot_name`` (a level, an old name or a game's own bot) for
-        ``seat``. Raises ``KeyError`` for a bot the game does not have."""
+        ``seat``. ``tag`` (the match id) lets :meth:`drop` cancel a hard decision still waiting
+        for a worker. Raises ``KeyError`` for a bot the game does not have, ``CancelledError``
+        for a decision dropped."""
         name = levels.canonical(bot_name)
         bots = levels.bots(engine)
         if name not in bots:
@@ -171,7 +179,7 @@ class BotPool:
         if name == "hard":
             try:
                 return await self._in_worker(_hard_decision, engine, state, seat, self.seconds,
-                                             priority=DECISION)
+                                             priority=DECISION, tag=tag)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -193,8 +201,8 @@ class BotPool:
         return await self._in_worker(_hint_decision, engine, state, seat,
                                      budget or Budget(seconds=self.seconds), priority=HINT)
 
-    async def _in_worker(self, fn: Callable[..., T], *args: Any, priority: int = DECISION
-                         ) -> T:
+    async def _in_worker(self, fn: Callable[..., T], *args: Any, priority: int = DECISION,
+                         tag: str | None = None) -> T:
         """``fn(*args)`` in a worker process, awaited without blocking the event loop and
         counted in :attr:`stats`; its result, or what it raised. It waits for a worker in the
         pool's queue at ``priority`` (:data:`HINT` or :data:`DECISION`; see :meth:`_turn`). A
@@ -204,7 +212,7 @@ class BotPool:
         as ``normal`` would read the real state)."""
         self.stats.submitted += 1
         try:
-            await self._turn(priority)
+            await self._turn(priority, tag)
             try:
                 out = await asyncio.get_running_loop().run_in_executor(
                     self._executor(), fn, *args)
@@ -221,14 +229,15 @@ class BotPool:
         self.stats.done += 1
         return out
 
-    async def _turn(self, priority: int) -> None:
+    async def _turn(self, priority: int, tag: str | None = None) -> None:
         """Wait until a job of ``priority`` may hand itself to the executor (it then holds a
         worker until :meth:`_release`). At once if a worker is free and nobody waits; else in
         the queue, picked by :meth:`_next`. Raises :class:`PoolBusy` for a hint that waited
         ``hint_wait`` seconds, ``CancelledError`` if the caller gave up or the pool closed."""
         loop = asyncio.get_running_loop()
         turn: asyncio.Future[None] = loop.create_future()
-        self._waiting[priority].append(turn)
+        entry = (turn, tag)
+        self._waiting[priority].append(entry)
         self._fill()  # a free worker: this job starts at once (nobody else waits then)
         if turn.done():
             return
@@ -239,8 +248,8 @@ class BotPool:
         except BaseException:
             if turn.done() and not turn.cancelled() and turn.exception() is None:
                 self._release()  # given a worker, but the caller left meanwhile: pass it on
-            elif turn in self._waiting[priority]:
-                self._waiting[priority].remove(turn)
+            elif entry in self._waiting[priority]:
+                self._waiting[priority].remove(entry)
             raise
         finally:
             if timer is not None:
@@ -249,7 +258,7 @@ class BotPool:
     def _give_up(self, turn: asyncio.Future[None]) -> None:
         """A hint waited ``hint_wait`` seconds: out of the queue, with :class:`PoolBusy`."""
         if not turn.done():
-            self._waiting[HINT].remove(turn)
+            self._waiting[HINT].remove((turn, None))
             turn.set_exception(PoolBusy(f"no search worker came free in {self.hint_wait} s"))
 
     def _release(self) -> None:
@@ -273,21 +282,35 @@ class BotPool:
         hints, decisions = (self._drop_done(queue) for queue in self._waiting)
         if hints and (not decisions or self._hints_in_a_row < self.hint_streak):
             self._hints_in_a_row = self._hints_in_a_row + 1 if decisions else 0
-            return hints.popleft()
+            return hints.popleft()[0]
         self._hints_in_a_row = 0
-        return decisions.popleft() if decisions else None
+        return decisions.popleft()[0] if decisions else None
 
     @staticmethod
-    def _drop_done(queue: deque[asyncio.Future[None]]) -> deque[asyncio.Future[None]]:
+    def _drop_done(queue: deque[tuple[asyncio.Future[None], str | None]]
+                   ) -> deque[tuple[asyncio.Future[None], str | None]]:
         """``queue`` without the turns at its head already done (a caller cancelled, whose own
         clean-up has not run yet)."""
-        while queue and queue[0].done():
+        while queue and queue[0][0].done():
             queue.popleft()
         return queue
 
+    def drop(self, tag: str) -> int:
+        """Cancel the bot decisions tagged ``tag`` (a match that ended or was cancelled) still
+        waiting for a worker: their callers get ``CancelledError``. A search already running
+        finishes in its worker (a process cannot be interrupted mid-search; its move is then
+        refused like any move in a match that is over). Returns how many were dropped."""
+        queue = self._waiting[DECISION]
+        dropped = [entry for entry in queue if entry[1] == tag and not entry[0].done()]
+        for entry in dropped:
+            queue.remove(entry)
+            entry[0].cancel()
+        self.stats.dropped += len(dropped)
+        return len(dropped)
+
     def probe(self) -> dict:
         """The pool as the load benchmark reads it: ``{"workers", "seconds", "start_method",
-        "pids", "submitted", "done", "failed", "in_flight"}`` (``pids``: the worker processes
+        "pids", "submitted", "done", "failed", "dropped", "in_flight"}`` (``pids``: the worker processes
         running now, none before the first hard decision; the process ids are read from the
         executor's private map, as no public API lists them)."""
         pool = self._pool
@@ -295,7 +318,8 @@ class BotPool:
                 "start_method": self._context.get_start_method(),
                 "pids": sorted((pool._processes or {}) if pool is not None else ()),
                 "submitted": self.stats.submitted, "done": self.stats.done,
-                "failed": self.stats.failed, "in_flight": self.stats.in_flight}
+                "failed": self.stats.failed, "dropped": self.stats.dropped,
+                "in_flight": self.stats.in_flight}
 
     def _reset(self) -> None:
         """Drop a broken pool: the next hard decision starts a new one."""
@@ -308,7 +332,7 @@ class BotPool:
         (their matches' bots are handed over like any bot move)."""
         for queue in self._waiting:
             while queue:
-                turn = queue.popleft()
+                turn, _tag = queue.popleft()
                 if not turn.done() and not turn.get_loop().is_closed():
                     turn.cancel()
         self._reset()

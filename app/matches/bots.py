@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from app.background import spawn
 from app.matches.botpool import BotPool
-from app.matches.changes import Change, Moved, SeatsChanged, Started
+from app.matches.changes import Cancelled, Change, Finished, Moved, SeatsChanged, Started
 from app.matches.errors import ErrorCode, ServiceError
 from app.matches.moves import BOT, Moves
 from app.matches.snapshot import SeatInfo, Snapshot, engine_for
@@ -67,7 +67,12 @@ class BotRunner:
 
     async def on_change(self, match_id: str, change: Change, snap: Snapshot | None) -> None:
         """A committed change: look at the bot seats after a start, a seat change, or a move
-        that leaves the match running with a bot at the table."""
+        that leaves the match running with a bot at the table. A match that is over (cancelled,
+        ended, or finished by this move) drops its hard decisions still waiting for a worker."""
+        if isinstance(change, (Cancelled, Finished)) or (
+                isinstance(change, Moved) and snap is not None and snap.match.status != "active"):
+            self.pool.drop(match_id)
+            return
         if isinstance(change, (Started, SeatsChanged)) or (
                 isinstance(change, Moved) and snap is not None and snap.match.status == "active"
                 and any(info.bot for info in snap.seats)):
@@ -133,7 +138,8 @@ class BotRunner:
             name = info.bot or "easy"
             if levels.canonical(name) not in registry.bots(m.game, m.engine_version):
                 name = "easy"  # a bot the game no longer has: still finish the match
-            action = await self.pool.decide(engine, name, m.started_state, info.seat, rng)
+            action = await self.pool.decide(engine, name, m.started_state, info.seat, rng,
+                                            tag=match_id)
             outcome = await self.moves.submit(match_id, info.seat,
                                               f"bot-{m.version}-{info.seat}", m.version, action,
                                               actor=BOT)
@@ -141,7 +147,7 @@ class BotRunner:
                 ops_events.bot_move(match_id, m.game, info.seat, info.bot or "random",
                                     outcome.version)
             self.failures.pop(match_id, None)
-        except asyncio.CancelledError:  # shutting down: no new look from here
+        except asyncio.CancelledError:  # shutting down, or the match is over: no new look
             cancelled = True
             raise
         except ServiceError as exc:

@@ -176,3 +176,58 @@ def test_closing_the_pool_cancels_the_jobs_waiting_for_a_worker(pool):
     assert done in (["d1", "d3"], ["d3"])
     assert _settle(pool, before) == (3, len(done), 3 - len(done))
 
+
+
+def test_a_match_that_is_over_drops_its_decisions_still_waiting(pool):
+    """``drop(match)`` (the bot runner calls it when a match is cancelled or ends): that match's
+    decisions still waiting are cancelled, its running search finishes, and the other match's
+    decisions and a hint keep their places. (A cancelled bench match's decisions once piled up
+    to 77 and held the worker for 77 budgets while live tables' bots waited behind them.)"""
+    done: list[str] = []
+    before = _counts(pool)
+
+    def tagged(label: str, tag: str) -> asyncio.Task:
+        async def run() -> None:
+            await pool.decide(ENGINE, "hard", STATE, SEAT, Rng(1), tag=tag)
+            done.append(label)
+        return asyncio.create_task(run())
+
+    async def run() -> list:
+        tasks = [tagged("over-1", "over"), tagged("over-2", "over"), tagged("live-1", "live"),
+                 tagged("over-3", "over"), _hint(pool, "hint", done)]
+        await asyncio.sleep(0)  # every job asked for; over-1 holds the worker
+        assert pool.drop("over") == 2 and pool.drop("nothing") == 0
+        return await asyncio.gather(*tasks, return_exceptions=True)
+
+    results = asyncio.run(run())
+    assert done == ["over-1", "hint", "live-1"]
+    assert [type(r).__name__ for r in results] == [
+        "NoneType", "CancelledError", "NoneType", "CancelledError", "NoneType"]
+    assert _settle(pool, before) == (5, 3, 2) and pool.probe()["dropped"] >= 2
+
+
+def test_the_bot_runner_drops_a_matchs_decisions_when_it_is_over():
+    """``BotRunner.on_change``: a cancelled match, one ended without a move, and one a move
+    finished drop their waiting decisions; a move that leaves the match running does not."""
+    import types
+
+    from app.matches.bots import BotRunner
+    from app.matches.changes import Cancelled, Finished, Moved
+
+    dropped: list[str] = []
+    fake_pool = types.SimpleNamespace(drop=dropped.append)
+    store = types.SimpleNamespace(subscribe=lambda *a, **k: None)
+    runner = BotRunner(store, moves=None, pool=fake_pool)  # type: ignore[arg-type]
+    runner.schedule = lambda match_id: None  # type: ignore[method-assign]
+
+    def snap(status: str):
+        return types.SimpleNamespace(match=types.SimpleNamespace(status=status), seats=[])
+
+    async def run() -> None:
+        await runner.on_change("a", Cancelled(), None)
+        await runner.on_change("b", Finished(), None)
+        await runner.on_change("c", Moved(), snap("finished"))
+        await runner.on_change("d", Moved(), snap("active"))
+
+    asyncio.run(run())
+    assert dropped == ["a", "b", "c"]
