@@ -89,7 +89,9 @@ def window_stats(samples: list[dict], start: float, end: float) -> dict:
     "in_flight_max", "worker_cpu_s", "worker_cores_busy"}``: jobs finished and worker CPU
     between the first and the last sample inside the window (a worker started meanwhile counts
     from 0), the pending jobs' range over those samples; the figures are None with fewer than
-    two samples inside."""
+    two samples inside. With the server's collection readings in the samples (``"gc"``), also
+    ``"gc_full"``, ``"gc_full_ms"``, ``"gc_young_ms"``, ``"gc_longest_ms"`` and
+    ``"reclaim_runs"`` inside the window."""
     inside = [s for s in samples if start <= s["t"] <= end]
     out: dict = {"samples": len(inside), "seconds": None, "decisions": None,
                  "decisions_per_s": None, "in_flight_min": None, "in_flight_max": None,
@@ -100,6 +102,17 @@ def window_stats(samples: list[dict], start: float, end: float) -> dict:
     seconds = last["t"] - first["t"]
     cpu = sum(s - first["cpu"].get(pid, 0.0) for pid, s in last["cpu"].items())
     pending = [s["in_flight"] for s in inside]
+    gc_first, gc_last = first.get("gc"), last.get("gc")
+    if gc_first and gc_last:
+        # the server's collections inside the window: the full ones' count and event-loop
+        # time, the longest, and the launcher's Reclaim runs (bench/memory_probe.py GcPauses)
+        pauses = [ms for at, ms, _n in gc_last["long"] if gc_first["now"] < at <= gc_last["now"]]
+        reclaims = (None if gc_last["reclaim_runs"] is None
+                    else gc_last["reclaim_runs"] - gc_first["reclaim_runs"])
+        out.update(gc_full=gc_last["count"][2] - gc_first["count"][2],
+                   gc_full_ms=round(gc_last["total_ms"][2] - gc_first["total_ms"][2], 1),
+                   gc_young_ms=round(sum(gc_last["total_ms"][:2]) - sum(gc_first["total_ms"][:2]), 1),
+                   gc_longest_ms=max(pauses, default=0.0), reclaim_runs=reclaims)
     out.update(seconds=round(seconds, 2), decisions=last["done"] - first["done"],
                decisions_per_s=round((last["done"] - first["done"]) / seconds, 2)
                if seconds > 0 else None,
@@ -177,7 +190,8 @@ async def _sample(http: httpx.AsyncClient, samples: list[dict], stop: asyncio.Ev
         t = clients.now()
         p = await probe(http)
         samples.append({"t": t, "done": p["done"], "in_flight": p["in_flight"],
-                        "cpu": {pid: cpu_seconds(pid) for pid in p["pids"]}})
+                        "cpu": {pid: cpu_seconds(pid) for pid in p["pids"]},
+                        "gc": p.get("gc")})
         try:
             await asyncio.wait_for(stop.wait(), SAMPLE_EVERY)
         except TimeoutError:
@@ -291,7 +305,10 @@ async def play(args, game: str, players: int, http: httpx.AsyncClient, base: str
             _log(f"{game} round {i + 1}/{args.hard_rounds} {side:7s}: p50/p99 "
                  f"{phase['p50_ms']}/{phase['p99_ms']} ms (n {phase['paced']['latency_action_to_last_view']['n']}); "
                  f"pool: {pool['decisions']} decisions, pending {pool['in_flight_min']}-"
-                 f"{pool['in_flight_max']}, workers {pool['worker_cores_busy']} cores busy")
+                 f"{pool['in_flight_max']}, workers {pool['worker_cores_busy']} cores busy; "
+                 f"gc: {pool.get('gc_full')} full ({pool.get('gc_full_ms')} ms, longest "
+                 f"{pool.get('gc_longest_ms')}), young {pool.get('gc_young_ms')} ms, "
+                 f"reclaim {pool.get('reclaim_runs')}")
         rounds.append(row)
     summary = summarize(rounds)
     _log(f"{game}: p99 with/without {summary['p99_ratio']} (target <= {TARGET}), "

@@ -12,13 +12,17 @@ slower, more RSS), the allocations per source line, each as the change since the
 
 ``GET /_bench/bots`` answers the hard bots' worker pool (``app.matches.botpool.BotPool.probe``:
 its size, start method, worker process ids and job counters): ``bench/hardbots.py`` reads it to
-show the hard bots were thinking while it measured the other tables. ``app.main:app`` has none
+show the hard bots were thinking while it measured the other tables. With it, ``"gc"``: this
+process's garbage collections since start-up (:class:`GcPauses`: the collections and their
+event-loop time per generation, each full one over 5 ms with its time) and the launcher's
+``Reclaim`` runs, so a latency tail can be laid beside the collections that held the loop. ``app.main:app`` has none
 of these routes (tests/app/web/test_security.py checks that they answer 404 there).
 """
 from __future__ import annotations
 
 import gc
 import os
+import time
 import tracemalloc
 from collections import Counter
 from urllib.parse import parse_qs
@@ -48,6 +52,45 @@ def sizes(state) -> dict[str, int]:
         out[path] = -1 if obj is None else len(obj)
     return out
 
+
+class GcPauses:
+    """Garbage collections of this process, timed with ``gc.callbacks``: per generation the
+    count and the total milliseconds; the full (generation 2) ones over ``LONG_MS`` as
+    ``[monotonic s, ms, objects collected]`` (the last ``KEEP``)."""
+
+    LONG_MS = 5.0
+    KEEP = 2000
+
+    def __init__(self) -> None:
+        self.count = [0, 0, 0]
+        self.total_ms = [0.0, 0.0, 0.0]
+        self.long: list[list[float]] = []
+        self._start = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+            return
+        ms = (time.perf_counter() - self._start) * 1000
+        gen = info["generation"]
+        self.count[gen] += 1
+        self.total_ms[gen] += ms
+        if gen == 2 and ms > self.LONG_MS:
+            self.long.append([round(time.monotonic(), 3), round(ms, 1), info.get("collected", 0)])
+            del self.long[:-self.KEEP]
+
+    def read(self) -> dict:
+        """``{"now", "count", "total_ms", "long", "objects", "frozen", "reclaim_runs"}``
+        (``now``: this process's monotonic clock, the times of ``long``)."""
+        from app import serve
+        return {"now": round(time.monotonic(), 3), "count": list(self.count),
+                "total_ms": [round(t, 1) for t in self.total_ms], "long": list(self.long),
+                "objects": sum(gc.get_count()), "frozen": gc.get_freeze_count(),
+                "reclaim_runs": getattr(getattr(serve, "RECLAIM", None), "runs", None)}
+
+
+GC = GcPauses()
 
 #: The baseline of ``/_bench/growth``: object counts per type and a tracemalloc snapshot.
 _baseline: dict = {}
@@ -84,7 +127,7 @@ async def app(scope, receive, send):
         if scope["path"] == "/_bench/memory":
             body = orjson.dumps(sizes(lair.state))
         elif scope["path"] == "/_bench/bots":
-            body = orjson.dumps(lair.state.service.bot_pool.probe())
+            body = orjson.dumps({**lair.state.service.bot_pool.probe(), "gc": GC.read()})
         else:
             query = parse_qs(scope.get("query_string", b"").decode())
             body = orjson.dumps(growth("baseline" in query, int(query.get("top", ["25"])[0])))

@@ -5,6 +5,7 @@ No Lair server is started."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import multiprocessing
 import os
 import time
@@ -67,6 +68,19 @@ def test_window_stats_count_only_the_samples_inside_the_window():
                    "worker_cores_busy": 1.65}
     few = hardbots.window_stats(samples[:2], 10.0, 12.0)
     assert few["samples"] == 1 and few["decisions"] is None and few["in_flight_min"] is None
+
+
+def test_window_stats_lay_the_servers_collections_beside_the_window():
+    def gc(now, full, full_ms, young_ms, long, reclaim):
+        return {"now": now, "count": [90, 9, full], "total_ms": [young_ms, 0.0, full_ms],
+                "long": long, "objects": 0, "frozen": 0, "reclaim_runs": reclaim}
+    long = [[100.5, 80.0, 3], [101.5, 120.0, 0], [103.0, 300.0, 9]]  # server clock, ms, objects
+    samples = [{**_sample(10.0, 5, 21, {}), "gc": gc(100.0, 4, 50.0, 10.0, long[:0], 1)},
+               {**_sample(11.0, 6, 20, {}), "gc": gc(101.0, 5, 130.0, 12.0, long[:1], 1)},
+               {**_sample(12.0, 8, 22, {}), "gc": gc(102.0, 6, 250.0, 15.5, long[:2], 2)}]
+    got = hardbots.window_stats(samples, 10.0, 12.0)
+    assert (got["gc_full"], got["gc_full_ms"], got["gc_young_ms"], got["gc_longest_ms"],
+            got["reclaim_runs"]) == (2, 200.0, 5.5, 120.0, 1)  # (the 300 ms came after)
 
 
 def _phase(p50, p99, decisions, low, high):
@@ -144,8 +158,14 @@ def test_the_bench_app_answers_the_pools_probe(monkeypatch):
             return await http.get(hardbots.PROBE)
     r = asyncio.run(get())
     assert r.status_code == 200
-    assert r.json() == {"workers": 3, "seconds": 1.0, "start_method": "spawn", "pids": [],
-                        "submitted": 5, "done": 2, "failed": 0, "in_flight": 3}
+    got = r.json()
+    collections = got.pop("gc")
+    assert got == {"workers": 3, "seconds": 1.0, "start_method": "spawn", "pids": [],
+                   "submitted": 5, "done": 2, "failed": 0, "dropped": 0, "in_flight": 3}
+    # and this process's collections (GcPauses counts from its import: this test ran some)
+    gc.collect()
+    assert memory_probe.GC.count[2] >= 1 and collections.keys() == {
+        "now", "count", "total_ms", "long", "objects", "frozen", "reclaim_runs"}
 
 
 def test_worker_facts_tell_a_spawned_child_from_the_server_itself():
