@@ -241,6 +241,11 @@ def test_out_of_time_seat_goes_to_a_bot_and_the_player_can_come_back(client, clo
     assert m.clocks["banks"]["1"] >= pace.GRACE_SECONDS
 
 
+async def no_look() -> None:
+    """A clock timer's look that finds no deadline (the timer then sleeps its longest)."""
+    return None
+
+
 def test_a_move_after_the_deadline_is_refused_before_the_timer_looks(client, clock):
     """Issue 13: the clock timer hands a seat out of time to a bot, but a move can reach the
     service first (the timer's next look, a busy lock). The move is judged with the service's
@@ -249,6 +254,10 @@ def test_a_move_after_the_deadline_is_refused_before_the_timer_looks(client, clo
     counts. The snapshot is cached (the fast path's) both times."""
     mid, (bob,) = table(client, pace="live", bank_minutes=1)
     svc = service(client)
+    # The app's clock timer looks every few seconds: held off here, so that the move reaches
+    # the service before any look (CI once saw the timer hand the seat over in between).
+    expire_due = svc.expire_due
+    svc.expire_due = no_look
     submit(client, mid, 0, {"type": "bid", "n": 3})
     clock.advance(seconds=61)  # Bob's bank ran out a second ago; no timer ran
     assert svc.store.snaps.get(mid) is not None
@@ -257,6 +266,7 @@ def test_a_move_after_the_deadline_is_refused_before_the_timer_looks(client, clo
         submit(client, mid, 1, {"type": "bid", "n": 2})
     assert refused.value.code == "not_your_seat" and "time ran out" in str(refused.value)
     assert snap(client, mid).match.version == before and snap(client, mid).seats[1].bot is None
+    svc.expire_due = expire_due
     call(client, svc.expire_due)
     call(client, svc.drain)
     assert snap(client, mid).seats[1].bot == "normal"
