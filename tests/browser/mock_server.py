@@ -133,10 +133,9 @@ def _env() -> Environment:
     loader = ChoiceLoader([DictLoader({"base.html": base, "mock_lobby.html": LOBBY_HTML}),
                            FileSystemLoader(ROOT / "templates")])
     env = Environment(loader=loader, autoescape=select_autoescape(["html"]))
-    from app.web import csrf
-    from app.web.templating import bot_help, bot_label  # the filters the real templates use
-    env.filters["bot_label"] = bot_label
-    env.filters["bot_help"] = bot_help
+    from app.web import csrf, templating
+    for name in ("bot_label", "bot_help", "renderer_styles"):  # the real templates' filters
+        env.filters[name] = templating.templates.env.filters[name]
     csrf.install(env)  # the forms' csrf_field(): empty here (no request, nothing is posted)
     return env
 
