@@ -344,6 +344,24 @@ class Limiter:
                                     f"try again in {_seconds(wait)}.")
 
 
+    async def refund(self, rule: str, key: str) -> None:
+        """Take back one hit of ``rule`` for ``key`` that was let through but cost nothing
+        after all (a hint no search worker took: app.matches.hints). Counted as a hit of cost
+        -1 in each of the rule's windows (if the window ended meanwhile, the next one starts
+        one lower: at most one more hit). Not for a rule counted in batches. Fails open, like
+        :meth:`hit`: a refund the storage could not take is lost (logged)."""
+        if rule in self._batches:
+            raise ValueError(f"rule {rule} is counted in batches: no refund")
+        if rule not in self._by_rule:
+            return
+        strategy = self._by_rule[rule]
+        for each in self.items.get(rule, []):
+            try:
+                await strategy.hit(each, rule, key, cost=-1)
+            except Exception as exc:  # the database is away: the hit stays counted
+                log.warning("rate limit %s not refunded (%s)", rule, exc.__class__.__name__)
+
+
 def _parse(value: str | None) -> list[RateLimitItem]:
     """A setting's limits (``limits`` notation, several separated by ";"), or none when
     switched off ("", "0", "off")."""

@@ -38,8 +38,10 @@ from engines.base import Action, Engine
 log = logging.getLogger("lair.hints")
 
 #: ``charge()``: counts the hint against the asker's rate limit; raises
-#: ``ServiceError('rate_limited')`` when over it.
-Charge = Callable[[], Awaitable[None]]
+#: ``ServiceError('rate_limited')`` when over it; returns ``refund()``, which takes the count
+#: back when no search ran after all (the pool stayed busy), or None.
+Refund = Callable[[], Awaitable[None]]
+Charge = Callable[[], Awaitable[Refund | None]]
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ class Hints:
         the hint was searched: nothing recorded; except in a simultaneous frame that still
         stands for the asker, where the hint is for the current version), ``not_your_seat`` (the seat is not prompted),
         ``rate_limited`` (from ``charge``), ``busy`` (503: no search worker came free within
-        the pool's ``hint_wait``; nothing recorded). Nothing of the match's state changes."""
+        the pool's ``hint_wait``; nothing recorded, the charge refunded). Nothing of the match's state changes."""
         snap = await self.store.current(match_id)
         m = snap.match
         if m.status in ("finished", "cancelled"):
@@ -125,11 +127,12 @@ class Hints:
         state = m.started_state
         if seat not in engine.prompts(state) or not engine.legal_actions(state, seat):
             raise ServiceError(ErrorCode.NOT_YOUR_SEAT, "It is not your turn.")
-        if charge is not None:
-            await charge()
+        refund = await charge() if charge is not None else None
         try:
             action, stats = await self.pool.hint(engine, state, seat, self.budget)
         except PoolBusy:  # the workers stayed busy: ask again (never a weaker level's move)
+            if refund is not None:  # no search ran: this request costs no hint
+                await refund()
             raise ServiceError(ErrorCode.BUSY, "The bots are thinking hard; ask again in a "
                                                "moment.", 503) from None
         if not await self._record(match_id, seat, version):

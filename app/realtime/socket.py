@@ -213,12 +213,17 @@ async def rate_limit(hub: Hub, conn: Connection, rule: str) -> str | None:
     limiter = getattr(hub, "limiter", None)
     if limiter is None:
         return None
+    verdict = await limiter.hit(rule, rate_key(limiter, conn, rule))
+    return None if verdict.allowed else verdict.message
+
+
+def rate_key(limiter, conn: Connection, rule: str) -> str:
+    """The bucket ``rule`` counts this socket in: its user (a spectator without identity: its
+    client address) for a rule per user, its client address for a rule per address."""
     client = conn.ws.client
     address = "address:" + address_key(client.host if client else None)
     per_user = limiter.rules[rule].per == "user"
-    key = (conn.user_id or address) if per_user else address
-    verdict = await limiter.hit(rule, key)
-    return None if verdict.allowed else verdict.message
+    return (conn.user_id or address) if per_user else address
 
 
 async def _handle(raw: str | None, conn: Connection, service: MatchService, hub: Hub,
@@ -317,13 +322,18 @@ def _hint(msg: protocol.HintMsg, conn: Connection, service: MatchService, hub: H
 async def _answer_hint(msg: protocol.HintMsg, conn: Connection, service: MatchService,
                        hub: Hub) -> None:
     """The hint, or the typed error, to this socket only; everyone's views then list the use."""
-    async def charge() -> None:  # the limits, once the request is known to be valid
+    async def charge():  # the limits, once the request is known to be valid
         # per user, then per address: many guests or anonymous spectators behind one address
         # share one budget of the search workers' CPU
         for rule in ("hints", "hints_address"):
             limited = await rate_limit(hub, conn, rule)
             if limited is not None:
                 raise ServiceError("rate_limited", limited)
+
+        async def refund() -> None:  # no worker came free: the hint cost nothing
+            for rule in ("hints", "hints_address"):
+                await hub.limiter.refund(rule, rate_key(hub.limiter, conn, rule))
+        return refund if getattr(hub, "limiter", None) is not None else None
 
     try:
         hint = await service.hint(conn.match_id, conn.user_id, msg.version, charge)

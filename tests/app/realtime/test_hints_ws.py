@@ -157,3 +157,33 @@ def test_hints_off_the_view_says_so_and_asking_is_refused(hints_client):
         assert frames_until(bob_ws, "view")[-1]["view"]["hints"] is False
         answer = ask(ann_ws, "off-1")
         assert (answer["type"], answer["code"], answer["ref"]) == ("error", "hints_off", "off-1")
+
+
+def test_a_hint_refused_as_busy_costs_no_hint(hints_client, monkeypatch):
+    """A hint no search worker took (``busy``: the bots' searches kept the workers busy) ran no
+    search, so it is not counted against the asker's limits (per user and per address): with
+    a limit of 2 a minute, three busy answers and then two hints still go through, and the
+    third is refused."""
+    from app.matches.botpool import PoolBusy
+
+    client = hints_client
+    limiter = client.app.state.limiter
+    limiter.items["hints"] = parse_many("2/minute")
+    limiter.items["hints_address"] = parse_many("2/minute")
+    mid, _bob = two_players(client)
+    pool = client.app.state.service.hints.pool
+    real = pool.hint
+
+    async def busy(*args, **kwargs):
+        raise PoolBusy("no search worker came free in 10 s")
+    with client.websocket_connect(f"/ws/matches/{mid}") as ws:
+        frames_until(ws, "view")
+        monkeypatch.setattr(pool, "hint", busy)
+        for ref in ("b1", "b2", "b3"):
+            answer = ask(ws, ref)
+            assert (answer["type"], answer.get("code")) == ("error", "busy"), answer
+        monkeypatch.setattr(pool, "hint", real)
+        assert ask(ws, "h1")["type"] == "hint"
+        assert ask(ws, "h2")["type"] == "hint"
+        refused = ask(ws, "h3")
+        assert (refused["type"], refused.get("code")) == ("error", "rate_limited"), refused
