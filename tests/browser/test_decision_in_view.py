@@ -11,7 +11,8 @@ A real Lair process (hard searches, and so hints, think 50 ms in one worker; bot
 - Evil Corp.'s Day turn that offers a hire but no monster to put into play ("Your turn: hire a
   highlighted applicant or pass"): the table brought the (empty) screen and the boards into
   view, the applicants below them out of sight. Now the highlighted applicants come into view,
-  below the prompt bar, at 1366×768 and 375×812.
+  below the prompt bar, when that turn arrives at 375×812 (2 players) and 1366×768 (3 players:
+  three boards above the applicants).
 
 Screenshots: tests/browser/artifacts/decision/.
 """
