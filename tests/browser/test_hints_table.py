@@ -7,8 +7,10 @@ prompt bar, for a move that has no place on the board) highlights what the sugge
 touches, with the reason the server gave; she plays it by clicking the highlighted places as
 usual. The spectator's log and the replay say that she asked for a hint, and the spectator's
 socket never receives the suggestion. With hints turned off in the waiting room, the button is
-not there. Screenshots (1366x768): tests/browser/artifacts/hints/hint-<game>.png, and
-docs/screenshots/hint-<game>.png under ``LAIR_SCREENSHOTS`` (``make screenshots``).
+not there. On a phone (375x812) the suggestion and the prompt's words are both whole in the
+prompt bar (a new user's trial: the words were cut in half at its top). Screenshots
+(1366x768): tests/browser/artifacts/hints/hint-<game>.png, and docs/screenshots/hint-<game>.png
+under ``LAIR_SCREENSHOTS`` (``make screenshots``); hints/hint-phone*.png.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import shutil
 import pytest
 
 from tests.browser.test_full_match import fill_and_start
+from tests.browser.test_layout import PHONE_812, new_table
 from tests.chromium import ARTIFACTS, ROOT, lair_process, screenshot
 
 pytestmark = pytest.mark.e2e
@@ -356,3 +359,84 @@ def test_a_suggested_tile_comes_into_the_phone_rows_view(browser, server):
         assert checked or _lit_tile(host) is None, "no suggested tile to check"
     finally:
         ctx.close()
+
+
+# Every line of text in the prompt bar (each line box of its text nodes, closed menus and
+# hidden parts left out) against the bar's visible box: where it lies, and which part holds it.
+BAR_LINES_JS = """() => {
+  const bar = document.getElementById("prompt-bar"), b = bar.getBoundingClientRect();
+  const top = b.top + bar.clientTop, bottom = top + bar.clientHeight;
+  const out = [];
+  const walk = document.createTreeWalker(bar, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const e = n.parentElement;
+    if (!n.textContent.trim() || !e || e.closest(".bar-cue, details:not([open]) > :not(summary)")) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    for (const q of range.getClientRects()) {
+      if (!q.height || !q.width) continue;
+      out.push({text: n.textContent.trim().slice(0, 40), top: q.top - top, bottom: q.bottom - top,
+                reason: !!e.closest(".hint-reason"), part: e.closest("#prompt-text") ? "prompt" : e.closest("#hint-answer") ? "answer" : "other"});
+    }
+  }
+  // (the "more below" cue covers the bar's bottom edge while there is more below)
+  const cue = bar.classList.contains("scrolls-down") ? bar.querySelector(".bar-cue > span").getBoundingClientRect() : null;
+  return {height: bottom - top, scrolled: bar.scrollTop, share: b.height / innerHeight, lines: out,
+          cue: !!cue, clear: cue ? cue.top - top : bottom - top};
+}"""
+
+
+def whole(line: dict, got: dict) -> bool:
+    """Whether a line of BAR_LINES_JS lies wholly in the bar's visible box."""
+    return line["top"] >= -0.5 and line["bottom"] <= got["height"] + 0.5
+
+
+def clear(line: dict, got: dict) -> bool:
+    """Whether a line of BAR_LINES_JS lies wholly in the bar's visible box, above its cue."""
+    return line["top"] >= -0.5 and line["bottom"] <= got["clear"] + 0.5
+
+
+def bar_lines(page, name: str) -> dict:
+    """BAR_LINES_JS after the next frame, with a screenshot hints/<name>.png; checks that
+    the bar keeps to its quarter of the window and no line is cut by its top edge (a line cut
+    by its bottom edge only under its "more below" cue)."""
+    page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+    got = page.evaluate(BAR_LINES_JS)
+    screenshot(page, OUT / f"{name}.png", full_page=False)
+    print(f"\n{name}:", got)
+    assert got["share"] <= 0.25 + 1e-6, got
+    for ln in got["lines"]:
+        assert whole(ln, got) or ln["bottom"] <= 0.5 or ln["top"] >= got["height"] - 0.5 or \
+            (got["cue"] and ln["top"] > 0), ("a line cut by the bar's edge", ln, got)
+    return got
+
+
+def test_a_suggestion_leaves_the_prompt_words_whole_in_the_phone_bar(browser, server):
+    """375×812, Evil Corp. for 2: "Suggest a move" answers in the prompt bar, which scrolled to
+    its end and cut the prompt's words in half at its top (a new user's trial). Every line of
+    the words and of the suggestion (what, Play it, Dismiss, Why?) is whole in the bar; a tap
+    on "Why?" shows the reason whole too; no line is ever cut by the bar's top edge (by its
+    bottom edge only under its "more below" cue); the bar keeps to its quarter of the window.
+    Screenshots: hints/hint-phone.png, hints/hint-phone-why.png."""
+    page = new_table(browser, server, PHONE_812, "evil_corp", 2, bots=False)
+    try:
+        frames = frames_of(page)
+        fill_and_start(page, seed=1)  # (a deal: the same suggestion at every run)
+        ask(page, frames)
+        got = bar_lines(page, "hint-phone")
+        assert any(ln["part"] == "prompt" for ln in got["lines"]), got
+        assert any(ln["part"] == "answer" for ln in got["lines"]), got
+        for ln in got["lines"]:
+            if ln["part"] in ("prompt", "answer"):
+                assert clear(ln, got), ("a line of the prompt or the suggestion is not whole in the bar", ln, got)
+        # its reason on a tap of "Why?": in the bar, whole, no line cut at the bar's top
+        why = page.locator("#hint-answer .hint-why")
+        if why.count():
+            box = why.bounding_box()  # (a finger's tap: Playwright's tap() may scroll the page first)
+            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            got = bar_lines(page, "hint-phone-why")
+            assert [ln for ln in got["lines"] if ln["text"] == why.inner_text()], got
+            assert any(ln["part"] == "answer" and ln["reason"] and clear(ln, got) for ln in got["lines"]), got
+        assert page.js_errors == []
+    finally:
+        page.context.close()

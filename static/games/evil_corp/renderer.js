@@ -626,9 +626,10 @@ function bringIntoView(view, box) {
   const p = view.prompt;
   if (p) {
     // where the table brings the decision into view when the prompt arrives (data-prompt-focus)
-    const [first, last] = placeOf(p.kind, box);
+    const [first, last, wish] = placeOf(p.kind, box);
     if (first) first.dataset.promptFocus = "";
     if (last && last !== first) last.dataset.promptFocusEnd = "";
+    if (wish && wish !== first && wish !== last) wish.dataset.promptFocusWish = "";
   }
   if (!reveal) return;
   if (scrollToCell) {
@@ -638,7 +639,10 @@ function bringIntoView(view, box) {
     if (cell) reveal(cell);
     return;
   }
-  const key = p ? `${view.game.round}:${view.game.phase}:${p.kind}:${view.game.turn_side}` : null;
+  // (a Day turn's place depends on what it offers: after your last tile went into play, with
+  // your opponent passed, your next turn is at the applicants)
+  const offers = p && p.kind === "turn" ? ["play", "hire"].map((t) => actionsWhere((a) => a.type === t).length > 0) : [];
+  const key = p ? `${view.game.round}:${view.game.phase}:${p.kind}:${view.game.turn_side}:${offers}` : null;
   const first = !drawn;
   drawn = true;
   if (key !== lastPromptKey) {
@@ -662,10 +666,10 @@ function bringIntoView(view, box) {
   } else {
     holdWhat = placeOf(p.kind, box);   // the same place, redrawn
   }
-  const [start, last] = holdWhat;
+  const [start, last, wish] = holdWhat;
   if (!start) return;
   const again = () => {
-    if (start.isConnected && performance.now() <= holdUntil) reveal(start, last, lastTrack(box));
+    if (start.isConnected && performance.now() <= holdUntil) reveal(start, last, wish);
   };
   requestAnimationFrame(again);
   // the page around the board (seats, log, fonts) may still be settling: look once more
@@ -673,9 +677,16 @@ function bringIntoView(view, box) {
   setTimeout(again, 1200);
 }
 
-/** The first and last element of where a prompt of `kind` is decided. */
+/** Where a prompt of `kind` is decided: [first, last, wish], the first and last element of the
+ *  place and what to show with it when that still fits (table.revealBelowBar; null: the last
+ *  fear track, so that at 1366×768 every track is on screen with the place).
+ *  The Day turn's place is what it offers: your screen and the boards you may use when a
+ *  monster may be put into play (with the applicants too when all of it fits the window), the
+ *  applicant queue when only a hire is (with the boards you may use when they fit: an
+ *  activation is decided there). The new-user trial's "hire a highlighted applicant" brought
+ *  the empty screen and the boards into view, the applicants below them out of sight. */
 function placeOf(kind, box) {
-  const one = (sel) => { const n = box.querySelector(sel); return [n, n]; };
+  const one = (sel) => { const n = box.querySelector(sel); return [n, n, lastTrack(box)]; };
   if (["hire_fx", "queue_ability"].includes(kind)) return one("#ec-personnel .ec-queue");
   if (["summon", "flip_demon"].includes(kind)) return one("#ec-personnel .ec-demons");
   if (["discard_supply", "opp_discard", "reveal"].includes(kind)) return one("#ec-my-screen");
@@ -683,7 +694,20 @@ function placeOf(kind, box) {
   if (kind === "return_to_bag") return one(".ec-discard");
   const first = box.querySelector("#ec-my-screen") || box.querySelector(".ec-board");
   const usable = box.querySelectorAll(".ec-board.usable");
-  return [first, usable.length ? usable[usable.length - 1] : first];
+  const last = usable.length ? usable[usable.length - 1] : first;
+  const queue = kind === "turn" && actionsWhere((a) => a.type === "hire").length
+    ? box.querySelector("#ec-personnel .ec-queue") : null;
+  if (!queue) return [first, last, lastTrack(box)];
+  if (!actionsWhere((a) => a.type === "play").length) return [queue, queue, usable.length ? usable[0] : null];
+  return [first, last, fitsBelowBar(first, queue) ? queue : lastTrack(box)];
+}
+
+/** Whether the page from the top of `a` to the bottom of `b` fits the window below the prompt
+ *  bar and the phone's last-move line under it (both stick to the top of the window). */
+function fitsBelowBar(a, b) {
+  const cover = ["prompt-bar", "last-move-box"].map((id) => document.getElementById(id))
+    .reduce((h, n) => h + (n ? n.getBoundingClientRect().height : 0), 0);
+  return b.getBoundingClientRect().bottom - a.getBoundingClientRect().top <= window.innerHeight - cover - 16;
 }
 
 /** The last fear track on the page (null: none). */

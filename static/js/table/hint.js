@@ -23,6 +23,7 @@ let asked = null;  // {ref, version, timer} while the hint is thought over
 let shown = null;  // {version, action, reason}: the suggestion on screen
 let off = false;   // the server said hints are off here (the view says so too from then on)
 let lit = [];      // the elements carrying the highlight now
+let whyOpen = false;  // the phone's "Why?" shows the suggestion's reason (until the next one)
 // The version since which the viewer's decision is the one on screen: a view of another seat's
 // move that leaves the viewer's prompt as it was (a team-mate's, in a simultaneous frame) does
 // not move it on; a change of prompt or the viewer's own move (a view while our action is in
@@ -80,18 +81,36 @@ export function renderHint() {
   } else {
     const action = shown.action;
     answer.hidden = false;
+    answer.classList.toggle("why-open", whyOpen);
+    // (a phone shows the reason on a tap of "Why?": with it, the words, the suggestion and
+    // its buttons did not fit the bar's quarter of the window; lair.css)
+    const why = shown.reason ? el("button", {type: "button", class: "btn btn-small btn-secondary hint-why",
+      "aria-expanded": String(whyOpen), "aria-controls": "hint-reason", onclick: () => toggleWhy(why)},
+    whyOpen ? "Hide why" : "Why?") : null;
     answer.replaceChildren(
       el("span", {class: "hint-label"}, "Suggestion: ", el("b", {}, label(action))),
-      shown.reason ? el("span", {class: "hint-reason"}, shown.reason) : null,
+      shown.reason ? el("span", {class: "hint-reason", id: "hint-reason"}, shown.reason) : null,
       el("span", {class: "hint-buttons"},
         el("button", {type: "button", class: "btn btn-small action-btn hint-play", disabled: busy() || !isOpen(),
                       onclick: () => act(action)}, "Play it"),
-        el("button", {type: "button", class: "btn btn-small btn-secondary hint-dismiss", onclick: dismiss}, "Dismiss")));
+        el("button", {type: "button", class: "btn btn-small btn-secondary hint-dismiss", onclick: dismiss}, "Dismiss"),
+        why));
   }
   // The button or the answer came or went: the bar lays its buttons out again (a full bar
   // keeps "Suggest a move" in its menu; prompt.js).
   fitPrompt();
   light();
+}
+
+/** The phone's "Why?": shows or hides the suggestion's reason (in place: the button keeps the
+ *  focus), and the bar shows the answer's end. */
+function toggleWhy(button) {
+  whyOpen = !whyOpen;
+  answer.classList.toggle("why-open", whyOpen);
+  button.textContent = whyOpen ? "Hide why" : "Why?";
+  button.setAttribute("aria-expanded", String(whyOpen));
+  fitPrompt();
+  showAnswer();
 }
 
 function request() {
@@ -126,10 +145,10 @@ export function onHint(msg) {
   noteDecision();
   if (current(msg.version, msg.action)) {
     shown = {version: msg.version, action: msg.action, reason: typeof msg.reason === "string" ? msg.reason : null};
+    whyOpen = false;
     renderHint();
-    // A phone's bar may be full (it holds a quarter of the window, then scrolls): show the
-    // suggestion, its last part; then the highlighted place on the board.
-    dom.promptBar.scrollTop = dom.promptBar.scrollHeight;
+    // The suggestion in the bar, then the highlighted place on the board.
+    showAnswer();
     const first = lit.find((n) => dom.board.contains(n)) || lit[0];
     for (const n of lit) if (dom.board.contains(n)) revealSideways(n);
     if (first) bringIntoView(first);
@@ -137,6 +156,43 @@ export function onHint(msg) {
   }
   toast("The table moved on while the hint was thought over; ask again.", "info", "hint");
   renderHint();
+}
+
+/** Scroll the prompt bar (it holds a quarter of the window, then scrolls inside) to show the
+ *  suggestion whole with the prompt's words above it: a phone's bar draws the answer right
+ *  under the words (lair.css), so at its top both show. When they do not both fit, the bar
+ *  scrolls the least that shows the answer's end, to a line's top: a line above the answer
+ *  shows whole or not at all. (It scrolled to its end: the words were cut in half at its top
+ *  edge, the new-user trial at 375×812.) */
+function showAnswer() {
+  const bar = dom.promptBar;
+  bar.scrollTop = 0;
+  const top = bar.getBoundingClientRect().top + bar.clientTop;
+  const a = answer.getBoundingClientRect();
+  // (with more below the answer, the bar's "more below" cue covers its bottom edge: prompt.js)
+  const more = bar.scrollHeight - (a.bottom - top) > parseFloat(getComputedStyle(bar).paddingBottom) + 2;
+  const cue = more ? bar.querySelector(".bar-cue > span") : null;
+  const need = a.bottom - top - bar.clientHeight + (cue ? cue.getBoundingClientRect().height : 0);
+  if (need <= 0) return;
+  // where a scroll may stop above the answer: the top of a line of words, of a button, of
+  // the answer (from the bar's top)
+  const stops = [a.top - top];
+  const walk = document.createTreeWalker(bar, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const e = n.parentElement;
+    if (!e || answer.contains(e) || !n.textContent.trim()) continue;
+    const box = e.closest("button, summary");
+    if (box) {
+      stops.push(box.getBoundingClientRect().top - top);
+      continue;
+    }
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    for (const q of range.getClientRects()) if (q.height) stops.push(q.top - top);
+  }
+  const fit = stops.filter((t) => t >= need && t <= a.top - top);
+  // (an answer taller than the bar shows from its top)
+  bar.scrollTop = Math.ceil(fit.length ? Math.min(...fit) : a.top - top);
 }
 
 /** A suggested place inside a box that scrolls sideways (a phone's row of tiles behind the

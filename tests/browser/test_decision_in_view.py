@@ -1,0 +1,89 @@
+"""Where you decide is on screen when your prompt arrives (issue 14, item 6), as a new user's
+trial found it: Evil Corp.'s Day turn that offers a hire but no monster to put into play ("Your
+turn: hire a highlighted applicant or pass") brought the (empty) screen and the boards into
+view, the applicants below them out of sight. Now the highlighted applicants come into view,
+below the prompt bar, when that turn arrives at 375×812 (2 players) and 1366×768 (3 players:
+three boards above the applicants).
+
+A real Lair process (tests/chromium.py ``lair_server``: bots move after 0.05 s) and Debian's
+Chromium; every move is a real click. Screenshots: tests/browser/artifacts/decision/.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.test_evil_corp_table import click_action, day_turn, targets, wait_my_turn
+from tests.browser.test_full_match import fill_and_start
+from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
+from tests.chromium import ARTIFACTS, screenshot
+
+pytestmark = pytest.mark.e2e
+
+OUT = ARTIFACTS / "decision"
+#: The deal (tests/chromium.py ``fix_seed``): the same course at every run.
+SEED = 1
+
+
+# The highlighted applicants (Evil Corp.'s applicant queue, each hire a [data-action] cell) and
+# the part of the window below the prompt bar and the phone's last-move line under it.
+APPLICANTS_JS = """() => {
+  let top = 0;
+  for (const id of ["prompt-bar", "last-move-box"]) {
+    const r = document.getElementById(id).getBoundingClientRect();
+    if (r.height && r.bottom > top) top = Math.min(r.bottom, innerHeight);
+  }
+  const cells = [...document.querySelectorAll("#ec-personnel .ec-qcell[data-action]")].map((c) => {
+    const r = c.getBoundingClientRect();
+    return [r.top, r.bottom];
+  });
+  return {top, bottom: innerHeight, cells, scrollY,
+          shown: cells.length > 0 && cells.every(([t, b]) => t >= top - 0.5 && b <= innerHeight + 0.5)};
+}"""
+
+
+def applicants_shown(page) -> dict:
+    """APPLICANTS_JS once the applicants are in view (the table and the renderer bring the
+    place into view after the view is drawn), else as it is after 5 s."""
+    try:
+        page.wait_for_function(f"({APPLICANTS_JS})().shown", timeout=5000)
+    except Exception:  # (a Playwright timeout: the assertion says what is where)
+        pass
+    return page.evaluate(APPLICANTS_JS)
+
+
+@pytest.mark.parametrize(("size", "players"), [("375x812", 2), ("1366x768", 3)])
+def test_a_turn_to_hire_shows_the_applicants(browser, lair_server, size, players):
+    """Evil Corp. at 375×812 (2 players) and 1366×768 (3 players: three boards above the
+    applicants): the host puts the monsters behind her screen into play (a tile, then a
+    highlighted cell) until a Day turn offers a hire and no monster to put into play. When that
+    prompt arrives, the highlighted applicants are on screen below the prompt bar.
+    Screenshots: decision/hire-<size>.png."""
+    page = new_table(browser, lair_server, PHONE_812 if size == "375x812" else DESKTOP_768, "evil_corp",
+                     players, bots=False)
+    try:
+        fill_and_start(page, seed=SEED)
+        found = False
+        for _ in range(60):
+            assert wait_my_turn(page), "the match ended before a turn to hire"
+            kinds = {a["type"] for _, a in targets(page)}
+            picks = page.locator("#board [data-pick]")
+            if day_turn(page) and "hire" in kinds and not picks.count():
+                found = True
+                break
+            if day_turn(page) and picks.count():
+                picks.first.click()  # a tile behind her screen, then a highlighted cell
+                page.wait_for_selector("#board .ec-board [data-action]")
+                assert click_action(page, lambda a: a["type"] == "play")
+            elif not click_action(page, lambda a: a["type"] == "pass"):
+                # a choice (a spawn ability's, the night's keep): the first one offered
+                assert click_action(page, lambda a: a["type"] not in ("skip", "undo")) or \
+                    click_action(page, lambda a: True)
+        assert found, "no Day turn offered a hire without a monster to put into play"
+        got = applicants_shown(page)
+        page.mouse.move(0, 0)  # (the clicks' mouse left over an applicant shows its card)
+        screenshot(page, OUT / f"hire-{size}.png", full_page=False)
+        print(f"\na turn to hire at {size}:", page.inner_text("#prompt-text"), got)
+        assert got["shown"], ("the highlighted applicants are not on screen below the prompt bar", got)
+        assert page.js_errors == []
+    finally:
+        page.context.close()
