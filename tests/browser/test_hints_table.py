@@ -261,10 +261,11 @@ def test_a_refused_hint_is_a_toast_and_the_button_stays(browser, server):
 
 @pytest.fixture(scope="module")
 def slow_bots(tmp_path_factory):
-    """The real site whose bots wait 10 s before each move: a player sees a suggestion before
-    the team-mate bot moves."""
+    """The real site whose bots wait 20 s before each move: a player sees a suggestion before
+    the team-mate bot moves (10 s was too short on a CI machine at load 15: the start, the
+    table and the search worker's first start took longer)."""
     with lair_process(tmp_path_factory.mktemp("db") / "lair.db", BOT_THINK_SECONDS="0.05",
-                      BOT_WORKERS="1", BOT_DELAY="10") as url:
+                      BOT_WORKERS="1", BOT_DELAY="20") as url:
         yield url
 
 

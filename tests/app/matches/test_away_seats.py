@@ -67,11 +67,11 @@ def test_a_bot_move_that_fails_is_tried_again(client, monkeypatch):
     calls = []
     real = BotPool.decide
 
-    async def flaky(self, engine, name, state, seat, rng):
+    async def flaky(self, engine, name, state, seat, rng, **kwargs):
         calls.append(seat)
         if len(calls) == 1:
             raise RuntimeError("database is locked")
-        return await real(self, engine, name, state, seat, rng)
+        return await real(self, engine, name, state, seat, rng, **kwargs)
 
     monkeypatch.setattr(BotPool, "decide", flaky)
     mid, _ = started(client, bots=True)  # the bot bids at once (a simultaneous bid): fails

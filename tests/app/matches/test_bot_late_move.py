@@ -36,10 +36,10 @@ def test_a_bot_overtaken_by_its_team_mate_moves_again(client):
     real = pool.decide
     raced: list[dict] = []
 
-    async def overtaken(engine_, name, state, seat, rng):
+    async def overtaken(engine_, name, state, seat, rng, **kwargs):
         """The bot's first decision: a cell of board 2; Ann plays into it meanwhile."""
         if raced:
-            return await real(engine_, name, state, seat, rng)
+            return await real(engine_, name, state, seat, rng, **kwargs)
         mine = next(a for a in engine.legal_actions(state, 2)
                     if a["type"] == "play" and a["board"] == 1)
         hers = next(a for a in engine.legal_actions(state, 0)

@@ -127,9 +127,9 @@ async def test_a_change_while_a_bot_move_is_committed_does_not_start_a_second_on
     decided: list[tuple[int, str]] = []
     real_decide = service.bots.pool.decide
 
-    async def decide(engine, name, state, seat, rng):
+    async def decide(engine, name, state, seat, rng, **kwargs):
         decided.append((seat, json.dumps(state, sort_keys=True)))
-        return await real_decide(engine, name, state, seat, rng)
+        return await real_decide(engine, name, state, seat, rng, **kwargs)
 
     service.bots.pool.decide = decide
 

@@ -182,10 +182,17 @@ def pg_url(database_url):
 
 
 async def test_an_exhausted_pool_answers_busy(pg_url):
+    # The match is set up through a service with an ordinary pool: with one connection and a
+    # 0.2 s wait, a loaded CI machine once answered the set-up itself busy (the start's look
+    # for bot seats held the connection).
+    ordinary, (setup,) = await services(pg_url, 1)
+    try:
+        mid = await toy_match_at_take_phase(setup)
+    finally:
+        await ordinary[0].dispose()
     engines, (p1,) = await services(pg_url, 1, pool_size=1, max_overflow=0,
                                       pool_timeout=0.2)
     try:
-        mid = await toy_match_at_take_phase(p1)
         async with engines[0].connect():  # the only connection is taken
             with pytest.raises(ServiceError) as err:
                 await p1.submit(mid, 0, "take", 2, {"type": "take", "n": 1})
