@@ -37,6 +37,7 @@ from app.ratelimit import Limiter
 from app.realtime.fanout import HandOver, PgFanout, relay
 from app.realtime.hub import Hub
 from app.realtime.socket import router as ws_router
+from app.serve import freeze_start_up
 from app.settings import Settings, get_settings
 from app.telemetry import events as logs_events
 from app.telemetry import logs, metrics
@@ -115,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                      lambda match_id, change: hub.on_change(match_id, change),
                                      settings.clock_poll)
             outside.start()
+        freeze_start_up(settings.gc_freeze)  # (app/serve.py: once per process)
         try:
             yield
         finally:

@@ -96,6 +96,26 @@ class Reclaim:
             self.trim(0)
 
 
+_frozen = False
+
+
+def freeze_start_up(enabled: bool = True) -> bool:
+    """Move every object alive now out of the collector's reach (``gc.freeze``), once per
+    process: called when the app's start-up is done, what start-up made (modules, routes, the
+    games' data, ~140,000 objects) lives as long as the process. A full collection walks every
+    tracked object and holds the event loop meanwhile; frozen ones it skips, so it walks only
+    what the matches and sockets hold (``GC_FREEZE``, docs/operations.md). Returns False when
+    this process had frozen already (a second app in one process, as in the tests: objects of
+    an earlier app would stay frozen, never collected) or ``enabled`` is False."""
+    global _frozen
+    if _frozen or not enabled:
+        return False
+    gc.collect()  # what is garbage already is not frozen with the rest
+    gc.freeze()
+    _frozen = True
+    return True
+
+
 #: This process's reclaimer (one event loop serves every socket of a uvicorn worker).
 RECLAIM = Reclaim()
 

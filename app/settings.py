@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     # is answered "busy" (app/matches/botpool.py); 0: no limit. Under the table's 30 s wait for an
     # answer, and above a 1 s search at nice 19 on a loaded 2-core machine (5-12 s seen).
     hint_wait_seconds: float = 20.0
+    # Start-up's objects (modules, routes, the games' data) moved out of the collector's reach
+    # once the server is up (gc.freeze): a full collection then walks only what the matches
+    # and sockets hold (app/main.py; docs/operations.md).
+    gc_freeze: bool = True
     cookie_secure: bool = False
     max_message_bytes: int = 64 * 1024
     chat_max_chars: int = 500
