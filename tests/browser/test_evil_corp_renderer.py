@@ -192,7 +192,7 @@ def test_a_tile_that_is_no_choice_says_why(page_url, browser):
     page.close()
 
 
-ICONS_JS = """() => {
+ICONS_JS = r"""() => {
   const shown = (e) => !!e && e.getBoundingClientRect().width > 0 && getComputedStyle(e).display !== "none";
   const px = (e) => parseFloat(getComputedStyle(e).fontSize);
   const named = (e) => ({role: e.getAttribute("role"), label: e.getAttribute("aria-label") || ""});
@@ -278,7 +278,7 @@ def test_board_icons_have_words_names_and_cards(page_url, browser, size):
     assert len(got["magic"]) == 1 and re.fullmatch(r"Magic coins left: \d+", got["magic"][0]), got["magic"]
     assert len(got["levels"]) == 3, got["levels"]
     for cap, *rows in got["levels"]:
-        assert cap == "Levels by summoning strength:", cap
+        assert cap == "By summoning strength:", cap
         assert [re.match(r"Level (\d): \d\+", r["words"]) and int(r["words"][6]) for r in rows] == [1, 2, 3], rows
         assert all(r["px"] >= floor for r in rows), rows
     screenshot(page, SHOTS / f"evil_corp-icons-{size}.png", full_page=False)

@@ -360,9 +360,10 @@ def site(browser, lair_server):
 
 
 #: Per game, the phases (the header's word after "·") whose first host turn test_table_mid_match
-#: finds checked for the desktop's 14 px text floor (phase_floor): besides the one the table is
-#: looked at in, one more of each game's round.
-PHASES = {"drops_of_evil": {"Brewing"}, "evil_corp": {"Night"}, "covil": {"Night"}}
+#: finds checked for the desktop's 14 px text floor (phase_floor), besides the one the table is
+#: looked at in: Drops of Evil's Brewing. (The host's moves here meet no Night in the other two:
+#: test_evil_corp_table checks it at the night keep, test_covil_table_clicks in a combat.)
+PHASES = {"drops_of_evil": {"Placement", "Brewing"}, "evil_corp": {"Day"}, "covil": {"Place", "Afternoon"}}
 
 #: Where the prompt bar is measured at every host turn (issue 14, item 7: at most a quarter of
 #: the window at 1366×768 and at 375×812).

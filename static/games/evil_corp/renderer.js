@@ -1035,7 +1035,7 @@ function personnel(game) {
     // each level and the summoning strength it takes in words (rulebook "Summoning a Demon":
     // "Apply the level that corresponds to the summoning strength"): the flames and "3+" alone
     // read as pictures to a new user
-    el("div", {class: "lv-cap"}, "Levels by summoning strength:"));
+    el("div", {class: "lv-cap"}, "By summoning strength:"));
     d.levels.forEach((lv, i) => {
       const line = el("div", {class: "lv"});
       const pips = I.levelPips(i + 1); pips.classList.add("pips");
