@@ -117,7 +117,11 @@ def test_view_fills_header_seats_prompt_and_log(ctx, mock):
                        {"type": "gamble"}]
     expect(page.locator("#board [data-action].legal")).to_have_count(9)
     # The private event is styled as addressed to this seat only; Bob's is not visible at all.
-    expect(page.locator("#log .log-entry.to-you")).to_have_text(re.compile("only you.*Crypt Key"))
+    expect(page.locator("#log .log-entry.to-you")).to_have_text(re.compile("Only you.*Crypt Key"))
+    # ... its tag as written, not in capitals (which read as shouting), at the desktop's 14 px
+    tag = page.locator("#log .log-entry.to-you .log-tag")
+    assert tag.inner_text() == "Only you"
+    assert float(tag.evaluate("t => getComputedStyle(t).fontSize").removesuffix("px")) >= 14
     expect(page.locator("#log")).not_to_contain_text("Bat.")
     # Bob's draw, worded for everyone but Bob, is not "only you" although one seat reads it
     expect(page.locator("#log .log-entry", has_text="Bob drew a card.")).to_have_count(1)

@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engines import registry
+from tests.browser.test_layout import check_text_sizes
 from tests.chromium import ARTIFACTS, screenshot
 from tests.table_clicks import (
     Clicks,
@@ -355,6 +356,8 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
                 _map_shapes(pages[1 - seat])
                 _shot(page, "combat")
                 _shot(pages[1 - seat], "combat-other")
+                # the desktop's 14 px text floor in a combat too (test_layout checks it mid-match)
+                check_text_sizes(page, "desktop", "Covil, a combat")
             defend = [a for a in acts if a["type"] == "defend"]
             if defend and side == "defender" and not defended:
                 # the defence asked of her (item 6): the prompt, the combat and a Minion to

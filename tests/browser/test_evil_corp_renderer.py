@@ -192,7 +192,7 @@ def test_a_tile_that_is_no_choice_says_why(page_url, browser):
     page.close()
 
 
-ICONS_JS = """() => {
+ICONS_JS = r"""() => {
   const shown = (e) => !!e && e.getBoundingClientRect().width > 0 && getComputedStyle(e).display !== "none";
   const px = (e) => parseFloat(getComputedStyle(e).fontSize);
   const named = (e) => ({role: e.getAttribute("role"), label: e.getAttribute("aria-label") || ""});
@@ -209,6 +209,13 @@ ICONS_JS = """() => {
       word: shown(c.querySelector(".ec-conq-word")) ? px(c.querySelector(".ec-conq-word")) : 0})),
     cargo, trackKey: shown(key) ? key.innerText : null, trackKeyPx: shown(key) ? px(key) : 0,
     trackKeyTop: shown(key) ? Math.abs(key.getBoundingClientRect().top - document.querySelector(".ec-strip > strong").getBoundingClientRect().top) : null,
+    magic: [...document.querySelectorAll(".ec-strip .ec-stat")].map((e) => e.innerText.replace(/\s+/g, " ").trim()).filter((t) => /magic|left/i.test(t)),
+    levels: [...document.querySelectorAll(".ec-demon")].map((d) => [d.querySelector(".lv-cap").innerText,
+      ...[...d.querySelectorAll(".lv")].map((l) => {
+      const words = [...l.childNodes].filter((n) => n.nodeType === 3 || !n.matches("svg")).map((n) => n.textContent).join("").trim();
+      const w = l.querySelector(".lv-word");
+      return {words, px: w && shown(w) ? px(w) : 0};
+    })]),
   };
 }"""
 
@@ -266,6 +273,14 @@ def test_board_icons_have_words_names_and_cards(page_url, browser, size):
     if size == "1920x1080":
         assert got["trackKey"] and all(w in got["trackKey"] for w in ("conquest", "2 magic coins", "victory token")), got
         assert got["trackKeyPx"] >= 14 and got["trackKeyTop"] < 12, got  # on the strip's first line
+    # no row of pictures alone (issue 14, item 1): the supply's magic coins and each demon's
+    # levels say what they are in words beside their pictures, at the text floor
+    assert len(got["magic"]) == 1 and re.fullmatch(r"Magic coins left: \d+", got["magic"][0]), got["magic"]
+    assert len(got["levels"]) == 3, got["levels"]
+    for cap, *rows in got["levels"]:
+        assert cap == "By summoning strength:", cap
+        assert [re.match(r"Level (\d): \d\+", r["words"]) and int(r["words"][6]) for r in rows] == [1, 2, 3], rows
+        assert all(r["px"] >= floor for r in rows), rows
     screenshot(page, SHOTS / f"evil_corp-icons-{size}.png", full_page=False)
     # each kind of picture shows its card: hover (a mouse) or a long press (touch)
     card = page.locator(".card-pop")

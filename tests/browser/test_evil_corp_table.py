@@ -27,6 +27,7 @@ import shutil
 
 import pytest
 
+from tests.browser.test_layout import check_text_sizes
 from tests.chromium import ARTIFACTS, ROOT, fix_seed, lair_process, match_id, screenshot
 
 pytestmark = pytest.mark.e2e
@@ -228,6 +229,11 @@ def play_rounds(browser, server: str) -> tuple[dict, int, int]:
                     save(page, "round-2-1366x768")
             if rounds >= 1 and {"hire", "night keep"} <= set(state["tasks"]) or rounds >= 6:
                 break
+            # the desktop's 14 px text floor at Night too (a night keep, asserted below, is
+            # played at a Night turn: checked before it)
+            if "Night" in page.inner_text("#round-phase") and not state.get("night floor"):
+                state["night floor"] = True
+                check_text_sizes(page, "desktop", "Evil Corp., the host's turn at Night")
             clicks += play_turn(page, state)
         assert page.js_errors == []
     finally:

@@ -97,12 +97,15 @@ PROMPT_JS = """() => {
 # icon, the letters that name Covil's zones), the size it is drawn at (the computed size times
 # the drawing's scale on screen: Covil's map is scaled down to the phone's width, and its zone
 # letters were 9.5 px there).
-TINY_TEXT_JS = """(floor) => {
+TINY_TEXT_JS = """([floor, root]) => {
   const out = new Set();
-  const walk = document.createTreeWalker(document.getElementById("table"), NodeFilter.SHOW_TEXT);
+  const top = document.querySelector(root);
+  if (!top) return [`nothing at ${root}`];
+  const walk = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
     const e = n.parentElement;
-    if (!n.textContent.trim() || !e || e.closest("title, style, script, .sr-only")) continue;
+    // (the content of a closed <details> keeps a box in Chromium, but is not shown)
+    if (!n.textContent.trim() || !e || e.closest("title, style, script, .sr-only, details:not([open]) > :not(summary)")) continue;
     const r = e.getBoundingClientRect();
     if (!r.width || !r.height) continue;
     const cs = getComputedStyle(e);
@@ -141,22 +144,39 @@ def desktop_small(line: str) -> bool:
     return any(re.match(pat, line) and px >= least - 0.05 for pat, least in DESKTOP_SMALL)
 
 
-def check_text_sizes(page, size: str, where: str) -> None:
-    """No visible text of the page smaller than 13 CSS px on a phone; on a desktop none under
-    14 px at 1366×768 (the short screen, where Evil Corp.'s boards are compact) and 1920×1080
-    but what DESKTOP_SMALL lists. The page's viewport is put back."""
+def desktop_tiny(page, root: str = "#table") -> list[str]:
+    """TINY_TEXT_JS's lines for the text inside ``root`` (a CSS selector) under the desktop's
+    14 px at the page's viewport now, but what DESKTOP_SMALL allows."""
+    return [t for t in page.evaluate(TINY_TEXT_JS, [14, root]) if not desktop_small(t)]
+
+
+def check_text_sizes(page, size: str, where: str, root: str = "#table") -> None:
+    """No visible text inside ``root`` (a CSS selector: the table, else e.g. "body" for the
+    lobby, the waiting room and the replay) smaller than 13 CSS px on a phone; on a desktop none
+    under 14 px at 1366×768 (the short screen, where Evil Corp.'s boards are compact) and
+    1920×1080 but what DESKTOP_SMALL lists. The page's viewport is put back."""
     if size == "phone":
-        tiny = page.evaluate(TINY_TEXT_JS, 13)
+        tiny = page.evaluate(TINY_TEXT_JS, [13, root])
         assert not tiny, f"{where}: text under 13 px on the phone: {tiny}"
         return
+    tiny = desktop_text_sizes(page, root)
+    assert not tiny, f"{where}: text under 14 px on a desktop: {tiny}"
+
+
+def desktop_text_sizes(page, root: str = "#table") -> dict[str, list[str]]:
+    """Per desktop size (1366x768, 1920x1080) where any, the text inside ``root`` under 14 px
+    (:func:`desktop_tiny`). The page's viewport is put back."""
     before = page.viewport_size
+    found = {}
     for width, height in ((1366, 768), (1920, 1080)):
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
-        tiny = [t for t in page.evaluate(TINY_TEXT_JS, 14) if not desktop_small(t)]
-        assert not tiny, f"{where}: text under 14 px on a {width}x{height} desktop: {tiny}"
+        tiny = desktop_tiny(page, root)
+        if tiny:
+            found[f"{width}x{height}"] = tiny
     page.set_viewport_size(before)
     page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+    return found
 
 
 # The phone header (issue 14, item 7): at most 15 % of the screen, the game's "? Key" in it
@@ -329,7 +349,7 @@ def site(browser, lair_server):
         matches[game] = re.search(r"/m/(\w+)", host.url).group(1)
     # Matches start when a test first needs them running (test_table_mid_match, or
     # test_replay run alone): the waiting room test (first) sees empty seats.
-    started: dict[str, dict] = {}  # match id -> the tallest prompt bars its host saw
+    started: dict[str, dict] = {}  # match id -> what its host saw (start_and_play)
 
     def start(mid: str) -> dict:
         if mid not in started:
@@ -338,6 +358,12 @@ def site(browser, lair_server):
     yield {"cookies": ctx.cookies(), "matches": matches, "server": lair_server, "start": start}
     ctx.close()
 
+
+#: Per game, the phases (the header's word after "·") whose first host turn test_table_mid_match
+#: finds checked for the desktop's 14 px text floor (phase_floor), besides the one the table is
+#: looked at in: Drops of Evil's Brewing. (The host's moves here meet no Night in the other two:
+#: test_evil_corp_table checks it at the night keep, test_covil_table_clicks in a combat.)
+PHASES = {"drops_of_evil": {"Placement", "Brewing"}, "evil_corp": {"Day"}, "covil": {"Place", "Afternoon"}}
 
 #: Where the prompt bar is measured at every host turn (issue 14, item 7: at most a quarter of
 #: the window at 1366×768 and at 375×812).
@@ -368,14 +394,30 @@ def measure_bar(host, tallest: dict) -> None:
     host.set_viewport_size(DESKTOP["viewport"])
 
 
+def phase_floor(host, floors: dict) -> None:
+    """At the host's first turn in each phase (the header's "Round 2 · Night": "Night"), the
+    table's text under the desktop's 14 px at 1366x768 and 1920x1080 (desktop_text_sizes),
+    kept in ``floors`` by phase: the floor checked beyond the one moment test_table_mid_match
+    looks at."""
+    phase = host.inner_text("#round-phase").split("\u00b7")[-1].strip()
+    if phase not in floors:
+        floors[phase] = desktop_text_sizes(host)
+
+
 def start_and_play(host, server: str, mid: str) -> dict:
     """Fill the match's empty seats with easy bots, start it on :data:`SEED`'s deal and make
-    some host moves; returns the tallest prompt bar seen at each of BAR_SIZES (measure_bar)."""
+    some host moves; returns ``{"bars": the tallest prompt bar seen at each of BAR_SIZES
+    (measure_bar), "floors": the text under 14 px per phase (phase_floor)}``."""
     host.goto(f"{server}/m/{mid}")
     fill_and_start(host, seed=SEED)
     tallest: dict = {}
-    host_moves(host, Rng(7), HOST_MOVES, on_turn=lambda page: measure_bar(page, tallest))
-    return tallest
+    floors: dict = {}
+
+    def on_turn(page) -> None:
+        measure_bar(page, tallest)
+        phase_floor(page, floors)
+    host_moves(host, Rng(7), HOST_MOVES, on_turn=on_turn)
+    return {"bars": tallest, "floors": floors}
 
 
 def test_lobby_and_waiting_room(browser, site):
@@ -385,6 +427,8 @@ def test_lobby_and_waiting_room(browser, site):
         page.wait_for_selector("#create")
         save(page, f"lobby-{size}")
         check_layout(page, size)
+        if size == "desktop":
+            check_text_sizes(page, size, "the lobby", root="body")
         page.goto(f"{site['server']}/m/{site['matches'][GAMES[0][0]]}")
         page.wait_for_selector("#start")
         save(page, f"waiting-{size}")
@@ -398,15 +442,37 @@ def test_lobby_and_waiting_room(browser, site):
         page.context.close()
 
 
+def test_waiting_room_with_a_bot_reads_at_14px(browser, lair_server):
+    """The desktop's 14 px text floor (issue 14 "Done when") in a waiting room with a bot seated
+    and an empty seat: the seat's bot, the bot level pickers and what the bot levels mean
+    (opened). Screenshot: layout/waiting-bot-desktop.png."""
+    page = new_table(browser, lair_server, DESKTOP_768, "covil", 3, "Baltazar", bots=False)
+    try:
+        page.click("#bot-1")
+        page.wait_for_selector("#seats li strong:has-text('Bot')")
+        page.locator("#bot-levels > summary").click()
+        assert page.locator("#bot-levels dd").first.is_visible()
+        screenshot(page, ARTIFACTS / "layout" / "waiting-bot-desktop.png", full_page=True)
+        check_text_sizes(page, "desktop", "the waiting room with a bot", root="body")
+        assert page.js_errors == []
+    finally:
+        page.context.close()
+
+
 @pytest.mark.parametrize("game", [g for g, _ in GAMES])
 def test_table_mid_match(browser, site, game):
     """Each game's table mid-match, from the host's seat on their turn, at both sizes."""
     mid = site["matches"][game]
-    tallest = site["start"](mid)
-    for name, got in tallest.items():
+    seen = site["start"](mid)
+    for name, got in seen["bars"].items():
         print(f"\n{game}: the tallest prompt bar at {name}: {got['height']:.0f} px "
               f"({got['share']:.0%} of the window), {got['buttons']} buttons, prompt {got['text']!r}")
         assert got["share"] <= 0.25, (game, name, got)
+    # the desktop's 14 px floor at the host's first turn of each phase too (phase_floor)
+    print(f"{game}: the phases of the host's turns: {list(seen['floors'])}")
+    assert PHASES[game] <= set(seen["floors"]), (game, list(seen["floors"]))
+    for phase, tiny in seen["floors"].items():
+        assert not tiny, (game, phase, "text under 14 px on a desktop", tiny)
     url = f"{site['server']}/m/{mid}"
     watcher = None  # a spectator (opened from the host's spectator link): the header counts them
     for size in SIZES:
@@ -463,6 +529,8 @@ def test_replay(browser, site, game):
         save(page, f"replay-{game}-{size}")
         no_codes(page, game, f"the replay ({size})")
         check_layout(page, size)
+        if size == "desktop":
+            check_text_sizes(page, size, f"{game}, the replay", root="body")
         # the move shown is named in words under the controls, on the first screen (also on
         # the phone), and its lines are marked in the log (tests/browser/test_replay_log.py)
         now = page.evaluate("""() => {
@@ -557,11 +625,14 @@ def test_each_game_has_a_key_and_cards_for_its_small_icons(browser, site, game):
             selector, words = SMALL_ICONS[game]
             card = hover_card(page, f"#board {selector}")
             assert words.lower() in card.inner_text().lower(), card.inner_text()
+            # an open card at the desktop's 14 px text floor too
+            assert not desktop_tiny(page, ".card-pop"), (game, desktop_tiny(page, ".card-pop"))
             # a seat panel's count too (review item 4): its words as a card
             stat = page.locator("#seats .sb-stat").first
             name = stat.get_attribute("aria-label").rsplit(":", 1)[0]
             card = hover_card(page, "#seats .sb-stat")
             assert name in card.inner_text(), (name, card.inner_text())
+            assert not desktop_tiny(page, ".card-pop"), (game, desktop_tiny(page, ".card-pop"))
         assert page.js_errors == []
         page.context.close()
 

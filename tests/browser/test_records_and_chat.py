@@ -85,8 +85,12 @@ def test_finished_list_record_download_and_imported_replay(browser, server, tmp_
         "lis => lis.map(li => [li.querySelector('.log-tag') ? li.querySelector('.log-tag')"
         ".textContent : null, li.lastChild.textContent])")
     private = [tag for tag, text in lines if text.startswith("You ")]
-    assert private and all(tag and tag.startswith("only ") for tag in private), lines[:12]
-    assert any(tag and tag.startswith("all but ") for tag, _ in lines), lines[:12]
+    assert private and all(tag and tag.startswith("Only ") for tag in private), lines[:12]
+    assert any(tag and tag.startswith("All but ") for tag, _ in lines), lines[:12]
+    # shown as written (not in capitals, which read as shouting), at the desktop's 14 px
+    tags = original.locator("#log .log-tag").evaluate_all(
+        "ts => ts.map(t => [t.innerText, t.textContent, parseFloat(getComputedStyle(t).fontSize)])")
+    assert tags and all(shown == text and px >= 14 for shown, text, px in tags), tags[:6]
     # Step through: the first step, next, previous, then the slider; the same as the original.
     for page in (visitor, original):
         page.click("#first")

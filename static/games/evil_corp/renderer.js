@@ -150,10 +150,13 @@ const CSS = `
 .ec-qcell.last { background: #0000002a; }
 .ec-price { display: inline-flex; align-items: center; gap: .15rem; font-weight: 700; font-size: 14px; }
 .ec-demons { display: flex; flex-wrap: wrap; gap: .35rem; }
-.ec-demon { display: flex; gap: .3rem; align-items: flex-start; padding: .25rem .35rem; border-radius: 6px;
+.ec-demon { display: flex; flex-direction: column; gap: .05rem; padding: .25rem .35rem; border-radius: 6px;
   background: #fbf4e21f; border: 1px solid #fbf4e255; min-width: 11rem; }
 .ec-demon.inactive { opacity: .6; }
-.ec-demon > .ic { width: 2.2rem; height: 2.2rem; }
+.ec-dname { display: flex; align-items: center; gap: .3rem; }
+.ec-dname > .ic { width: 1.6rem; height: 1.6rem; flex: none; }
+.ec-demon .lv-cap { color: #e6d9bf; font-size: 13px; }
+.ec-demon .lv-word { white-space: nowrap; margin-right: .15rem; }
 .ec-demon .lv { display: flex; align-items: center; gap: .15rem; font-size: 13px; }
 .ec-demon .lv .ic { width: 1.1rem; height: 1.1rem; }
 .ec-demon .lv .pips { width: 1.5rem; height: 1rem; }
@@ -211,28 +214,10 @@ const CSS = `
 /* Desktops: no text under 14 px (issue 14 "Done when": body text at least 14 px on desktop; a
    monster's name was 12 px, 11 on a short screen): names on a wider tile, two lines of them. */
 @media (min-width: 601px) {
-  .ec-muted, .ec-qcell, .ec-demon .lv, .ec-end { font-size: 14px; }
+  .ec-muted, .ec-qcell, .ec-demon .lv, .ec-demon .lv-cap, .ec-end { font-size: 14px; }
   .ec-tile .ec-name { font-size: 14px; line-height: 1.05; overflow-wrap: break-word; letter-spacing: -.02em; }
   .ec-tile.big { width: 5.9rem; }
   .ec-qcell { width: 6.5rem; }
-  /* numbers in icons at 14 px too, as phones draw them (below): larger in their icons (22.5 of
-     the icon's 32 units, in icons of 20 px; a tile's corners on a board's cell, 17.6 px, at
-     25.5), an ability's multiplier as text beside its symbol */
-  .ec .ic text.n { font-size: 22.5px; }
-  .ec .ic .badge { display: none; }
-  .ec-mult { display: inline; font-size: 14px; line-height: 1; font-weight: 800; align-self: center; padding: 0 1px; }
-  .ec-tile .ec-abil .k-activated .ec-mult { color: #fff; }
-  .ec-tile .ec-abil > span, .ec-demon .lv { align-items: center; }
-  .ec-tile .ec-tr, .ec-tile .ec-tl, .ec-tile.small .ec-tl, .ec-tile.small .ec-tr { width: 1.25rem; height: 1.25rem; }
-  .ec-cell .ec-tile .ec-tl, .ec-cell .ec-tile .ec-tr { width: 1.1rem; height: 1.1rem; }
-  .ec-cell .ec-tile .ec-tl text.n, .ec-cell .ec-tile .ec-tr text.n { font-size: 25.5px; }
-  .ec-tile .ec-tl { left: 0; top: 0; } .ec-tile .ec-tr { right: 0; top: 0; }
-  .ec-cell .ec-tile { justify-content: flex-end; padding: 0 0 1px; }
-  .ec-cell .ec-tile .ec-glyph { width: .95rem; height: .95rem; margin: 0; }
-  .ec-cell .keep { width: 1.25rem; height: 1.25rem; right: -6px; bottom: -6px; }
-  .ec-bhead .ec-stat .ic, .ec-demon .lv .ic:not(.pips), .ec-key-cargo .ic, .ec .legend-icon > .ic { width: 1.25rem; height: 1.25rem; }
-  .ec-steps > span .ic text.n { font-size: 34px; stroke: #2b2118; stroke-width: 3px; paint-order: stroke; }
-  .ec-steps > span .ic { width: 100%; max-width: 1.1rem; }
 }
 @media (max-width: 600px) {
   .ec-bhead h3 { font-size: 14px; }
@@ -284,30 +269,39 @@ const CSS = `
   #ec-my-screen .ec-supply > * { flex: none; scroll-snap-align: start; }
   #ec-my-screen .ec-supply > .ec-discard { flex-wrap: nowrap; max-width: none; padding-left: .4rem;
     border-left: 1px dashed var(--border, #4a4058); }
-  /* Numbers in icons read at 13 px or more (issue 14, the phones' floor): drawn larger in
-     their icons (21 of the icon's 32 units), each icon holding one at least 20 px wide; an
-     ability symbol's multiplier, too small to read on its badge, as text beside the symbol. */
-  .ec .ic text.n { font-size: 21px; }
-  .ec .ic .badge { display: none; }
-  .ec-mult { display: inline; font-size: 13px; line-height: 1; font-weight: 800; align-self: center;
-    padding: 0 1px; }
-  .ec-tile .ec-abil .k-activated .ec-mult { color: #fff; }
-  .ec-tile .ec-abil > span, .ec-demon .lv { align-items: center; }
-  .ec-tile .ec-tr, .ec-tile .ec-tl, .ec-cell .ec-tile .ec-tl, .ec-cell .ec-tile .ec-tr,
-  .ec-tile.small .ec-tl, .ec-tile.small .ec-tr { width: 1.25rem; height: 1.25rem; }
-  .ec-tile .ec-tl { left: 0; top: 0; } .ec-tile .ec-tr { right: 0; top: 0; }
-  .ec-cell .ec-tile { justify-content: flex-end; padding: 0 0 1px; }
-  .ec-cell .ec-tile .ec-glyph { width: .95rem; height: .95rem; margin: 0; }
-  .ec-cell .keep { width: 1.25rem; height: 1.25rem; right: -6px; bottom: -6px; }
-  .ec-bhead .ec-stat .ic, .ec-demon .lv .ic:not(.pips), .ec-key-cargo .ic, .ec .legend-icon > .ic { width: 1.25rem; height: 1.25rem; }
-  /* the fear track's "2 magic coins": the number fills the coin (a step is ~15 px wide) */
-  .ec-steps > span .ic text.n { font-size: 34px; stroke: #2b2118; stroke-width: 3px; paint-order: stroke; }
-  .ec-steps > span .ic { width: 100%; max-width: 1.1rem; }
   /* and a lower tile there: the creature between the corner numbers, its name, its abilities */
   #ec-my-screen .ec-tile.big { height: 4.85rem; }
   #ec-my-screen .ec-tile.big .ec-glyph { margin-top: 0; width: 1.4rem; height: 1.4rem; flex: none; }
   #ec-my-screen .ec-supply:focus-visible { outline: 2px solid var(--highlight, #f0c93e); outline-offset: -2px; }
 }
+/* Numbers in icons at the text floor of every screen (issue 14 "Done when": 14 px on desktops,
+   13 on phones), one home for both (after the two media queries above, whose sizes it
+   overrides): drawn larger in their icons (22.5 of the icon's 32 units on a desktop, 21 on a
+   phone, in icons of 20 px; a tile's corners on a board's cell, 17.6 px on a desktop, at 25.5),
+   each icon holding one at least 20 px wide; an ability symbol's multiplier, too small to read on
+   its badge, as text beside the symbol. (The sizes are variables of the root: a card's tile is
+   outside the board.) */
+:root { --ec-num: 22.5px; --ec-mult: 14px; --ec-cell-corner: 1.1rem; --ec-cell-num: 25.5px; }
+@media (max-width: 600px) {
+  :root { --ec-num: 21px; --ec-mult: 13px; --ec-cell-corner: 1.25rem; --ec-cell-num: 21px; }
+}
+.ec .ic text.n { font-size: var(--ec-num); }
+.ec .ic .badge { display: none; }
+.ec-mult { display: inline; font-size: var(--ec-mult); line-height: 1; font-weight: 800; align-self: center;
+  padding: 0 1px; }
+.ec-tile .ec-abil .k-activated .ec-mult { color: #fff; }
+.ec-tile .ec-abil > span, .ec-demon .lv { align-items: center; }
+.ec-tile .ec-tr, .ec-tile .ec-tl, .ec-tile.small .ec-tl, .ec-tile.small .ec-tr { width: 1.25rem; height: 1.25rem; }
+.ec-cell .ec-tile .ec-tl, .ec-cell .ec-tile .ec-tr { width: var(--ec-cell-corner); height: var(--ec-cell-corner); }
+.ec-cell .ec-tile .ec-tl text.n, .ec-cell .ec-tile .ec-tr text.n { font-size: var(--ec-cell-num); }
+.ec-tile .ec-tl { left: 0; top: 0; } .ec-tile .ec-tr { right: 0; top: 0; }
+.ec-cell .ec-tile { justify-content: flex-end; padding: 0 0 1px; }
+.ec-cell .ec-tile .ec-glyph { width: .95rem; height: .95rem; margin: 0; }
+.ec-cell .keep { width: 1.25rem; height: 1.25rem; right: -6px; bottom: -6px; }
+.ec-bhead .ec-stat .ic, .ec-demon .lv .ic:not(.pips), .ec-key-cargo .ic, .ec .legend-icon > .ic { width: 1.25rem; height: 1.25rem; }
+/* the fear track's "2 magic coins": the number fills the coin (a step is ~15 px wide) */
+.ec-steps > span .ic text.n { font-size: 34px; stroke: #2b2118; stroke-width: 3px; paint-order: stroke; }
+.ec-steps > span .ic { width: 100%; max-width: 1.1rem; }
 `;
 
 // ----- helpers -----------------------------------------------------------------------------------
@@ -761,7 +755,9 @@ function KEY_ROWS() {
     [I.bag(), "Player bag", "the monsters you draw from at the start of each round."],
     [I.discardPile(), "Discard pile", "monsters removed from the boards and used ones; they go back into the bag."],
     [I.demon(true), "Demon", "summoned through the demon portal; its level depends on the summoning strength."],
-    [I.levelPips(2), "Demon level", "the level applied: the summoning strength shown beside it or more."],
+    [I.levelPips(2), "Demon level (\u201cLevel 2: 3+\u201d on a demon)", "each demon has three ability " +
+      "levels; apply the highest one your summoning strength reaches: the fear strength of the monster put " +
+      "into the demon portal plus its passive ability."],
   ];
 }
 
@@ -775,8 +771,10 @@ function statusStrip(view, game) {
   }
   node.append(el("span", {class: "ec-stat", title: "First player token"}, I.firstPlayer("First player token"),
     el("span", {class: "ec-word"}, "First player:"), sideChips(game, game.first)));
+  // (in words beside the coin: "✦ left: 9" read as a picture puzzle to a new user)
   node.append(el("span", {class: "ec-stat", title: "Magic coins left in the supply"},
-    I.magicCoin(null, "Magic coins left in the supply"), el("span", {class: "ec-word"}, "left:"), String(game.magic_left)));
+    I.magicCoin(null, "Magic coins left in the supply"), el("span", {class: "ec-word"}, "Magic coins left:"),
+    String(game.magic_left)));
   // the fear track's pictures in words, where the strip has room for them on its line (review
   // item 4; each picture on a track has its name and card everywhere)
   node.append(el("span", {class: "ec-trackkey", "aria-hidden": "true"}, el("b", {}, "Fear track:"),
@@ -1029,19 +1027,23 @@ function personnel(game) {
   node.append(row);
   const demons = el("div", {class: "ec-demons"});
   for (const d of game.demons) {
+    // the head beside the name, the level rows under both: the rows' words (below) then keep
+    // the three demons on one row at 1366 px
     const dn = el("div", {class: "ec-demon" + (d.active ? "" : " inactive"),
       "aria-label": `${d.name}, ${d.active ? "active" : "inactive"}`},
-    I.demon(d.active));
-    const info = el("div", {}, el("strong", {}, d.name));
+    el("div", {class: "ec-dname"}, I.demon(d.active), el("strong", {}, d.name)),
+    // each level and the summoning strength it takes in words (rulebook "Summoning a Demon":
+    // "Apply the level that corresponds to the summoning strength"): the flames and "3+" alone
+    // read as pictures to a new user
+    el("div", {class: "lv-cap"}, "By summoning strength:"));
     d.levels.forEach((lv, i) => {
       const line = el("div", {class: "lv"});
-      const pips = I.levelPips(i + 1, `Level ${i + 1}`); pips.classList.add("pips");
-      line.append(pips, `${lv.min_ss}+`);
+      const pips = I.levelPips(i + 1); pips.classList.add("pips");
+      line.append(pips, el("span", {class: "lv-word"}, `Level ${i + 1}: ${lv.min_ss}+`));
       for (const e of lv.effects || []) line.append(I.abilitySymbol(e), mult(e) || "");
       if (lv.pay) line.append(I.goldCoin(lv.pay, `Pay ${lv.pay} gold`));
-      info.append(line);
+      dn.append(line);
     });
-    dn.append(info);
     attachCard(dn, () => demonCard(d));
     for (const a of actionsWhere((x) => (x.type === "summon" || x.type === "flip_demon") && x.demon === d.demon)) {
       clickable(dn, a);

@@ -40,10 +40,11 @@ export function logEntry(e, ctx, fresh = false) {
     if (ctx.jump) li.title = step ? `Go to move ${step}` : "Go to the setup";
   }
   const to = e && Array.isArray(e.to) ? e.to : null;
-  // Tag who could read an addressed event, from the viewer's side: "only you", "you & Ana"
+  // Tag who could read an addressed event, from the viewer's side: "Only you", "You & Ana"
   // (a team), none when every seat but one reads it (the missing seat got its own wording:
   // `others`, marked by the server, app/matches/views.py _others_wordings). A replay (no seat)
-  // shows every seat's events, so each says whose it was: "only Ana", "all but Ana".
+  // shows every seat's events, so each says whose it was: "Only Ana", "All but Ana". Shown as
+  // written, in sentence case (lair.css .log-tag: capitals read as shouting).
   // A spectator (no seat, nothing revealed) reads only public lines (engines/base.py
   // visible_log: the public wordings marked for spectators): no tag, they are for everyone.
   const me = ctx.you ?? null;
@@ -59,9 +60,9 @@ export function logEntry(e, ctx, fresh = false) {
     li.classList.add("private");
     const others = to.filter((s) => s !== me).map(name);
     const left = [...Array(n).keys()].filter((s) => !to.includes(s)).map(name);
-    const tagText = mine && to.length === 1 ? "only you" : mine ? `you & ${others.join(", ")}`
-      : e.others && left.length ? `all but ${left.join(", ")}`
-      : `only ${to.map(name).join(", ")}`;
+    const tagText = mine && to.length === 1 ? "Only you" : mine ? `You & ${others.join(", ")}`
+      : e.others && left.length ? `All but ${left.join(", ")}`
+      : `Only ${to.map(name).join(", ")}`;
     li.append(el("span", {class: "log-tag", title: `Seen by ${to.map(name).join(", ")}`}, tagText), " ");
     if (mine) li.classList.add("to-you");
   }
