@@ -37,7 +37,7 @@ from app.ratelimit import Limiter
 from app.realtime.fanout import HandOver, PgFanout, relay
 from app.realtime.hub import Hub
 from app.realtime.socket import router as ws_router
-from app.serve import freeze_start_up
+from app.serve import freeze_start_up, tune_collector
 from app.settings import Settings, get_settings
 from app.telemetry import events as logs_events
 from app.telemetry import logs, metrics
@@ -117,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                      settings.clock_poll)
             outside.start()
         freeze_start_up(settings.gc_freeze)  # (app/serve.py: once per process)
+        tune_collector(settings.gc_young)
         try:
             yield
         finally:

@@ -116,6 +116,17 @@ def freeze_start_up(enabled: bool = True) -> bool:
     return True
 
 
+def tune_collector(young: int) -> None:
+    """Collect the youngest generation every ``young`` net allocations of tracked objects
+    instead of CPython's 700 (``GC_YOUNG``; 0 keeps CPython's). A move's work makes thousands of
+    short-lived objects: collected every 700, many of them are still in use and get promoted to
+    the old generations, where they die later and add to what makes a full collection due
+    (which holds the event loop for the whole heap: docs/operations.md)."""
+    if young > 0:
+        _young, middle, old = gc.get_threshold()
+        gc.set_threshold(young, middle, old)
+
+
 #: This process's reclaimer (one event loop serves every socket of a uvicorn worker).
 RECLAIM = Reclaim()
 

@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     # once the server is up (gc.freeze): a full collection then walks only what the matches
     # and sockets hold (app/main.py; docs/operations.md).
     gc_freeze: bool = True
+    # Net allocations between two collections of the youngest generation (0: CPython's 700);
+    # app/serve.py tune_collector.
+    gc_young: int = 20_000
     cookie_secure: bool = False
     max_message_bytes: int = 64 * 1024
     chat_max_chars: int = 500

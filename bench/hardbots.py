@@ -75,7 +75,8 @@ def server_env() -> dict[str, str]:
     return {"BOT_THINK_SECONDS": str(fields["bot_think_seconds"].default),
             "BOT_WORKERS": str(fields["bot_workers"].default),
             # the caller's choice (an A/B of the start-up freeze), else the default
-            "GC_FREEZE": os.environ.get("GC_FREEZE", str(fields["gc_freeze"].default))}
+            "GC_FREEZE": os.environ.get("GC_FREEZE", str(fields["gc_freeze"].default)),
+            "GC_YOUNG": os.environ.get("GC_YOUNG", str(fields["gc_young"].default))}
 
 
 def order(round_index: int) -> tuple[str, str]:
