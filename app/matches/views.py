@@ -103,7 +103,8 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
     used = hint_uses(snap, version)
     for viewer, view in views.items():
         view["version"] = version
-        view["labels"] = [game_named(plurals(engine.describe(state, a)))
+        # seat references by name, as in the log ("Attack Morgana's troop", not "Player 1's")
+        view["labels"] = [game_named(_named(engine.describe(state, a), names_key))
                           for a in view["legal_actions"]]
         if undo_for is not None and undo_for(viewer):
             view["legal_actions"].append(dict(UNDO))

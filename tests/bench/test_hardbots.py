@@ -43,7 +43,15 @@ def test_hard_bots_mode_refuses_what_it_cannot_measure(argv, capsys):
 def test_the_server_gets_the_real_settings_whatever_the_callers_environment(monkeypatch):
     monkeypatch.setenv("BOT_THINK_SECONDS", "0.01")
     monkeypatch.setenv("BOT_WORKERS", "7")
-    assert hardbots.server_env() == {"BOT_THINK_SECONDS": "1.0", "BOT_WORKERS": "0"}
+    monkeypatch.delenv("GC_FREEZE", raising=False)
+    monkeypatch.delenv("GC_YOUNG", raising=False)
+    assert hardbots.server_env() == {"BOT_THINK_SECONDS": "1.0", "BOT_WORKERS": "0",
+                                     "GC_FREEZE": "True", "GC_YOUNG": "20000"}
+    # the collector's settings are the caller's to compare (an A/B), said in the results
+    monkeypatch.setenv("GC_FREEZE", "false")
+    monkeypatch.setenv("GC_YOUNG", "0")
+    assert hardbots.server_env() == {"BOT_THINK_SECONDS": "1.0", "BOT_WORKERS": "0",
+                                     "GC_FREEZE": "false", "GC_YOUNG": "0"}
 
 
 def test_rounds_alternate_the_order_of_the_phases():

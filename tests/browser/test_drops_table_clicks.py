@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engines import registry
+from tests.browser.test_full_match import host_new_match
 from tests.chromium import ARTIFACTS, screenshot
 from tests.table_clicks import (
     Clicks,
@@ -39,12 +40,7 @@ PHONE = {"width": 375, "height": 812}
 def _start(browser, server: str, viewport: dict):
     ctx = browser.new_context(viewport=viewport, reduced_motion="reduce", has_touch=viewport is PHONE)
     page = ctx.new_page()
-    page.goto(server + "/")
-    page.fill("#name", "Morgana")
-    page.click("#name-submit")
-    page.check("#game-drops_of_evil")
-    page.select_option("#players-drops_of_evil", "2")
-    page.click("#create")
+    host_new_match(page, server, "Morgana", "drops_of_evil", 2)
     page.click("#bot-1")
     page.wait_for_selector("#seats li[data-seat='1'] strong")
     page.click("#start")

@@ -27,7 +27,8 @@ import shutil
 
 import pytest
 
-from tests.browser.test_layout import check_text_sizes
+from tests.browser.test_full_match import host_new_match
+from tests.browser.test_layout import check_text_sizes, open_page
 from tests.chromium import ARTIFACTS, ROOT, fix_seed, lair_process, match_id, screenshot
 
 pytestmark = pytest.mark.e2e
@@ -432,12 +433,8 @@ def test_your_screen_and_boards_are_on_screen_when_the_prompt_arrives(browser, f
     """Items 2 and 6: opened on the host's turn, the table shows her screen and the boards she
     may use without a scroll by hand (the renderer brings them into view); at 1366×768 every
     fear track fits on screen at once."""
-    ctx = browser.new_context(**SIZES[size], reduced_motion="reduce")
-    ctx.add_cookies(four_players["cookies"])
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(four_players["url"])
+    page = open_page(browser, SIZES[size], four_players["url"], four_players["cookies"])
+    ctx, errors = page.context, page.js_errors
     page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=30_000)
     page.wait_for_selector("#board .ec-board")
     assert day_turn(page)  # where she decides: her screen and the boards she may use
@@ -504,13 +501,10 @@ def test_the_tile_row_stays_reachable_by_keyboard_after_a_rotation(browser, four
     after the table was drawn: opened in landscape (812×375, the row wraps, no focus stop),
     turned upright with no new view, Tab from the screen's head reaches the row and the arrow
     key scrolls it; turned back, the row is no focus stop any more."""
-    ctx = browser.new_context(viewport={"width": 812, "height": 375}, device_scale_factor=2,
-                              is_mobile=True, has_touch=True, reduced_motion="reduce")
-    ctx.add_cookies(four_players["cookies"])
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(four_players["url"])
+    page = open_page(browser, {"viewport": {"width": 812, "height": 375}, "device_scale_factor": 2,
+                               "is_mobile": True, "has_touch": True},
+                     four_players["url"], four_players["cookies"])
+    ctx, errors = page.context, page.js_errors
     page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=30_000)
     page.wait_for_selector("#ec-my-screen .ec-supply > .ec-tile")
     page.wait_for_timeout(300)
@@ -538,17 +532,9 @@ def test_the_finished_page_reads_names_too(browser, server):
     """Item 3 on the finished-match page: a match of two bots played to its end shows the
     final table, the result and the whole log with names only (a catalogue id, a cell id or an
     abbreviation in any of its texts fails)."""
-    ctx = browser.new_context(**SIZES["1366x768"], reduced_motion="reduce")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server + "/")
-    page.fill("#name", "Morgana")
-    page.click("#name-submit")
-    page.check("#game-evil_corp")
-    page.select_option("#players-evil_corp", "2")
-    page.select_option("select[name=host_plays]", "no")
-    page.click("#create")
+    page = open_page(browser, SIZES["1366x768"], "about:blank")
+    ctx, errors = page.context, page.js_errors
+    host_new_match(page, server, "Morgana", "evil_corp", 2, {"select[name=host_plays]": "no"})
     page.click("#fill")
     page.click("#start")
     page.wait_for_selector("#table .ec")

@@ -42,14 +42,18 @@ def name_yourself(page, name: str) -> None:
     page.click("#name-submit")
 
 
-def host_new_match(page, server: str, name: str, game: str, players: int | None = None) -> None:
+def host_new_match(page, server: str, name: str, game: str, players: int | None = None,
+                   options: dict[str, str] | None = None) -> None:
     """A new user opens the lobby, names themself ``name`` and creates a ``game`` match
-    (``players`` seats, else the game's default); the page is then its waiting room."""
+    (``players`` seats, else the game's default; ``options``: the lobby form's selects to set
+    first, selector → value); the page is then its waiting room."""
     page.goto(server + "/")
     name_yourself(page, name)
     page.check(f"#game-{game}")
     if players is not None:
         page.select_option(f"#players-{game}", str(players))
+    for select, value in (options or {}).items():
+        page.select_option(select, value)
     page.click("#create")
 
 

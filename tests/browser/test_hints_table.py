@@ -20,7 +20,7 @@ import shutil
 
 import pytest
 
-from tests.browser.test_full_match import fill_and_start
+from tests.browser.test_full_match import fill_and_start, host_new_match
 from tests.browser.test_layout import PHONE_812, new_table
 from tests.chromium import ARTIFACTS, ROOT, lair_process, screenshot
 
@@ -276,13 +276,8 @@ def test_a_suggestion_stays_while_a_team_mate_moves(browser, slow_bots):
     ctx, host = new_page(browser)
     frames = frames_of(host)
     try:
-        host.goto(slow_bots + "/")
-        host.fill("#name", "Morgana")
-        host.click("#name-submit")
-        host.check("#game-evil_corp")
-        host.select_option("#players-evil_corp", "4")
-        host.select_option("select[name=opt_evil_corp_first_player]", "0")
-        host.click("#create")
+        host_new_match(host, slow_bots, "Morgana", "evil_corp", 4,
+                       {"select[name=opt_evil_corp_first_player]": "0"})
         host.wait_for_selector("#fill")
         host.select_option("#fill-level", "easy")
         host.click("#fill")
@@ -332,12 +327,7 @@ def test_a_suggested_tile_comes_into_the_phone_rows_view(browser, server):
     try:
         host = ctx.new_page()
         frames = frames_of(host)
-        host.goto(server + "/")
-        host.fill("#name", "Morgana")
-        host.click("#name-submit")
-        host.check("#game-evil_corp")
-        host.select_option("#players-evil_corp", "2")
-        host.click("#create")
+        host_new_match(host, server, "Morgana", "evil_corp", 2)
         host.wait_for_selector("#start")
         fill_and_start(host)
         checked = 0

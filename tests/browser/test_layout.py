@@ -25,6 +25,7 @@ from engines.base import Rng
 from tests.browser.test_full_match import (
     fill_and_start,
     host_moves,
+    host_new_match,
     name_yourself,
     no_codes,
 )
@@ -653,11 +654,7 @@ def new_table(browser, server: str, size: dict, game: str, players: int, name: s
     page = ctx.new_page()
     page.js_errors = []
     page.on("pageerror", lambda e: page.js_errors.append(str(e)))
-    page.goto(server + "/")
-    name_yourself(page, name)
-    page.check(f"#game-{game}")
-    page.select_option(f"#players-{game}", str(players))
-    page.click("#create")
+    host_new_match(page, server, name, game, players)
     if bots:
         fill_and_start(page)
     return page

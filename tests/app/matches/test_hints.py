@@ -311,3 +311,12 @@ def test_a_hint_the_pool_gave_up_on_is_busy_and_nothing_is_recorded(hints_client
         hint(client, mid)
     assert (err.value.code, err.value.status) == (ErrorCode.BUSY, 503)
     assert client.portal.call(service.snapshot, mid).hint_uses == []
+
+
+def test_the_table_links_the_replay_so_far(client):
+    """New-user trial (session 13): mid-match, the replay was reachable only by typing its
+    address. The table's log heading links it (a new tab: the table stays live)."""
+    mid, _bob = two_players(client)
+    page = client.get(f"/m/{mid}").text
+    assert f'class="log-replay" href="/m/{mid}/replay"' in page and "Replay so far" in page
+    assert client.get(f"/m/{mid}/replay").status_code == 200

@@ -140,3 +140,19 @@ def test_a_frozen_rules_version_reads_the_live_versions_names():
     assert old.version < live.version and not old.display_names()
     text = "Player 1 puts B07 into play: raid-1."
     assert game_namer(old)(text) == game_namer(live)(text) != text
+
+
+def test_action_labels_name_the_seats_they_refer_to(monkeypatch):
+    """New-user trial (session 13): Evil Corp.'s "Choose Player 2" and Covil's "Attack Player
+    1's standing troop in B" reached the table's buttons and the hint's words; labels now name
+    seats as the log does."""
+    from app.matches.views import build_views
+    from engines import registry
+
+    engine = registry.get("evil_corp")
+    state = engine.setup(2, engine.options().model_dump(), 7)
+    monkeypatch.setattr(type(engine), "describe",
+                        lambda self, state, action: "Attack Player 2's troop; then 2 tile(s)")
+    views = build_views(engine, _snapshot("evil_corp", 2, state), state, 0, [0, 1])
+    labels = [label for seat in (0, 1) for label in views[seat]["labels"]]
+    assert labels and all(label == "Attack P1's troop; then 2 tiles" for label in labels), labels
