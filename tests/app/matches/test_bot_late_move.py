@@ -65,7 +65,11 @@ def test_a_bot_overtaken_by_its_team_mate_moves_again(client):
                                     .where(ActionRow.match_id == mid)
                                     .order_by(ActionRow.seq))).all()
     done = client.portal.call(moves)
-    assert [seat for seat, _ in done] == [0, 2], "the bot of seat 3 never moved"
+    # Ann's move, then the bot's: one, or more when the deal gives its turn more to do (a
+    # monster's ability after it: CI once saw three; the deal is random here)
+    seats = [seat for seat, _ in done]
+    assert seats[0] == 0 and seats[1:] and set(seats[1:]) == {2}, \
+        ("the bot of seat 3 never moved", seats)
     assert done[1][1] != raced[0]
     m = client.portal.call(service.snapshot, mid).match
     assert 2 not in engine.prompts(m.state)
