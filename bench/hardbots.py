@@ -170,8 +170,8 @@ async def probe(http: httpx.AsyncClient) -> dict:
 
 
 def worker_facts(pids: list[int], server_pid: int) -> list[dict]:
-    """What ``/proc`` says of each worker: ``{"pid", "nice", "parent_is_server", "spawned"}``
-    (``spawned``: started by multiprocessing's spawn entry point, a fresh interpreter, not a
+    """What ``/proc`` says of each worker: ``{"pid", "nice", "idle_policy", "parent_is_server",
+    "spawned"}`` (``idle_policy``: scheduled ``SCHED_IDLE``; ``spawned``: started by multiprocessing's spawn entry point, a fresh interpreter, not a
     fork of the server). A worker gone meanwhile is left out."""
     out = []
     for pid in pids:
@@ -179,9 +179,10 @@ def worker_facts(pids: list[int], server_pid: int) -> list[dict]:
             stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
             nice = os.getpriority(os.PRIO_PROCESS, pid)
+            idle = os.sched_getscheduler(pid) == os.SCHED_IDLE
         except OSError:
             continue
-        out.append({"pid": pid, "nice": nice, "parent_is_server": int(stat[1]) == server_pid,
+        out.append({"pid": pid, "nice": nice, "idle_policy": idle, "parent_is_server": int(stat[1]) == server_pid,
                     "spawned": b"multiprocessing.spawn" in cmdline})
     return out
 
@@ -367,11 +368,13 @@ def rows(r: dict) -> list[str]:
         med = h["median"]
         verdict = ("not valid: " + ", ".join(k for k in ("thinking", "idle") if not h[k])
                    if not h["valid"] else ("met" if h["target_met"] else "NOT met"))
+        workers = [(x["nice"], x.get("idle_policy"), x["spawned"], x["parent_is_server"])
+                   for x in h["workers"]]
         out.append(f"| {game} | median | | {med['without']['p50_ms']}/{med['without']['p99_ms']}"
                    f" | {med['with']['p50_ms']}/{med['with']['p99_ms']} | **{h['p99_ratio']}** "
                    f"(≤ {h['target']}: {verdict}) | workers "
-                   f"{[(x['nice'], x['spawned'], x['parent_is_server']) for x in h['workers']]} "
-                   f"(nice, spawned, child of the server) | |")
+                   f"{workers} "
+                   f"(nice, SCHED_IDLE, spawned, child of the server) | |")
     return out + [""]
 
 

@@ -3,8 +3,8 @@
 ``easy`` and ``normal`` decide in milliseconds: a thread of the server process. ``hard`` searches
 for up to ``BOT_THINK_SECONDS`` of CPU (default 1 s): it runs in a pool of at most cores - 1
 worker processes, spawned (never forked from the running server: no copy of its sockets, locks
-or event loop), at the lowest OS priority (``nice 19``), so the event loop and the other tables'
-moves keep their core. A worker ends itself within about a second once the server process is
+or event loop), at the lowest OS priority (``nice 19`` and, on Linux, ``SCHED_IDLE``), so the
+event loop and the other tables' moves keep their core. A worker ends itself within about a second once the server process is
 gone (killed with -9, its queue is never closed, and the worker would wait on it for ever). If
 the pool cannot decide (it could not start, a worker died), the move is played at the ``normal``
 level instead and the failure is logged.
@@ -73,14 +73,29 @@ class PoolBusy(Exception):
 PARENT_POLL = 1.0
 
 
-def _init_worker(parent: int) -> None:
-    """Worker initializer: the lowest CPU priority (searches yield to the server), and a
-    daemon thread that ends the worker once ``parent`` (the server's pid) is no longer its
-    parent."""
+def lowest_priority() -> None:
+    """Give this process the lowest CPU priority there is: ``nice 19`` everywhere, and on Linux
+    the ``SCHED_IDLE`` policy. Nice 19 alone still takes a share of a core the server wants
+    (on a 2-core machine the tables' p99 rose 1.3-1.8x with a search beside them: bench/README.md),
+    and the kernel places a waking server thread on a free core only: a core running a
+    ``SCHED_IDLE`` task counts as free, and any other task preempts it at once. Neither needs a
+    privilege (only raising a priority does)."""
     try:
         os.nice(19)
     except OSError:  # not permitted here: still correct, only less polite
         pass
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        except OSError:  # a sandbox refusing it: nice 19 stays
+            pass
+
+
+def _init_worker(parent: int) -> None:
+    """Worker initializer: the lowest CPU priority (:func:`lowest_priority`: searches yield to
+    the server), and a daemon thread that ends the worker once ``parent`` (the server's pid) is
+    no longer its parent."""
+    lowest_priority()
     threading.Thread(target=_watch_parent, args=(parent,), name="lair-parent-watch",
                      daemon=True).start()
 

@@ -137,7 +137,8 @@ def test_the_summary_rows_show_each_round_and_the_verdict():
     for r in rounds:
         r["with"]["pool"]["worker_cores_busy"] = 0.98
     h = {"n": 20, "rounds": rounds, "errors": {},
-         "workers": [{"pid": 5, "nice": 19, "spawned": True, "parent_is_server": True}],
+         "workers": [{"pid": 5, "nice": 19, "idle_policy": True, "spawned": True,
+                      "parent_is_server": True}],
          **hardbots.summarize(rounds)}
     result = {"args": {"hard_bots": 20, "matches": 40, "players": 4, "spectators": 2,
                        "seconds": 6.0, "hard_rounds": 1},
@@ -145,7 +146,7 @@ def test_the_summary_rows_show_each_round_and_the_verdict():
               "server_env": hardbots.server_env(), "games": {"covil": {"hard_bots": h}}}
     text = "\n".join(hardbots.rows(result))
     assert "| covil | 1 | without then with | 10/40 | 12/80 | 2.0 | 9 (20–24) | 0.98 |" in text
-    assert "**2.0** (≤ 1.5: NOT met)" in text and "[(19, True, True)]" in text
+    assert "**2.0** (≤ 1.5: NOT met)" in text and "[(19, True, True, True)]" in text
 
 
 # ----- the probe and the workers ------------------------------------------------------------------
@@ -188,7 +189,7 @@ def test_worker_facts_tell_a_spawned_child_from_the_server_itself():
             time.sleep(0.1)
         assert [f["pid"] for f in facts] == [child.pid, os.getpid()]  # the unknown pid is left out
         assert facts[0] == {"pid": child.pid, "nice": os.getpriority(os.PRIO_PROCESS, 0),
-                            "parent_is_server": True, "spawned": True}
+                            "idle_policy": False, "parent_is_server": True, "spawned": True}
         assert facts[1]["spawned"] is False and facts[1]["parent_is_server"] is False
     finally:
         child.kill()

@@ -105,7 +105,8 @@ def test_a_failing_pool_plays_the_normal_level():
 
 def test_the_pool_counts_its_jobs_and_reports_its_spawned_low_priority_workers():
     """``BotPool.probe`` (read by the load benchmark, bench/hardbots.py): a hard decision is in
-    flight while a worker searches, then done; the worker is a spawned process at nice 19."""
+    flight while a worker searches, then done; the worker is a spawned process at nice 19 and,
+    on Linux, of the ``SCHED_IDLE`` policy (any other task preempts it)."""
     import os
 
     engine = registry.get("covil")
@@ -130,6 +131,8 @@ def test_the_pool_counts_its_jobs_and_reports_its_spawned_low_priority_workers()
         assert (after["workers"], after["seconds"], after["start_method"]) == (1, 0.05, "spawn")
         assert len(after["pids"]) == 1 and after["pids"][0] != os.getpid()
         assert os.getpriority(os.PRIO_PROCESS, after["pids"][0]) == 19
+        if hasattr(os, "SCHED_IDLE"):
+            assert os.sched_getscheduler(after["pids"][0]) == os.SCHED_IDLE
     finally:
         pool.close()
 
