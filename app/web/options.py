@@ -50,8 +50,10 @@ def _player_marks(info) -> dict[str, Any]:
     ``solo_only`` (a setting of solo games only: its title ends with "(solo)", or
     ``json_schema_extra`` ``{"solo": "only"}``), ``solo_value`` (the value a solo game always
     plays with, ``json_schema_extra`` ``{"solo_value": ...}``), ``players`` (the player
-    counts it is a setting of, ``json_schema_extra`` ``{"players": [2]}``; absent: all) and
-    ``none`` (a seat option's words for no seat, ``{"none": "nobody"}``; absent: "—")."""
+    counts it is a setting of, ``json_schema_extra`` ``{"players": [2]}``; absent: all),
+    ``none`` (a seat option's words for no seat, ``{"none": "nobody"}``; absent: "—") and
+    ``names`` (a select's words for its values, ``{"names": {"A": "Water Town"}}``: the lobby's
+    choices and the waiting room's list show them; absent: the values)."""
     extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
     title = (info.title or "").strip().lower()
     marks: dict[str, Any] = {"solo_only": extra.get("solo") == "only" or title.endswith("(solo)")}
@@ -61,6 +63,8 @@ def _player_marks(info) -> dict[str, Any]:
         marks["none"] = str(extra["none"])
     if "solo_value" in extra:
         marks["solo_value"] = extra["solo_value"]
+    if "names" in extra:  # a select's words for its values (Covil's boards by their names)
+        marks["names"] = {str(k): str(v) for k, v in extra["names"].items()}
     return marks
 
 
@@ -108,6 +112,6 @@ def describe_options(engine: Engine, options: dict[str, Any],
         elif field["kind"] == "bool":
             shown = "yes" if value else "no"
         else:
-            shown = str(value)
+            shown = field.get("names", {}).get(str(value), str(value))
         out.append((field["label"], shown))
     return out

@@ -10,6 +10,8 @@ from engines.base import Engine, IllegalAction, Rng, event, public_copy
 from . import combat, core, data, dummy, effects, phases, rules_help, scoring, turn, view
 from .data import RULES, card, relic
 
+_BOARD = data.BOARDS
+
 
 class CovilOptions(BaseModel):
     """Match options.
@@ -23,9 +25,12 @@ class CovilOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
     board: Literal["A", "B"] = Field(
         "A", title="Board",
-        description="A: Water Town (up to 4 players); B: Desert Town (2-3 players). "
-                    "Solo always uses the Desert town map.",
-        json_schema_extra={"solo_value": "B"})  # the waiting room shows what solo plays
+        description=f"{_BOARD['A']['name']}: up to {_BOARD['A']['max_players']} players; "
+                    f"{_BOARD['B']['name']}: up to {_BOARD['B']['max_players']} players. "
+                    f"Solo always uses the {_BOARD['B']['name']} map.",
+        # the waiting room shows what solo plays; the lobby and the room name each board as
+        # its map does (boards.yaml), never by its letter (new-user trial: "Board: A")
+        json_schema_extra={"solo_value": "B", "names": {b: d["name"] for b, d in data.BOARDS.items()}})
     dummies: int = Field(1, ge=1, le=2, title="Dummy players (solo)",
                          description="How many engine-played dummy players a solo game has.")
     dummy_next_to_you: bool = Field(False, title="Dummy fortress next to yours (solo)",

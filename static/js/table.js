@@ -18,7 +18,7 @@
 import {wireCopyButtons} from "./copy.js";
 import {el} from "./dom.js";
 import {acked, refused, setPending} from "./table/actions.js";
-import {bringDecisionIntoView, loadRenderer, logPlaces, logText, revealBelowBar, runRenderer} from "./table/board.js";
+import {boardPromptText, bringDecisionIntoView, loadRenderer, logPlaces, logText, revealBelowBar, runRenderer} from "./table/board.js";
 import {addChat, renderChatNote} from "./table/chat.js";
 import {renderHeader, renderSpectators} from "./table/header.js";
 import {hintRefused, onHint, renderHint} from "./table/hint.js";
@@ -100,7 +100,7 @@ function onView(v) {
     resync();
     return;
   }
-  const promptBefore = promptKey();
+  const promptBefore = shownPrompt();
   const hadView = !!S.view, wasOver = hadView && !!S.view.result;
   setView(v);
   presenceFromView(v);
@@ -123,7 +123,7 @@ function onView(v) {
   const myTurn = document.body.dataset.yourTurn === "true";
   if (!wasMyTurn && myTurn && !v.result) focusPromptBar();
   // Your prompt arrived (or changed): the place where you decide comes into view.
-  if (myTurn && !v.result && promptKey() !== promptBefore) bringDecisionIntoView();
+  if (myTurn && !v.result && shownPrompt() !== promptBefore) bringDecisionIntoView();
   // The match just ended: the result panel (who won, the replay) comes into view. (A page
   // opened on a finished match shows it where it is drawn, at the top of the table.)
   if (v.result && hadView && !wasOver) revealResult();
@@ -134,6 +134,15 @@ function onView(v) {
   if (resign) resign.hidden = !!v.result || (you() !== null && paceSeat(you()).resigned);
   // Seat controls rendered with the page make no sense once the match is over.
   for (const box of document.querySelectorAll(".host-controls, .away-notice")) box.hidden = !!v.result;
+}
+
+/** The viewer's prompt as the bar words it: the server's (promptKey) and the renderer's
+ *  instruction for it, which may change while the server's stays (Covil's afternoon turn: "Move
+ *  a troop…", then, the troop action done, "Acquire a Minion…": the Mercenary pool is the new
+ *  place to decide, and it comes into view). */
+function shownPrompt() {
+  const key = promptKey();
+  return key ? `${key}|${boardPromptText() || ""}` : key;
 }
 
 /** Scroll the result panel into view; and again while the page settles around it (the prompt

@@ -44,3 +44,10 @@ export function clickVerb(lower = false) {
   const verb = TOUCH && TOUCH.matches ? "Tap" : "Click";
   return lower ? verb.toLowerCase() : verb;
 }
+
+/** A keyboard hint ("Esc to cancel") where the main pointer is a mouse, else `touch`: a touch
+ *  screen seldom has a keyboard, so it says what to tap instead, or nothing (new-user trial:
+ *  "(Esc: cancel)" on a phone). */
+export function keyHint(keys, touch = "") {
+  return TOUCH && TOUCH.matches ? touch : keys;
+}

@@ -373,6 +373,13 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
                 click_action(page, defend[0], clicks)
                 defended = True
                 continue
+            # the prompt and its button agree: the attacker's raise "… or pass" has "Pass"
+            # (not "Done responding"); the rulebook spells "defense", the table too
+            prompt = page.locator("#prompt-text").inner_text()
+            done = page.locator("#prompt-actions [data-action='{\"type\":\"done\"}']").inner_text()
+            assert (done == "Pass") == ("or pass" in prompt), (prompt, done)
+            print(f"combat ({side}): {prompt!r} → {done!r}")
+            assert "defence" not in visible_text(page).lower() + prompt.lower(), prompt
             click_action(page, next(a for a in acts if a["type"] == "done"), clicks)
             continue
         if "target" in types:
@@ -430,7 +437,8 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
             # wording on the board) and the ringed troops (item 8)
             # "tap" on a touch screen (review item 10), "click" with a mouse
             verb = "tap" if page.evaluate("matchMedia('(pointer: coarse)').matches") else "click"
-            words = (f"Move: {verb} a troop ringed in green, then a green zone" if page.viewport_size["width"] < 500
+            # (the zones to click are named by their white outline: green read as a Forest)
+            words = (f"Move: {verb} a troop ringed in green, then a zone outlined in white" if page.viewport_size["width"] < 500
                      else f"Move a troop: {verb} one of your standing troops (ringed in green)")
             assert page.locator("#prompt-text").inner_text().startswith(words)
             assert page.locator("#board .cv-hint").count() == 0
@@ -459,6 +467,9 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
     assert moved and attacked and defended and asked_full == {0, 1}
     for p in pages:
         _no_codes(p, "day 2")
+        # the night's lines and the cards read as English: "1 Rebel joins", "up to 1 zone"
+        text = visible_text(p)
+        assert "(s)" not in text and not re.search(r"\b1 Rebel join\b", text), "a count reads wrong"
     _shot(pages[0], "day2")
     clicks.report("Covil")
     assert clicks.counts["a move"] == 2
@@ -467,3 +478,105 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
     assert not errors, errors
     for c in ctxs:
         c.close()
+
+
+# ----- a new user's trial: the afternoon's places to decide, the zones' highlight -----------------
+
+BELOW_BAR_JS = """(sel) => {
+  // the part of the window not under the prompt bar and the phone's last-move line
+  let top = 0;
+  for (const id of ["prompt-bar", "last-move-box"]) {
+    const b = document.getElementById(id), r = b ? b.getBoundingClientRect() : null;
+    if (r && r.height && r.bottom > top) top = r.bottom;
+  }
+  return [...document.querySelectorAll(sel)].some((e) => {
+    const r = e.getBoundingClientRect();
+    return r.height > 0 && r.top >= top - 2 && r.bottom <= innerHeight + 2;
+  });
+}"""
+
+
+def _below_bar(page, selector: str) -> bool:
+    """Some element of `selector` lies wholly in the window below the prompt bar (and the
+    phone's last-move line), brought there by the table: the test never scrolls."""
+    try:
+        page.wait_for_function(f"({BELOW_BAR_JS})({json.dumps(selector)})", timeout=5000)
+        return True
+    except PlaywrightTimeout:
+        return False
+
+
+def _zone_prompt(page, phone: bool) -> str:
+    """The prompt of a zone to click names the zones by their highlight, which no terrain's
+    colour shares: a white dashed outline (the trial read "a green zone" as a Forest)."""
+    text = page.locator("#prompt-text").inner_text()
+    assert "outlined in white" in text and "green zone" not in text, text
+    stroke = page.locator("#board .zone-legal").first.evaluate("e => getComputedStyle(e).stroke")
+    assert stroke == "rgb(255, 255, 255)", stroke
+    if phone:  # a touch screen has no Esc key: no keyboard hint in its prompt
+        assert "Esc" not in text, text
+    return text
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
+    """New-user trial, 1366×768 and 375×812 against an Easy bot, by real clicks: the starting
+    spiral to click (the map first on a phone, above the day and the night fee), then the
+    afternoon's move (the troop and the zones it may go to in view when the prompt arrives),
+    then, the troop action done, "Acquire a Minion": the Mercenary pool comes into view with a
+    card to click (the trial found it below the fold). The zones to click are named by their
+    white outline. Screenshots: covil-table-{zone,pick,acquire}-<size>.png."""
+    from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
+    phone = size == "phone"
+    page = new_table(browser, lair_server, PHONE_812 if phone else DESKTOP_768, "covil", 2)
+    clicks = Clicks()
+    try:
+        if phone:  # the map comes before the day's bar, the night fee and the victory points
+            tops = page.evaluate("""() => [".cv-map", ".cv-top"].map((s) =>
+                document.querySelector("#board " + s).getBoundingClientRect().top)""")
+            assert tops[0] < tops[1], tops
+        placed = False
+        for _ in range(20):
+            page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'",
+                                   timeout=20_000)
+            if "Afternoon" in page.inner_text("#round-phase"):
+                break
+            acts = actions(page)
+            if any(a["type"] == "place" for a in acts):
+                _zone_prompt(page, phone)
+                assert _below_bar(page, "#board .cv-map .cv-focus"), "the spirals to choose from are in view"
+                _shot(page, "zone")
+                placed = True
+                click(page, "#board .zone-legal", clicks)
+            else:
+                _generic(page, clicks)
+        assert placed and "Afternoon" in page.inner_text("#round-phase")
+        # the move: the troop ringed in green and the zones it may go to are in view
+        assert page.locator("#board [data-pick]").count(), "a troop to move"
+        assert _below_bar(page, "#board .cv-map .cv-focus"), "the troop and the zones it may go to are in view"
+        click(page, "#board [data-pick]", clicks)
+        _zone_prompt(page, phone)
+        assert _below_bar(page, "#board .zone-legal"), "a zone to move to is in view"
+        page.mouse.move(1, 1)  # (a mouse's pointer left on a piece shows its card; a finger does not)
+        _shot(page, "pick")
+        move = next(a for a in actions(page) if "to" in a and "from" in a)
+        click_action(page, move, clicks)
+        # the troop action done, the same turn asks to acquire: the pool is where to decide
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
+        assert any(a["type"] == "acquire" for a in actions(page)), actions(page)
+        text = page.locator("#prompt-text").inner_text()
+        assert text.startswith("Acquire"), text
+        assert _below_bar(page, "#board .cv-pool h3"), "the Mercenary pool's heading is in view"
+        assert _below_bar(page, "#board .cv-pool .cv-card[data-action]"), "a Mercenary to acquire is in view"
+        page.mouse.move(1, 1)
+        _shot(page, "acquire")
+        # a card's text reads its counts as English ("up to 1 zone", never "zone(s)")
+        cards = " ".join(page.locator("#board .cv-card .tx").all_inner_texts())
+        assert "(s)" not in cards and "defence" not in cards.lower(), cards
+        # acquiring by a click on a pool card (it then asks for the payment: cancel)
+        acquire = next(a for a in actions(page) if a["type"] == "acquire")
+        click_action(page, acquire, clicks)
+        assert page.locator("#board .cv-pay").count() == 1
+        assert page.js_errors == []
+    finally:
+        page.context.close()

@@ -51,7 +51,7 @@ def test_covil_solo_settings_only_for_one_player(browser, lair_server):
         page.click("#create")
         page.wait_for_selector("#start")
         shown = page.locator("#options").inner_text()
-        assert "Board: B" in shown and "Dummy players (solo): 1" in shown, shown
+        assert "Board: Desert Town" in shown and "Dummy players (solo): 1" in shown, shown
 
 
 def test_drops_forest_side_shows_for_two_players_only(browser, lair_server):

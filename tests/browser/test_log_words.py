@@ -16,6 +16,16 @@ LINES = {
         ("Player 1 takes 1 gold from the yellow port cargo of board 3.",
          "Player 1 takes 1 gold from the yellow port cargo of board 3."),
     ],
+    "covil": [
+        # Night, 3.5 "Rebels Retaliate": the stored line counts with "(s)"; the verb agrees too
+        # (a new user read "1 Rebel join the town"), and "defense" is the rulebook's spelling
+        ("1 Rebel(s) join the town (2 there).", "1 Rebel joins the town (2 there)."),
+        ("1 Rebel join the town (2 there).", "1 Rebel joins the town (2 there)."),
+        ("2 Rebel(s) join the town (5 there).", "2 Rebels join the town (5 there)."),
+        ("Combat in E: attack 3 against defence 2.", "Combat in E: attack 3 against defense 2."),
+        # the board by its name, as the lobby and the waiting room say it (not "board A")
+        ("Covil on board A (Water Town) with 2 players.", "Covil on the Water Town board with 2 players."),
+    ],
     "drops_of_evil": [
         # Income Phase: "you gain 1 Poison Point for each Income icon you have revealed on your
         # Alchilab. However, you lose 1 Poison Point for each Rat you have in your Free Rats space."

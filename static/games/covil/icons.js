@@ -253,7 +253,7 @@ export function gStrength(n, x, y, size) {
   return svgNode;
 }
 
-/** Strength badge (a fist-like burst with a number) for attack/defence values. */
+/** Strength badge (a fist-like burst with a number) for attack/defense values. */
 export const strengthIcon = (n, kind = "attack", size = 22) => icon(size, `${kind} strength ${n}`,
   kind === "attack"
     ? sv("path", {d: "M16 1 L19.5 9 L28 6 L23.5 13.5 L31 18 L22.5 19.5 L24 28 L16 23 L8 28 L9.5 19.5 L1 18 L8.5 13.5 L4 6 L12.5 9 Z", fill: "#e8643c", ...LINE})

@@ -10,7 +10,7 @@ import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import {TERRAIN_FILL, terrainIcon, gTerrain, classIcon, abilityIcon, abilityLabel, goldIcon, relicIcon,
         cardIcon, crownIcon, exIcon, exName, scepterIcon, gMeeple, meepleIcon, gRebel, rebelIcon, gFortress, fortressIcon, hpIcon,
         strengthIcon, gStrength, vpIcon} from "./icons.js";
-import {clickVerb, mendCounts, nounFor, plural} from "../../js/words.js";
+import {clickVerb, keyHint, mendCounts, nounFor, plural} from "../../js/words.js";
 
 export const title = "Covil: The Dark Overlords";
 /** The rulebook's rounds are Days (the table's header: "Day 1 · Afternoon"). */
@@ -29,6 +29,10 @@ const CSS = `
 .cv-main{display:grid;grid-template-columns:minmax(0,1.35fr) minmax(290px,1fr);gap:12px;align-items:start}
 .cv-combat .vs .it{display:inline-flex;align-items:center;gap:6px;white-space:nowrap}
 @media (max-width:820px){.cv-main{grid-template-columns:minmax(0,1fr)}}
+/* Phones: the map first, then the day, the night fee and the victory points (about 220 px
+   there, which pushed the map's zones below the fold: new-user trial), then the hall, the hand,
+   the Mercenary pool and the other halls. */
+@media (max-width:720px){.cv-main{display:contents}.cv-map{order:1}.cv-top{order:2}.cv-side{order:3}.cv-pool{order:4}.cv-halls{order:5}}
 .cv-map{background:#d9cba6;border:3px solid #7a5c37;border-radius:14px;box-shadow:inset 0 0 0 3px #efe3c2;position:relative}
 .cv-map svg{width:100%;height:auto;max-height:calc(100vh - 150px);display:block;margin:auto;border-radius:11px}
 .cv-side{display:flex;flex-direction:column;gap:10px;min-width:0}
@@ -64,8 +68,12 @@ const CSS = `
 .cv-card.legal{box-shadow:0 0 0 3px #0a7d2c;transform:translateY(-2px)}
 .cv-card.legal:hover{box-shadow:0 0 0 4px #0a7d2c}
 svg .legal .hit{stroke:#0a7d2c;stroke-width:3;fill:rgba(10,125,44,.12)}
-svg .zone-legal{fill:rgba(10,125,44,.16);stroke:#0a7d2c;stroke-width:5;stroke-dasharray:10 6;cursor:pointer}
-svg .zone-legal:hover{fill:rgba(10,125,44,.3)}
+/* A zone to click: a white dashed outline edged in black over a lighter zone, a colour no
+   terrain has (new-user trial: the green highlight read as a Forest, drawn green); the prompt
+   names it so (OUTLINED). */
+svg .zone-legal{fill:rgba(255,255,255,.2);stroke:#fff;stroke-width:6;stroke-dasharray:14 8;cursor:pointer}
+svg .zone-legal:hover{fill:rgba(255,255,255,.4)}
+svg .zone-legal-edge{fill:none;stroke:#111;stroke-width:11;pointer-events:none}
 svg .cv-origin{fill:none;stroke:#0a7d2c;stroke-width:4}
 svg .pickable .hit{stroke:#0a7d2c;stroke-width:2.5;fill:rgba(255,255,255,.35)}
 svg .picked .hit{stroke:#000;stroke-width:3.5;fill:rgba(255,255,160,.6)}
@@ -375,7 +383,7 @@ function infoBar({g}) {
       "Night fee (+2 gold) to: ", ...dom) : null,
     keyPanel("covil", keyRows(g)),
   );
-  return el("div", {}, mark(bar, "bar", `${g.day}|${g.phase}|${g.rebels}|${g.first}`), standing(g));
+  return el("div", {class: "cv-top"}, mark(bar, "bar", `${g.day}|${g.phase}|${g.rebels}|${g.first}`), standing(g));
 }
 
 /** A starting spiral as printed on a zone (drawn as on the map), for the key. */
@@ -409,7 +417,7 @@ function keyRows(g) {
     [crownIcon(20), "Leading", "who has the most Victory Points if the game ended now."],
     [classIcon("Melee", 22), "Melee class", "the Minion's base stat adds to a melee attack."],
     [classIcon("Ranged", 22), "Ranged class", "the Minion's base stat adds to a ranged attack."],
-    [classIcon("Defense", 22), "Defense class", "the Minion's base stat adds to a defence."],
+    [classIcon("Defense", 22), "Defense class", "the Minion's base stat adds to a defense."],
     [abilityIcon("reinforcement", 22), "Reinforcement", "improves all your troops while the Minion is in your army."],
     [abilityIcon("influence", 22), "Influence", "a passive advantage outside combat."],
     [abilityIcon("aftershock", 22), "Aftershock", "activates every time you exhaust the Minion to attack."],
@@ -420,7 +428,7 @@ function keyRows(g) {
     [goldIcon(3, 24), "Gold", "a Minion's cost, or a Power Relic's worth in hand; your Treasury has a cap."],
     [relicIcon(22), "Power Relic", "a card in hand; activate it in your turn."],
     [strengthIcon(4, "attack", 24), "Attack strength", "the base stat of the Minion exhausted, plus Reinforcements and active Power Relics."],
-    [strengthIcon(3, "defence", 24), "Defence strength", "1 for the troop, plus the Minion exhausted, Reinforcements and active Power Relics."],
+    [strengthIcon(3, "defense", 24), "Defense strength", "1 for the troop, plus the Minion exhausted, Reinforcements and active Power Relics."],
   ];
 }
 
@@ -463,9 +471,11 @@ function relicChip(g, r) {
 }
 
 // ----- what to do now (the prompt bar's one instruction) -----------------------------------------
-/** The viewer's prompt in words that say where to click on the map (docs/renderer-contract.md
- *  `promptText`): the prompt bar shows this one instruction, and the board repeats none of it;
- *  null (the server's words) when the map has nothing to click (a combat: its panel says it). */
+/** The viewer's prompt in words that say where to click (docs/renderer-contract.md
+ *  `promptText`): the prompt bar shows this one instruction, and the board repeats none of it.
+ *  The zones to click are named by their highlight, a white dashed outline (new-user trial: "a
+ *  green zone" read as a Forest, drawn green); else the server's words, in the table's
+ *  spelling and counts (logText). */
 export function promptText(view) {
   const g = view && view.game;
   if (!g || !g.zones || !table || view.you === null || view.you === undefined) return null;
@@ -475,25 +485,40 @@ export function promptText(view) {
   // a phone's prompt bar keeps to about two lines (issue 14, item 7): the same words, shorter
   const short = PHONE_WIDTH.matches;
   const click = clickVerb(true), Click = clickVerb();   // "tap" on a touch screen
-  if (picked) return short ? `${Click} a green zone to move the troop there (Esc: cancel).`
-    : `Move: ${click} a green zone to move the picked troop there (Esc to cancel).`;
+  const zones = `zone ${OUTLINED}`;
+  if (picked) {
+    // a touch screen has no Esc: the picked troop, tapped again, drops the pick (pickable())
+    const cancel = keyHint(short ? " (Esc: cancel)" : " (Esc to cancel)", short ? "" : ` (${click} the troop again to cancel)`);
+    return short ? `${Click} a ${zones} to move the troop there${cancel}.`
+      : `Move: ${click} a ${zones} to move the picked troop there${cancel}.`;
+  }
   if (moves.length) {
-    if (short) return `Move: ${click} a troop ringed in green, then a green zone; other actions below.`;
+    if (short) return `Move: ${click} a troop ringed in green, then a ${zones}; other actions below.`;
     return moves.some((a) => a.type === "move")
       ? `Move a troop: ${click} one of your standing troops (ringed in green), then the zone to go to. Other troop actions and attacks are in the bar.`
-      : `Move a troop: ${click} the troop (ringed in green), then a green zone.`;
+      : `Move a troop: ${click} the troop (ringed in green), then a ${zones}.`;
   }
   if (legal.some((a) => a.type === "place")) {
-    return short ? `${Click} a green spiral zone for your fortress and 2 troops.`
-      : `Choose your starting spiral: ${click} a green zone for your fortress and 2 troops.`;
+    return short ? `${Click} a spiral ${zones} for your fortress and 2 troops.`
+      : `Choose your starting spiral: ${click} a ${zones} for your fortress and 2 troops.`;
   }
-  if (legal.some((a) => a.type === "retreat")) return `Your troop lost: ${click} the green zone it retreats to.`;
+  if (legal.some((a) => a.type === "retreat")) return `Your troop lost: ${click} the ${zones} it retreats to.`;
   if (legal.some((a) => a.type === "target")) {
     return short ? `${Click} a ringed troop or fortress to attack (the burst: its strength).`
       : `Choose the target of the attack: ${click} a ringed troop or fortress; the burst beside it is the attack's strength.`;
   }
-  return null;
+  if (legal.some((a) => a.type === "acquire")) {
+    // the afternoon once the troop action is done (or no troop stands): the Mercenary pool is
+    // where the player decides (focusPlace), and the prompt says so
+    return short ? `Acquire: ${click} a Mercenary card, or end your turn.`
+      : `Acquire a Minion: ${click} a card in the Mercenary pool; or use a free action, or end your turn.`;
+  }
+  const said = view.prompt && view.prompt.text;
+  return said ? logText(said) : null;
 }
+
+/** How the zones to click are drawn (svg .zone-legal in CSS): the prompt names them so. */
+const OUTLINED = "outlined in white";
 
 /** Phone widths (as the table's: static/js/table/prompt.js). */
 const PHONE_WIDTH = window.matchMedia("(max-width: 720px)");
@@ -510,9 +535,25 @@ const NOUNS = [["troop", "troops"], ["zone", "zones"], ["Rebel", "Rebels"], ["Po
                ["hit point", "hit points"], ["player", "players"], ["victory point", "victory points"]];
 
 /** The log's words for a stored line (docs/renderer-contract.md `logText`): counts read as
- *  English ("1 troop", "2 Power Relics") and victory points in words. */
+ *  English ("1 troop", "2 Power Relics", "1 Rebel joins"), victory points in words and the
+ *  rulebook's spelling ("defense", as the stored lines and prompts do not always write it).
+ *  Card texts and the server's prompts are worded by it too. */
 export function logText(text) {
-  return mendCounts(vpWords(text), NOUNS);
+  return mendCounts(vpWords(text), NOUNS)
+    .replace(/(^|[^\w.])1 Rebel join\b/g, (all, pre) => `${pre}1 Rebel joins`)
+    .replace(/\b([Dd])efence/g, "$1efense")
+    // the board by its name, as the lobby and the waiting room name it (never "board A")
+    .replace(/\bon board [A-Z] \(([^)]+)\)/g, (all, name) => `on the ${name} board`);
+}
+
+/** An action's label in the table's words (docs/renderer-contract.md `labelText`): as the log
+ *  words it, and the attacker's "Done responding" is "Pass", as their prompt says ("Raise the
+ *  stakes …: activate Power Relics or pass"). */
+export function labelText(text, view) {
+  const words = logText(text);
+  const stack = view && view.game && view.game.stack;
+  const top = stack && stack.length ? stack[stack.length - 1] : null;
+  return words === "Done responding" && top && top.kind === "combat" && top.side === "atk" ? "Pass" : words;
 }
 
 // ----- map -----------------------------------------------------------------------------------
@@ -531,7 +572,7 @@ function drawMap(ctx) {
   const pad = R + 12;
   const x0 = Math.min(...pts.map((p) => p[0])) - pad, y0 = Math.min(...pts.map((p) => p[1])) - pad;
   const w = Math.max(...pts.map((p) => p[0])) + pad - x0, h = Math.max(...pts.map((p) => p[1])) + pad - y0;
-  const svg = sv("svg", {viewBox: `${x0} ${y0} ${w} ${h}`, role: "img", "aria-label": `Board ${g.board}: ${g.board_name}`});
+  const svg = sv("svg", {viewBox: `${x0} ${y0} ${w} ${h}`, role: "img", "aria-label": `Board: ${g.board_name}`});
   svg.append(sv("rect", {x: x0, y: y0, width: w, height: h, fill: "#d9cba6"}));
   const done = new Set();
   const paths = sv("g", {});
@@ -562,9 +603,12 @@ function drawMap(ctx) {
   svg.append(front);
   for (const a of moves) table.claim(a); // reachable: pick an origin (data-pick), then a zone
   // The zones the player can act in now (a pick under way: where the troop may go), boxed by
-  // one invisible rectangle: the place the table keeps in view (render(), focusPlace).
+  // one invisible rectangle: the place the table keeps in view (render(), focusPlace). A move's
+  // zones to go to are in it too: the prompt asks for the troop, then the zone (new-user trial:
+  // the lower map below the fold when the move prompt arrived).
   const active = new Set(picked ? [...pickTargets.keys()] : [...zoneActs.keys(),
-    ...legal.filter((a) => a.type === "target").map((a) => a.zone), ...moves.map((a) => a.from)]);
+    ...legal.filter((a) => a.type === "target").map((a) => a.zone), ...moves.map((a) => a.from),
+    ...moves.map((a) => a.to)]);
   const live = [...active].filter((z) => zones[z]);
   if (live.length) {
     const xs = live.map((z) => zones[z].x * S), ys = live.map((z) => zones[z].y * S);
@@ -627,11 +671,10 @@ function drawZone(ctx, z, d, action) {
   // The map is drawn at about half its size on a phone (and in the desktop's left column): a
   // 26-unit letter reads at 13 px or more there (issue 14: text at least 13 px on phones).
   const px = cx - icons * 15 - 21, py = cy - R + 38;
-  over.append(sv("g", {class: "cv-zone-letter"},
-    sv("circle", {cx: px, cy: py, r: 19, fill: "#fbf3df", stroke: "#2b2118", "stroke-width": 2.5}),
+  const plaque = () => [sv("circle", {cx: px, cy: py, r: 19, fill: "#fbf3df", stroke: "#2b2118", "stroke-width": 2.5}),
     sv("text", {x: px, y: py + 9, "text-anchor": "middle", "font-size": 26, "font-weight": 800, fill: "#2b2118",
-                "font-family": "system-ui,sans-serif"}, z),
-    sv("title", {}, `Zone ${z}: ${terr.join(" and ")}`)));
+                "font-family": "system-ui,sans-serif"}, z)];
+  over.append(sv("g", {class: "cv-zone-letter"}, ...plaque(), sv("title", {}, `Zone ${z}: ${terr.join(" and ")}`)));
   grp.append(sv("title", {}, `Zone ${z}: ${terr.join(" and ")}${d.spiral ? " (starting spiral)" : ""}`));
   attachCard(grp, () => el("div", {class: "cv-full"},
     el("h3", {}, ...terr.map((t) => terrainIcon(t, 32)), `Zone ${z}`),
@@ -691,7 +734,7 @@ function drawZone(ctx, z, d, action) {
     tr.append(sv("title", {}, `${ownerName(g, o)}: ${plural(n, up ? "standing troop" : "lying troop")} in zone ${z}`));
     attachCard(tr, () => el("div", {class: "cv-full"},
       el("h3", {}, meepleIcon(color, up, markOf(g, o), 36), `${ownerName(g, o)}: ${plural(n, up ? "standing troop" : "lying troop")}`),
-      el("p", {}, `Zone ${z}. All troops have melee 1 and defence 1.`),
+      el("p", {}, `Zone ${z}. All troops have melee 1 and defense 1.`),
       el("p", {class: "cv-small"}, up ? "Standing: it may lie down to perform one troop action (move, attack, rest a Minion, repair, gain gold)."
         : "Lying down: it has acted; it stands up again next Morning.")));
     const ta = targets.find((a) => a.owner === o && a.up === up);
@@ -715,10 +758,14 @@ function drawZone(ctx, z, d, action) {
   if (origin && !picked) grp.append(sv("path", {class: "cv-origin", d: outline}));
   if (action) {
     // on top of the zone's pieces: the whole zone is the target
+    // (its black edge under the white dashes: white alone fades on a pale Desert)
+    over.append(sv("path", {d: outline, class: "zone-legal-edge"}));
     const hit = sv("path", {d: outline, class: "zone-legal"});
     hit.append(sv("title", {}, table.label(action)));
     clickable(hit, action);
-    over.append(hit);
+    // the zone's letter again over its outline, which runs through the plaque; a click on it
+    // goes to the zone below (pointer-events none)
+    over.append(hit, sv("g", {"pointer-events": "none", "aria-hidden": "true"}, ...plaque()));
   }
   return [grp, over];
 }
@@ -734,7 +781,7 @@ function badge(node, action, x, y) {
 const kindName = {overlord: "Dark Overlord", henchman: "Henchman", mercenary: "Mercenary"};
 
 function minionBody(m, ex, big) {
-  const stat = m.class === "Defense" ? "defence" : m.class.toLowerCase();
+  const stat = m.class.toLowerCase();
   return [
     el("div", {class: "top"},
       el("span", {class: "stat", title: `${m.class} class, base ${stat} ${m.base}`}, classIcon(m.class, big ? 24 : 20), String(m.base)),
@@ -743,7 +790,7 @@ function minionBody(m, ex, big) {
     el("div", {class: "nm"}, m.name),
     el("div", {class: "fam"}, `${kindName[m.kind] || ""}${m.family ? ` · ${m.family}` : ""} · ${m.class}`),
     el("div", {class: "ab"}, abilityIcon(m.type, 16), abilityLabel(m.type)),
-    m.text ? el("div", {class: "tx"}, vpWords(m.text.replace(/^[A-Za-z]+: /, ""))) : null,
+    m.text ? el("div", {class: "tx"}, logText(m.text.replace(/^[A-Za-z]+: /, ""))) : null,
     ex === null || ex === undefined ? null : el("div", {class: "ex"}, exIcon(ex, 16), exName(ex)),
   ];
 }
@@ -756,7 +803,7 @@ function minionFull(g, id, ex) {
   const m = minionData(g, id);
   return el("div", {class: "cv-full"},
     el("div", {class: `cv-card big${ex !== null && ex !== undefined ? ` ex${ex}` : ""}`}, ...minionBody(m, ex, true)),
-    el("p", {class: "cv-small"}, `${m.class} class: base ${m.class === "Defense" ? "defence" : m.class.toLowerCase()} ${m.base}. ` +
+    el("p", {class: "cv-small"}, `${m.class} class: base ${m.class.toLowerCase()} ${m.base}. ` +
       (m.kind === "overlord" ? "Sits on the Evil throne; never leaves it." : `Costs ${m.cost} gold.`)),
     ex === null || ex === undefined ? null : el("p", {class: "cv-small"},
       ex === 0 ? "Ready: you may exhaust it to attack, defend, use its Command or pay with it."
@@ -781,7 +828,7 @@ function relicBody(d, big) {
       el("span", {title: `worth ${d.gold} gold in hand`}, goldIcon(d.gold ?? "?", big ? 26 : 22))),
     el("div", {class: "nm"}, d.name || "Power Relic"),
     el("div", {class: "fam"}, `Power Relic${d.target ? ` · ${d.target}` : ""}`),
-    el("div", {class: "tx"}, vpWords(d.text || "")),
+    el("div", {class: "tx"}, logText(d.text || "")),
   ];
 }
 function relicFull(g, r) {
@@ -811,11 +858,11 @@ function combatPanel(ctx) {
     el("div", {}, `${atk} ${f.akind === "rebel" ? "retaliate" : `(${f.akind}${f.from ? ` from zone ${f.from}` : ""}${aName ? `, ${aName}` : ""})`} against ${ownerName(g, f.def)}'s ${tgt} in zone ${f.dz}`),
     el("div", {class: "vs"}, el("span", {class: "it"}, strengthIcon(f.attack, "attack", 34), `Attack ${f.attack}`),
       el("span", {class: "cv-small"}, "against"),
-      el("span", {class: "it"}, strengthIcon(f.defense, "defence", 34), `Defence ${f.defense}`)),
+      el("span", {class: "it"}, strengthIcon(f.defense, "defense", 34), `Defense ${f.defense}`)),
     el("div", {class: "cv-small"}, `A tie goes to the defender. Responding now: ${who}.`,
       f.dcard ? ` Defending Minion: ${minionData(g, f.dcard).name}.` : ""));
   // The defender's choices in the combat itself (issue 14 item 6: what you act with is where
-  // you look): each ready defensive Minion with the defence it would give.
+  // you look): each ready defensive Minion with the defense it would give.
   // So are the Power Relics in hand the responder may activate now (both sides respond): the
   // cards to respond with lie together in the combat, not in the hall and hand below the fold.
   const defend = ctx.legal.filter((a) => a.type === "defend");
@@ -829,7 +876,7 @@ function combatPanel(ctx) {
         const m = hall[a.slot];
         const card = minionCard(ctx, m.id, m.ex, {action: a});
         const base = Number(minionData(g, m.id).base) || 0;
-        card.append(el("div", {class: "ex"}, strengthIcon(f.defense + base, "defence", 18), `Defence ${f.defense + base}`));
+        card.append(el("div", {class: "ex"}, strengthIcon(f.defense + base, "defense", 18), `Defense ${f.defense + base}`));
         return card;
       }), ...relics.map((a) => relicCard(ctx, a.relic, a)))));
   }

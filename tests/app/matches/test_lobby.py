@@ -153,13 +153,16 @@ def test_solo_room_shows_what_solo_plays_and_multiplayer_rooms_no_solo_settings(
     named(client, "Host")
     solo = client.get(f"/m/{create(client, 'covil', 1, board='A')}").text
     options = solo.split('id="options"')[1].split("</p>")[0]
-    assert "Board: <strong>B</strong>" in options
+    assert "Board: <strong>Desert Town</strong>" in options
     assert "Dummy players (solo)" in options and "Dummy fortress next to yours (solo)" in options
     assert ">1 player<" in solo and "1 players" not in solo
     duo = client.get(f"/m/{create(client, 'covil', 2, board='A')}").text
     options = duo.split('id="options"')[1].split("</p>")[0]
-    assert "Board: <strong>A</strong>" in options and "(solo)" not in options
+    assert "Board: <strong>Water Town</strong>" in options and "(solo)" not in options
     assert ">2 players<" in duo
+    # the lobby names the boards as the room does (one home: the boards' names), not by letter
+    lobby = client.get("/").text
+    assert ">Water Town</option>" in lobby and ">Desert Town</option>" in lobby
 
 
 def test_drops_forest_side_is_a_two_player_setting_with_words(client):
