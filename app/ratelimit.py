@@ -343,7 +343,6 @@ class Limiter:
         return Verdict(False, wait, f"Too many {what} from you for now ({_describe(item)}); "
                                     f"try again in {_seconds(wait)}.")
 
-
     async def refund(self, rule: str, key: str) -> None:
         """Take back one hit of ``rule`` for ``key`` that was let through but cost nothing
         after all (a hint no search worker took: app.matches.hints). Counted as a hit of cost

@@ -7,6 +7,7 @@ it as the ``Page`` dependency (app/web/deps.py); exception handlers build it the
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -72,8 +73,16 @@ def renderer_styles(url: str) -> list[str]:
     injected its own stylesheet drew its board unstyled until it arrived)."""
     if not url.startswith("/static/games/"):
         return []
-    folder = ROOT / url.lstrip("/").rsplit("/", 1)[0]
-    return [f"/{css.relative_to(ROOT).as_posix()}" for css in sorted(folder.glob("*.css"))]
+    return list(_game_styles(url.rsplit("/", 1)[0]))
+
+
+@lru_cache(maxsize=None)
+def _game_styles(folder_url: str) -> tuple[str, ...]:
+    """The stylesheets in the game folder ``folder_url`` (``/static/games/<game>``): looked
+    up once per process, not on every table and replay page (the files ship with the code,
+    so they do not change while it runs; a test that adds one calls ``cache_clear``)."""
+    folder = ROOT / folder_url.lstrip("/")
+    return tuple(f"/{css.relative_to(ROOT).as_posix()}" for css in sorted(folder.glob("*.css")))
 
 
 templates.env.filters["renderer_styles"] = renderer_styles

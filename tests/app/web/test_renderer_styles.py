@@ -18,3 +18,25 @@ def test_the_table_and_replay_templates_link_them_in_the_head():
         source = templates.env.loader.get_source(templates.env, name)[0]
         head = source.split("{% block head %}", 1)[1].split("{% endblock %}", 1)[0]
         assert "renderer_url|renderer_styles" in head, name
+
+
+def test_a_games_stylesheets_are_listed_once_per_process(monkeypatch):
+    """Every table and replay page asks for them: the folder is read once, not per page."""
+    from pathlib import Path
+
+    from app.web import templating
+    templating._game_styles.cache_clear()
+    globs = []
+    real_glob = Path.glob
+
+    def counting_glob(self, pattern):
+        globs.append(self)
+        return real_glob(self, pattern)
+
+    monkeypatch.setattr(Path, "glob", counting_glob)
+    url = renderer_url("drops_of_evil")
+    for _ in range(3):
+        assert renderer_styles(url) == ["/static/games/drops_of_evil/drops.css"]
+    assert len(globs) == 1
+    renderer_styles(url).append("/mutated.css")  # a caller's list is its own
+    assert renderer_styles(url) == ["/static/games/drops_of_evil/drops.css"]
