@@ -108,3 +108,30 @@ def test_the_host_turns_hints_off_with_the_pace_form(lair_server, browser):
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_host_sees_the_invite_link_before_the_pace_form(lair_server, browser):
+    """New-user trial: the invite link sat below the whole Pace form, off the first screen at
+    1366x768. It comes right after the seats now: the host copies it without scrolling, and the
+    pace form follows."""
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport={"width": 1366, "height": 768},
+                                  permissions=["clipboard-read", "clipboard-write"])
+    try:
+        host = context.new_page()
+        host_new_match(host, lair_server, "Morgana", "evil_corp")
+        host.wait_for_selector("#invite-link")
+        screenshot(host, ARTIFACTS / "waiting-room-1366.png", full_page=False)
+        invite = host.locator("#invite-link").bounding_box()
+        watch = host.locator("#watch-link").bounding_box()
+        pace = host.locator("#pace-form").bounding_box()
+        assert invite["y"] < watch["y"] < pace["y"], (invite, watch, pace)
+        copy = host.locator("button[data-copy='invite-link']")
+        box = copy.bounding_box()
+        assert box["y"] + box["height"] <= 768, box  # on the first screen, no scrolling
+        copy.click()
+        expect(copy).to_have_text("Copied ✓")
+        assert host.evaluate("navigator.clipboard.readText()") == host.locator("#invite-link").input_value()
+        assert host.evaluate("window.scrollY") == 0
+    finally:
+        context.close()
