@@ -789,11 +789,15 @@ HEADER_ROW_JS = """() => {
 
 
 def check_one_row(page, who: str) -> dict:
-    """The desktop header keeps to one row (52 px; it wrapped to 82), the whole turn line in
-    the tooltip of its words."""
+    """The desktop header keeps to one row of parts (52 px; it wrapped to 82), no word of it
+    cut (the third new-user trial: a long turn line wraps to a second line of the row, within
+    72 px, rather than end in "…"), the whole turn line in the tooltip of its words."""
+    from tests.browser.test_header_fit import CUT_JS
     got = page.evaluate(HEADER_ROW_JS)
-    assert got["height"] <= 60, (who, "the header wraps", got)
+    assert got["height"] <= 72, (who, "the header wraps", got)
     assert max(got["tops"]) - min(got["tops"]) <= 20, (who, got)
+    cut = page.evaluate(CUT_JS)
+    assert cut["cut"] == [] and cut["past"] == [], (who, cut)
     if got["title"] is not None:
         assert got["title"] == got["turn"].strip(), (who, got)
     return got
@@ -804,7 +808,8 @@ def test_desktop_header_keeps_one_row_with_long_names(browser, lair_server):
     ("YOUR TURN · also waiting for ■ Hard bot 3") and for Covil's host (Links, Resign, a
     spectator). A 4-player Evil Corp. match of four people with long names (the seats of a team
     play at once: "also waiting for" the partner), and Covil's host with a spectator: one row
-    each, the words giving way with an ellipsis. Screenshots: layout/header-long-*.png."""
+    each, no word cut (the pace steps aside, the turn line wraps). Screenshots:
+    layout/header-long-*.png."""
     names = ["Morgana the Magnificent", "Baltazar of the Deep Pit", "Cleopatra Nightshade", "Dracula von Transylvan"]
     host = new_table(browser, lair_server, DESKTOP_768, "evil_corp", 4, names[0], bots=False)
     pages = [host]
@@ -848,12 +853,11 @@ def test_desktop_header_keeps_one_row_with_long_names(browser, lair_server):
         host.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=20_000)
         got = check_one_row(host, "Covil's host")
         print("Covil host header:", got)
-        # the pace shows at least half its words or steps aside: never "L…" (the second
-        # new-user trial)
+        # the pace shows whole or steps aside: never "L…" (the second new-user trial)
         pace = host.evaluate("(() => { const p = document.getElementById('pace-summary');"
                              " return {shown: p.getBoundingClientRect().width > 0,"
                              " width: p.clientWidth, whole: p.scrollWidth}; })()")
-        assert not pace["shown"] or pace["width"] * 2 >= pace["whole"], pace
+        assert not pace["shown"] or pace["width"] >= pace["whole"], pace
         check_layout(host, "desktop")
         screenshot(host, ARTIFACTS / "layout" / "header-long-covil.png", full_page=False)
         assert host.js_errors == []

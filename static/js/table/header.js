@@ -20,8 +20,7 @@ export function renderHeader() {
   dom.roundPhase.textContent = bits.join(" · ");
   dom.roundPhase.title = dom.roundPhase.textContent;
 
-  // On a desktop the header keeps to one row (lair.css): the words after "Your turn" give way
-  // with an ellipsis, their whole in the tooltip (and to screen readers, which read the text).
+  // the whole turn line in its tooltip as well (the screen reader reads the text itself)
   const {waiting, me, myTurn} = turnOf();
   dom.turn.replaceChildren();
   dom.turn.classList.toggle("your-turn", myTurn);
@@ -45,16 +44,20 @@ export function renderHeader() {
   fitPace();
 }
 
-/** On a desktop row with room for less than half of the pace ("Live · no clock"), the pace
- *  steps aside rather than read "L…" (the new-user trial): it is the header's least-used
- *  words, and the room it leaves goes to the round. (The waiting room says it whole; a clock
- *  shows on each seat.) Phones lay the header out their own way (lair.css): untouched there. */
+/** On a desktop row without room for every word, the round and whose turn wrap to a second
+ *  line rather than be cut (lair.css); the pace ("Live · no clock") steps aside first when
+ *  that saves the line: it is the header's least-used words. (The waiting room says it whole;
+ *  a clock shows on each seat.) Phones lay the header out their own way (lair.css): untouched
+ *  there. */
 function fitPace() {
   const pace = document.getElementById("pace-summary");
   if (!pace) return;
   pace.classList.remove("squeezed");
   if (!window.matchMedia("(min-width: 721px)").matches) return;
-  if (pace.clientWidth * 2 < pace.scrollWidth) pace.classList.add("squeezed");
+  const meta = pace.parentElement;
+  const tall = meta.getBoundingClientRect().height;
+  pace.classList.add("squeezed");
+  if (meta.getBoundingClientRect().height > tall - 2) pace.classList.remove("squeezed");  // no line saved
 }
 window.addEventListener("resize", fitPace);
 
