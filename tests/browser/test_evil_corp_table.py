@@ -143,6 +143,39 @@ def gold(page) -> int:
     return int(label.split(":")[1])
 
 
+#: A Night keep button's words (the renderer's labelText): the monster and its price.
+KEEP_WORDS = re.compile(r"^(?:\d )?(?:Keep (?P<name>.+) in the fortress of board (?P<board>\d) "
+                        r"for (?P<price>\d gold|free)|Discard (?P<dname>.+) from the fortress of "
+                        r"board (?P<dboard>\d))$")
+
+
+def check_keep_buttons(page) -> None:
+    """The new-user trial: the Night's keep buttons read "Keep the fortress monster of board 1
+    (pay)", neither the monster nor the price. Each now names the monster in the host's
+    fortress of that board (as the board's tile says it) and the keep cost the board's
+    fortress cell shows. Screenshot: evil_corp_table/night-keep-1366x768.png."""
+    buttons = page.locator("#prompt-actions [data-action]")
+    for i in range(buttons.count()):
+        b = buttons.nth(i)
+        a = json.loads(b.get_attribute("data-action"))
+        if a["type"] not in ("keep", "release"):
+            continue
+        text = " ".join(b.inner_text().split())
+        m = KEEP_WORDS.match(text)
+        assert m, text
+        board = int(m.group("board") or m.group("dboard"))
+        assert board == a["board"] + 1, (text, a)
+        # the board's fortress cells (hers among them) name their monsters in their tiles' labels
+        tiles = page.locator(f".ec-board[data-board='{a['board']}'] [data-cell='fortress'] [aria-label]")
+        labels = tiles.evaluate_all("ts => ts.map((t) => t.getAttribute('aria-label'))")
+        assert any(lab.startswith((m.group("name") or m.group("dname")) + ",") for lab in labels), (text, labels)
+        if a["type"] == "keep":
+            cost = page.locator(f".ec-board[data-board='{a['board']}'] .keep").first.get_attribute("aria-label")
+            want = "free" if not a["pay"] else re.search(r"(\d) gold", cost or "").group(0)
+            assert m.group("price") == want, (text, cost)
+    save(page, "night-keep-1366x768")
+
+
 def play_turn(page, state: dict) -> int:
     """One decision of the host's plan; returns the clicks it took. Day turn: a monster in her
     fortress first, then a hire that leaves enough gold to keep it, then yellow monsters into
@@ -152,6 +185,7 @@ def play_turn(page, state: dict) -> int:
     kinds = {a["type"] for _, a in acts}
     picks = page.locator("#board [data-pick]")
     if "keep" in kinds or "release" in kinds:
+        check_keep_buttons(page)
         if click_action(page, lambda a: a["type"] == "keep"):
             state["tasks"].setdefault("night keep", 1)
             return 1

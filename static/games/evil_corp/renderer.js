@@ -558,6 +558,27 @@ export function logText(text, view) {
   return text.replace(" own(s) ", winners === 1 ? " owns " : " own ");
 }
 
+/** The words of an action's label (docs/renderer-contract.md `labelText`): the Night's keep
+ *  buttons name the monster and its price, as the rulebook's "Discarding Monster Tokens" does
+ *  ("pay 2 or 3 gold coins ... to leave this monster on the settlement board"): "Keep Junior
+ *  Imp in the fortress of board 1 for 2 gold", "... for free" (a free-keep ability), "Discard
+ *  Junior Imp from the fortress of board 1". The engine's label ("Keep the fortress monster of
+ *  board 1 (pay)") names neither, and its words are the rules version's. Every other label
+ *  reads as the log does (`logText`). */
+export function labelText(text, view) {
+  const m = /^(Keep|Discard) the fortress monster of board (\d+)(?: \((pay|free)\))?$/.exec(String(text));
+  const game = view && view.game;
+  if (!m || !game) return logText(text, view);
+  const board = (game.boards || []).find((b) => b.board === Number(m[2]) - 1);
+  const mine = (game.screens || []).find((x) => x.seat === view.you);
+  const half = board && mine && (board.halves || []).find((h) => h.side === mine.side);
+  const cell = half && (half.cells || []).find((c) => c.cell === "fortress");
+  const name = cell && cell.tile ? typeOf(game, cell.tile).name : "the monster";
+  if (m[1] === "Discard") return `Discard ${name} from the fortress of board ${m[2]}`;
+  const price = m[3] === "free" ? "for free" : board ? `for ${board.keep_cost} gold` : "for its keep cost";
+  return `Keep ${name} in the fortress of board ${m[2]} ${price}`;
+}
+
 /** Counted nouns of Evil Corp.'s stored lines. */
 const NOUNS = [["tile", "tiles"], ["cell", "cells"], ["step", "steps"], ["victory token", "victory tokens"],
                ["magic coin", "magic coins"], ["monster", "monsters"]];
