@@ -229,6 +229,10 @@ class HintUseRow(Base):
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
     version: Mapped[int] = mapped_column(Integer)
+    #: How many events the match's log held when it was asked (the engine's whole log, every
+    #: seat's events): where its line goes among a viewer's log lines, which carry no move
+    #: (app.matches.views ``hint_uses``). None: a use recorded before this column.
+    log_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -135,7 +135,7 @@ class Hints:
                 await refund()
             raise ServiceError(ErrorCode.BUSY, "The bots are thinking hard; ask again in a "
                                                "moment.", 503) from None
-        if not await self._record(match_id, seat, version):
+        if not await self._record(match_id, seat, version, len(state["log"])):
             version = await self._late(match_id, engine, seat, version, action)
         await self.store.changed(match_id, HintUsed(seat))
         return Hint(version, action, reason(stats))
@@ -149,21 +149,23 @@ class Hints:
         m = (await self.store.current(match_id)).match
         if m.status == "active" and self.moves.late_ok(match_id, engine, m, seat, version) \
                 and action in engine.legal_actions(m.started_state, seat) \
-                and await self._record(match_id, seat, m.version):
+                and await self._record(match_id, seat, m.version,
+                                       len(m.started_state["log"])):
             return m.version
         raise ServiceError(ErrorCode.STALE, "The table changed while the hint was thought "
                                             "over; ask again.")
 
-    async def _record(self, match_id: str, seat: int, version: int) -> bool:
+    async def _record(self, match_id: str, seat: int, version: int, log_at: int) -> bool:
         """Insert the use if the match still runs at ``version`` (one statement: a move
-        committed meanwhile, in any process, makes it insert nothing). Returns whether it
-        was recorded."""
+        committed meanwhile, in any process, makes it insert nothing); ``log_at``: the length
+        of the match's log at that version (where the use's line goes in the table's log).
+        Returns whether it was recorded."""
         current = exists().where(and_(Match.id == match_id, Match.version == version,
                                       Match.status == "active"))
-        row = select(literal(match_id), literal(seat), literal(version),
+        row = select(literal(match_id), literal(seat), literal(version), literal(log_at),
                      literal(utcnow(), HintUseRow.created_at.type)).where(current)
         async with self.store.sm() as s:
             done = await s.execute(insert(HintUseRow).from_select(
-                ["match_id", "seat", "version", "created_at"], row))
+                ["match_id", "seat", "version", "log_at", "created_at"], row))
             await s.commit()
         return bool(done.rowcount)

@@ -49,6 +49,9 @@ class HintUse:
     seat: int
     version: int
     at: str | None = None
+    #: How many events the match's log held then (``HintUseRow.log_at``): where its line goes
+    #: in the live table's log. None: unknown (an older use, an imported record's).
+    log_at: int | None = None
 
     def as_dict(self) -> dict:
         """``{"seat", "version", "at"}``: the record file's and the database's shape."""

@@ -156,10 +156,11 @@ class Store:
         snap = Snapshot(match, seats)
         if match.status in ("active", "finished"):
             used = (await session.execute(
-                select(HintUseRow.seat, HintUseRow.version, HintUseRow.created_at)
+                select(HintUseRow.seat, HintUseRow.version, HintUseRow.created_at,
+                       HintUseRow.log_at)
                 .where(HintUseRow.match_id == match_id).order_by(HintUseRow.id))).all()
-            snap.hint_uses = [HintUse(seat, version, aware(at).isoformat())
-                              for seat, version, at in used]
+            snap.hint_uses = [HintUse(seat, version, aware(at).isoformat(), log_at)
+                              for seat, version, at, log_at in used]
         if match.status == "active":
             for seq, seat, irreversible, undo in (await session.execute(
                     select(ActionRow.seq, ActionRow.seat, ActionRow.irreversible, ActionRow.undo)

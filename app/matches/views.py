@@ -10,6 +10,7 @@ state. Who is connected comes in as data (:class:`Presence`), not from the socke
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -75,6 +76,10 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
     m = snap.match
     undo_for = snap.can_undo if not reveal and state is m.state else None
     others = _others_wordings(state["log"], log_from, len(snap.seats))
+    used = hint_uses(snap, version)
+    # the state's index of each event the views may hold: where each hint's line goes
+    placed = [u for u in used if u.get("log_at") is not None and u["log_at"] >= log_from]
+    index = {id(e): i for i, e in enumerate(state["log"][log_from:], log_from)} if placed else {}
     if log_from:
         state = dict(state, log=state["log"][log_from:])  # a shallow copy: nothing changes
     views = engine.views(state, viewers, reveal=reveal)
@@ -100,7 +105,6 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
              "players": m.players, "spectators": presence.spectators,
              "spectator_chat_open": bool(m.spectator_chat_open)}
     hints_on = m.status == "active" and hints.available(engine, m.settings)
-    used = hint_uses(snap, version)
     for viewer, view in views.items():
         view["version"] = version
         # seat references by name, as in the log ("Attack Morgana's troop", not "Player 1's")
@@ -117,6 +121,7 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
                              host=info.user_id == m.host_id and info.user_id is not None,
                              connected=bool(info.bot) or info.seat in online)
         hits = named_events.get
+        at = _lines_at(view["log"], index, placed)
         view["log"] = [hit[1] if (hit := hits(id(e))) is not None else named(e)
                        for e in view["log"]]
         if view.get("prompt") and isinstance(view["prompt"].get("text"), str):
@@ -124,17 +129,44 @@ def build_views(engine: Engine, snap: Snapshot, state: dict, version: int,
                                   text=game_named(_named(view["prompt"]["text"], names_key)))
         view["match"] = dict(match)
         view["hints"] = hints_on
-        view["hint_uses"] = used
+        view["hint_uses"] = [_public_use(u, at) for u in used]
     return views
 
 
+def _lines_at(log: list[dict], index: dict[int, int], placed: list[dict]) -> dict[int, int]:
+    """``{id(use): line}`` for each use of ``placed``: how many events of ``log`` (a viewer's
+    view of the state's log from some index on) the state held before the use's ``log_at``,
+    i.e. where its line goes among that view's log lines. An event the engine's view copied
+    (not in ``index``) counts where it stands, after the ones before it."""
+    if not placed:
+        return {}
+    positions, last = [], -1
+    for e in log:
+        last = index.get(id(e), last)
+        positions.append(last)
+    return {id(u): bisect_left(positions, u["log_at"]) for u in placed}
+
+
+def _public_use(use: dict, at: dict[int, int]) -> dict:
+    """A use as a viewer's view lists it (docs/wire.md ``hint_uses``): ``line``, where its line
+    goes among the view's log lines, when it is among them; never ``log_at`` (the whole log's
+    length, every seat's events: not the viewer's business)."""
+    out = {k: v for k, v in use.items() if k != "log_at"}
+    if (line := at.get(id(use))) is not None:
+        out["line"] = line
+    return out
+
+
 def hint_uses(snap: Snapshot, upto: int) -> list[dict]:
-    """The hints asked for at versions up to ``upto``, oldest first, as every viewer sees them:
-    ``[{"seat", "version", "at", "text"}]`` ("Ann asked for a hint at move 12": move
-    ``version + 1``, the move the hint was for). Never what was suggested."""
+    """The hints asked for at versions up to ``upto``, oldest first: ``[{"seat", "version",
+    "at", "log_at", "text"}]`` ("Ann asked for a hint at move 12": move ``version + 1``, the
+    move the hint was for). Never what was suggested. ``log_at`` (the whole log's length then,
+    or None) stays on the server: each view says instead where the line goes among its own
+    lines (``build_views``)."""
     names = seat_names(snap)
-    return [dict(use.as_dict(), text=f"{names[use.seat] if use.seat < len(names) else '?'} "
-                                     f"asked for a hint at move {use.version + 1}")
+    return [dict(use.as_dict(), log_at=use.log_at,
+                 text=f"{names[use.seat] if use.seat < len(names) else '?'} "
+                      f"asked for a hint at move {use.version + 1}")
             for use in snap.hint_uses if use.version <= upto]
 
 

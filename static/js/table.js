@@ -178,6 +178,7 @@ function completeView(v) {
     if (!held || !Array.isArray(held.log) || held.log.length !== from) return false;
     v.log = held.log.concat(Array.isArray(v.log) ? v.log : []);
   }
+  placeHintUses(v, from, held);
   if (Array.isArray(v.kept) && v.kept.length) {
     if (!held || !held.game || !v.game) return false;
     for (const k of v.kept) {
@@ -186,6 +187,18 @@ function completeView(v) {
     }
   }
   return true;
+}
+
+/** A hint use's `line` (where its line goes among the log's lines: docs/wire.md) counts from
+ *  the view's `log_from`: made a place in the whole log here. A use asked before that point
+ *  comes without one: it keeps the place the view we hold gave it. */
+function placeHintUses(v, from, held) {
+  if (!Array.isArray(v.hint_uses)) return;
+  const key = (u) => `${u.seat}|${u.version}|${u.at}`;
+  const before = new Map(((held && held.hint_uses) || []).filter((u) => Number.isInteger(u.line))
+    .map((u) => [key(u), u.line]));
+  v.hint_uses = v.hint_uses.map((u) => Number.isInteger(u.line) ? {...u, line: u.line + from}
+    : before.has(key(u)) ? {...u, line: before.get(key(u))} : u);
 }
 
 function renderResult() {

@@ -431,3 +431,38 @@ def test_a_suggestion_leaves_the_prompt_words_whole_in_the_phone_bar(browser, se
         assert page.js_errors == []
     finally:
         page.context.close()
+
+
+LOG_ORDER_JS = """() => [...document.querySelectorAll('#log > li')].map(
+    (li) => (li.classList.contains('log-hint') ? 'HINT ' : '') + li.textContent.trim())"""
+
+
+def test_a_late_viewer_reads_the_hint_between_the_right_moves(browser, server):
+    """The new-user trial: a table opened (or reloaded) after a hint was asked drew the hint's
+    line at the end of the log, after moves made later. Morgana asks for a hint, plays it, and
+    the bot answers; the spectator who watched it all reads the hint after the lines before
+    her move and before her move's lines. Reloaded, the spectator's page and hers read the log
+    in the same order as before, the hint still among the moves, not last."""
+    ctxs, host, frames, spect, _spect_frames = start(browser, server, "evil_corp")
+    try:
+        frame = ask(host, frames)
+        play_by_clicks(host, frame["action"])
+        wait_my_turn(host)  # the bot moved too: lines after hers
+        version = host.evaluate("document.body.dataset.version")
+        spect.wait_for_function("(v) => document.body.dataset.version === v", arg=version)
+        watched = spect.evaluate(LOG_ORDER_JS)
+        played = host.evaluate(LOG_ORDER_JS)
+        for order in (watched, played):
+            hints = [i for i, t in enumerate(order) if t.startswith("HINT ")]
+            assert len(hints) == 1 and 0 < hints[0] < len(order) - 1, order
+        for page, before in ((spect, watched), (host, played)):
+            page.reload()
+            page.wait_for_function("(v) => document.body.dataset.version === v", arg=version)
+            page.wait_for_selector("#log .log-hint")
+            after = page.evaluate(LOG_ORDER_JS)
+            assert after == before, (before, after)
+        save(spect, "hint-late-viewer")
+        assert host.js_errors == [] and spect.js_errors == []
+    finally:
+        for c in ctxs:
+            c.close()

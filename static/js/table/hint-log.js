@@ -4,14 +4,17 @@
 
 import {el} from "../dom.js";
 
-/** Put `uses` (view.hint_uses: [{seat, version, at, text}], oldest first) into the log `box`
- *  that drawLog (log.js) has just drawn for the view of `version`. A use at version v was
- *  asked for move v + 1: where every line says which move wrote it (a replay's: `data-step`),
- *  it goes right before the first line of a later move, after the lines of move v and before.
- *  Elsewhere (the live table's lines carry no move) it goes after the log lines there were at
- *  its version, as far as this page saw that version (a live table sees every version from its
- *  opening on); one asked before that goes where the page first saw a later version: never
- *  before its move, and its words say which move it was. */
+/** Put `uses` (view.hint_uses: [{seat, version, at, text, line?}], oldest first) into the log
+ *  `box` that drawLog (log.js) has just drawn for the view of `version`. A use at version v
+ *  was asked for move v + 1: where every line says which move wrote it (a replay's:
+ *  `data-step`), it goes right before the first line of a later move, after the lines of move
+ *  v and before. Elsewhere (the live table's lines carry no move) it goes where the server
+ *  says, `line` (how many of the viewer's log lines there were when it was asked), so a table
+ *  opened or reloaded later reads it between the right moves (the new-user trial: they all
+ *  came last). A use without one (recorded before the server counted) goes after the log
+ *  lines there were at its version, as far as this page saw that version; one asked before
+ *  that goes where the page first saw a later version: never before its move, and its words
+ *  say which move it was. */
 export function drawHintUses(box, uses, version) {
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
   for (const old of box.querySelectorAll(":scope > .log-hint")) old.remove();
@@ -28,7 +31,8 @@ export function drawHintUses(box, uses, version) {
     const li = el("li", {class: drawn && !drawn.has(key) ? "log-hint new" : "log-hint"},
       el("span", {class: "log-tag hint-tag"}, "Hint"), " ", el("span", {class: "log-text"}, String(use.text || "")));
     const at = stepped ? firstAfter(lines, use.version)
-      : Math.min(linesAt(seen, use.version, lines.length), lines.length);
+      : Math.min(Number.isInteger(use.line) ? use.line : linesAt(seen, use.version, lines.length),
+                 lines.length);
     box.insertBefore(li, lines[at] || null);
   }
   box._lairHints = keys;

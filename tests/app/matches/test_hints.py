@@ -320,3 +320,44 @@ def test_the_table_links_the_replay_so_far(client):
     page = client.get(f"/m/{mid}").text
     assert f'class="log-replay" href="/m/{mid}/replay"' in page and "Replay so far" in page
     assert client.get(f"/m/{mid}/replay").status_code == 200
+
+
+def test_each_view_says_where_a_hints_line_goes_in_its_log(hints_client):
+    """The new-user trial: a table opened after a hint was asked drew its line at the end of
+    the log, the live table's lines carrying no move. The use keeps how long the match's log
+    was (``log_at``), and each view says where its line goes among that viewer's own lines
+    (``line``): after the lines there were when it was asked, before the later moves' lines,
+    for the players (who read private lines) and a spectator alike; an incremental view
+    counts from its ``log_from``, and one from after the use leaves it out (the client keeps
+    the place it had)."""
+    from app.matches.views import build_views
+    client = hints_client
+    mid, bob = two_players(client)
+    service = client.app.state.service
+    engine = registry.get("evil_corp")
+    viewers = [0, 1, None]
+
+    def views(log_from: int = 0):
+        snap = client.portal.call(service.snapshot, mid)
+        return snap, build_views(engine, snap, snap.match.started_state, snap.match.version,
+                                 viewers, log_from=log_from)
+
+    snap, at_ask = views()
+    got = hint(client, mid)
+    snap = client.portal.call(service.snapshot, mid)
+    assert [u.log_at for u in snap.hint_uses] == [len(snap.match.state["log"])]
+    client.portal.call(service.submit, mid, 0, "ann0", 0, got.action)  # she plays on
+    snap, later = views()
+    for viewer in viewers:
+        (use,) = later[viewer]["hint_uses"]
+        assert "log_at" not in use
+        assert use["line"] == len(at_ask[viewer]["log"]), viewer
+        assert len(later[viewer]["log"]) > use["line"], "her move's lines come after it"
+    # a socket holding the log as it was when the hint was asked gets the rest: counted
+    # from there
+    start = snap.hint_uses[0].log_at
+    _snap, delta = views(log_from=start)
+    assert all(delta[v]["hint_uses"][0]["line"] == 0 for v in viewers)
+    # ... and one that holds more than that is not told again
+    _snap, after = views(log_from=start + 1)
+    assert all("line" not in after[v]["hint_uses"][0] for v in viewers)

@@ -144,8 +144,10 @@ def _every_kind(database_url: str) -> None:
                    "actions": [[0, {"type": "bid", "n": 1}]], "seats": [{"name": "A"}],
                    "result": {"ranks": [[0]]}, "final_hash": "f" * 64, "uploader_id": "u1",
                    "hints": [{"seat": 1, "version": 0, "at": None}], "created_at": at}]),
-        (HintUseRow, [{"id": 1, "match_id": "m1", "seat": 0, "version": 1, "created_at": at},
-                      {"id": 2, "match_id": "m1", "seat": 1, "version": 2, "created_at": at}]),
+        (HintUseRow, [{"id": 1, "match_id": "m1", "seat": 0, "version": 1, "log_at": 3,
+                       "created_at": at},
+                      {"id": 2, "match_id": "m1", "seat": 1, "version": 2, "log_at": None,
+                       "created_at": at}]),
         # the limits' windows, a per-address quota among them (records per day)
         (RateWindow, [{"key": "LIMITER/records/10.0.0.1/100/1/day", "count": 99,
                        "expires_at": 1764590400.5},

@@ -79,7 +79,9 @@ def test_a_hint_goes_to_the_asker_only_and_everyone_sees_the_use(hints_client):
             if ws is not ann_ws:
                 assert not [m for m in seen if m["type"] == "hint"]
             use = view["hint_uses"][0]
-            assert set(use) == {"seat", "version", "at", "text"}
+            assert set(use) == {"seat", "version", "at", "text", "line"}
+            # asked at the version the view is of: after every log line the socket holds
+            assert use["line"] == len(view["log"]), (use, view.get("log_from"))
             assert (use["seat"], use["version"]) == (0, 0)
             assert use["text"] == "Ann asked for a hint at move 1"
             assert view["version"] == 0  # a hint is no move
