@@ -122,13 +122,37 @@ export function attachCard(node, build, {clickShows = false} = {}) {
     if (e.lairCard) return;  // an inner piece's card (the event bubbles up to this one)
     e.lairCard = true;
     clearTimeout(pressTimer);
-    pressTimer = setTimeout(() => showCard(node, build), 450);
+    pressOpened = null;
+    pressTimer = setTimeout(() => { showCard(node, build); pressOpened = node; }, 450);
   }, {passive: true});
-  for (const ev of ["touchend", "touchmove", "touchcancel"]) {
+  for (const ev of ["touchmove", "touchcancel"]) {
     node.addEventListener(ev, () => clearTimeout(pressTimer), {passive: true});
   }
+  // A long-press that opened the card was to read it, not to act: the tap the browser may
+  // still make of it (a press shorter than its own long-press) must not also pick or play the
+  // piece. Cancelling the touchend stops that click; pressClick() catches it where it comes
+  // anyway. (Not passive: only a touchend of a long-press that opened a card is cancelled.)
+  node.addEventListener("touchend", (e) => {
+    clearTimeout(pressTimer);
+    if (pressOpened !== node) return;
+    if (e.cancelable) e.preventDefault();
+    swallowUntil = Date.now() + 800;
+  });
   return node;
 }
+
+let pressOpened = null;  // the piece whose card the current touch's long-press opened
+let swallowUntil = 0;    // until when a click after that long-press is not an act
+
+/** A click (capture phase, before any piece's own handler) that follows a long-press which
+ *  opened a card, on that piece: swallowed. */
+function pressClick(e) {
+  if (!pressOpened || Date.now() > swallowUntil || !(e.target instanceof Node) || !pressOpened.contains(e.target)) return;
+  e.preventDefault();
+  e.stopPropagation();
+  pressOpened = null;
+}
+document.addEventListener("click", pressClick, true);
 
 document.addEventListener("touchstart", (e) => {
   if (pop && !pop.contains(e.target)) hideCard();

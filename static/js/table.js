@@ -17,7 +17,7 @@
 
 import {wireCopyButtons} from "./copy.js";
 import {el} from "./dom.js";
-import {acked, refused, setPending} from "./table/actions.js";
+import {acked, busy, refused, setPending} from "./table/actions.js";
 import {boardPromptText, bringDecisionIntoView, loadRenderer, logPlaces, logText, revealBelowBar, runRenderer} from "./table/board.js";
 import {addChat, renderChatNote} from "./table/chat.js";
 import {renderHeader, renderSpectators} from "./table/header.js";
@@ -101,6 +101,8 @@ function onView(v) {
     return;
   }
   const promptBefore = shownPrompt();
+  // (an action of ours in flight: this view is most likely its result; its "ack" follows)
+  const ownMove = busy();
   const hadView = !!S.view, wasOver = hadView && !!S.view.result;
   setView(v);
   presenceFromView(v);
@@ -122,8 +124,10 @@ function onView(v) {
   renderHint();
   const myTurn = document.body.dataset.yourTurn === "true";
   if (!wasMyTurn && myTurn && !v.result) focusPromptBar();
-  // Your prompt arrived (or changed): the place where you decide comes into view.
-  if (myTurn && !v.result && shownPrompt() !== promptBefore) bringDecisionIntoView();
+  // Your prompt arrived (or changed), or your own move left you deciding on (a brew in Drops
+  // of Evil's Brewing keeps its prompt, but the board's redraw may have moved your pool out of
+  // the window, or you scrolled down to a button): the place where you decide comes into view.
+  if (myTurn && !v.result && (shownPrompt() !== promptBefore || ownMove)) bringDecisionIntoView();
   // The match just ended: the result panel (who won, the replay) comes into view. (A page
   // opened on a finished match shows it where it is drawn, at the top of the table.)
   if (v.result && hadView && !wasOver) revealResult();

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 
 import pytest
@@ -165,7 +166,10 @@ def test_a_player_sees_the_suggestion_and_the_table_only_that_she_asked(browser,
         # the suggestion: its words, its reason, and a highlight on what it touches
         answer = host.locator("#hint-answer")
         assert answer.is_visible()
-        assert host.locator("#hint-answer .hint-label b").inner_text().strip()
+        words = host.locator("#hint-answer .hint-label b").inner_text().strip()
+        assert words
+        if game == "drops_of_evil":  # a Forest space by what is there, not by a column and a row
+            assert not re.search(r"\b(?:columns?|rows?) \d", words), words
         if reason:
             assert host.locator("#hint-answer .hint-reason").inner_text() == reason
         hits = highlighted(host)

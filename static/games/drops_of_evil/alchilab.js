@@ -106,6 +106,10 @@ function drawControls(ctx, lab, mine) {
     } else if (unused.length) {
       const yes = el("button", {type: "button", class: "doe-btn done", dataset: {confirm: "done"}}, "End Brewing anyway");
       clickable(ctx, yes, done);
+      // its name is what it says (clickable names it by the action's label, "Done brewing",
+      // which the question's other button could be taken for)
+      yes.setAttribute("aria-label", "End Brewing anyway");
+      yes.removeAttribute("title");
       const no = el("button", {type: "button", class: "doe-btn keep"}, "Keep brewing");
       no.addEventListener("click", (e) => { e.preventDefault(); asking = false; ctx.redraw(); });
       doneBox.append(el("div", {class: "doe-ask", role: "alertdialog", "aria-label": "End Brewing?"},
@@ -426,7 +430,7 @@ function drawInfo(ctx, lab) {
   if (as) {
     const tile = (ctx.game.assistants || []).find((t) => t.id === as.id);
     bits.append(el("div", {class: `doe-hired${as.used ? " used" : ""}`}, el("span", {class: "lbl"}, "Assistant "),
-      el("b", {}, tile ? tile.name : as.id), tile ? el("span", {class: "doe-phase"}, tile.phase) : null,
+      el("b", {}, tile ? tile.name : as.id), tile ? el("span", {class: `doe-phase ${tile.phase}`}, tile.phase) : null,
       el("span", {class: as.used ? "muted" : "ready"}, as.used ? " used" : " ready")));
   } else {
     bits.append(el("div", {}, el("span", {class: "lbl"}, "Assistant "), el("span", {class: "muted"}, "none hired")));

@@ -1,8 +1,8 @@
 // The Forest board (SVG): Gathering spaces with their Resources, Clearing vs Underbrush,
 // Cat/Toad/Snake action spaces with their arrows and pawns, Crows on Clearing spaces.
-import {RES, sv, clickable, mark, resName, resCard} from "./util.js";
+import {RES, el, sv, about, clickable, mark, resName, resCard} from "./util.js";
 import {attachCard} from "../../js/dom.js";
-import {gRes, gPawn} from "./icons.js";
+import {gRes, gPawn, pawnIcon} from "./icons.js";
 
 const U = 100;      // one gathering-grid unit, px
 const C = 68;       // a Gathering space's side
@@ -154,6 +154,7 @@ export function drawForest(ctx) {
         if (c) c.classList.toggle("target", on);
       }
     };
+    attachCard(node, () => spaceCard(ctx, s, p, res));
     node.addEventListener("mouseenter", () => show(true));
     node.addEventListener("mouseleave", () => show(false));
     node.addEventListener("focus", () => show(true));
@@ -163,4 +164,35 @@ export function drawForest(ctx) {
   }
   svg.append(spaces);
   return svg;
+}
+
+/** What a space with arrows is called, by the Familiar that goes there (rulebook "Placing
+ *  Action Pawns"). */
+const SPACE_KIND = {cat: "Double-arrow space", toad: "Four-arrow space", snake: "Down-arrow space"};
+
+/** The full card of a Cat, Toad or Snake space (hover, focus or long-press): what it is and
+ *  who may go there, in the rulebook's words; who is there; what its arrows point to now. */
+function spaceCard(ctx, s, p, res) {
+  const held = new Map();
+  let empty = 0;
+  for (const t of s.targets) {
+    const here = res[t] || {};
+    const kinds = Object.keys(here).filter((k) => here[k] > 0);
+    if (!kinds.length) empty += 1;
+    for (const k of kinds) held.set(k, (held.get(k) || 0) + here[k]);
+  }
+  const order = Object.keys(RES);
+  const list = [...held].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]))
+    .map(([k, n]) => `${resName(ctx, k)} ×${n}`);
+  const n = s.targets.length;
+  const where = s.pawn === "snake" ? "in the column below it" : `on the ${n} Gathering spaces its arrows point to`;
+  const now = list.length ? `Now ${where}: ${list.join(", ")}` : `Now nothing ${where}`;
+  const worms = empty ? ` (${empty === 1 ? "an empty space" : `${empty} empty spaces`}: 1 Worm each)` : "";
+  return el("div", {class: "doe-full"},
+    el("div", {class: "doe-full-head"}, pawnIcon(s.pawn, p ? ctx.table.seatColor(p.seat) : "#efe6d2", 40),
+      el("b", {}, SPACE_KIND[s.pawn] || "Forest space")),
+    el("p", {}, about(s.pawn)),
+    el("p", {}, p ? `Taken: ${resName(ctx, p.pawn)} of ${ctx.table.seatName(p.seat)}.`
+      : `Empty: a ${resName(ctx, s.pawn)} may be placed here.`),
+    el("p", {}, `${now}${worms}.`));
 }

@@ -100,21 +100,56 @@ function countNouns(geo) {
     ["Cheese", "Cheese"], ["icon", "icons"], ["Free Rat", "Free Rats"], ["pair", "pairs"], ["point", "points"]];
 }
 
-/** The words of an action's label (docs/renderer-contract.md `labelText`): unlike the log, a
- *  button must tell two places apart, so a label keeps the space's column and row; the Cat's
- *  board-dependent "double-arrow space N" reads as the others ("double-arrow space between
- *  columns 3-4, row 2"), and counts read as English. */
+/** The words of an action's label (docs/renderer-contract.md `labelText`): the prompt bar's
+ *  buttons, the board's tooltips and "Suggest a move" name a Forest space by what is there, as
+ *  the board shows it, never by a column and a row the board does not print (a new user's
+ *  trial: "four-arrow space between columns 5-6, rows 4-5" said nothing): "Clearing space with
+ *  Owl Claw ×2", "four-arrow space by Bat Wing, Worm ×3" (what its arrows point to); two
+ *  spaces that would read alike add which of them from the top left. Counts read as English. */
 export function labelText(text, view) {
-  const spaces = ((((view && view.game) || {}).geometry || {}).forest || {}).action_spaces || [];
-  const out = String(text).replace(/double-arrow space (\d+)\b/g, (all, n) => {
-    const sp = spaces.find((x) => x.id === `k-${n}`);
-    const ends = sp && sp.targets.map((t) => /^g-(\d+)-(\d+)$/.exec(t)).filter(Boolean);
-    if (!ends || ends.length !== 2) return all;
-    const [[, c1, r1], [, c2, r2]] = ends;
-    return r1 === r2 ? `double-arrow space between columns ${Math.min(c1, c2)}-${Math.max(c1, c2)}, row ${r1}`
-      : `double-arrow space between rows ${Math.min(r1, r2)}-${Math.max(r1, r2)}, column ${c1}`;
-  });
+  const words = forestWords(view);
+  const out = String(text)
+    .replace(/\bGathering space \(column (\d+), row (\d+)\)/g, (all, c, r) => words.get(`g-${c}-${r}`) || all)
+    .replace(/\bfour-arrow space between columns (\d+)-\d+, rows (\d+)-\d+/g, (all, c, r) => words.get(`t-${c}-${r}`) || all)
+    .replace(/\bdouble-arrow space (\d+)\b/g, (all, n) => words.get(`k-${n}`) || all)
+    .replace(/\bdown-arrow space of column (\d+)/g, (all, c) => words.get(`s-${c}`) || all);
   return mendCounts(out, countNouns(((view && view.game) || {}).geometry || {}));
+}
+
+/** Each Forest space's name by what is there (labelText): id -> words. */
+function forestWords(view) {
+  const g = (view && view.game) || {};
+  const forest = (g.geometry || {}).forest || {};
+  const res = (g.forest || {}).resources || {};
+  const names = (g.geometry || {}).names || {};
+  const list = (ids) => {
+    const held = new Map();
+    for (const id of ids) for (const [k, n] of Object.entries(res[id] || {})) if (n > 0) held.set(k, (held.get(k) || 0) + n);
+    return RES_ORDER.filter((k) => held.has(k)).map((k) => `${names[k] || k}${held.get(k) > 1 ? ` ×${held.get(k)}` : ""}`).join(", ");
+  };
+  const all = [];
+  for (const sp of forest.gathering || []) {
+    const kind = sp.clearing ? "Clearing space" : "Underbrush space";
+    const here = list([sp.id]);
+    all.push({id: sp.id, x: sp.x, y: sp.y, words: here ? `${kind} with ${here}` : `empty ${kind}`});
+  }
+  const KIND = {cat: "double-arrow space by", toad: "four-arrow space by", snake: "down-arrow space over"};
+  for (const sp of forest.action_spaces || []) {
+    const here = list(sp.targets || []);
+    all.push({id: sp.id, x: sp.x, y: sp.y, words: `${KIND[sp.pawn] || "space by"} ${here || "empty spaces"}`});
+  }
+  const byWords = new Map();
+  for (const w of all) byWords.set(w.words, [...(byWords.get(w.words) || []), w]);
+  const out = new Map();
+  for (const [words, same] of byWords) {
+    if (same.length === 1) {
+      out.set(same[0].id, words);
+      continue;
+    }
+    same.sort((a, b) => a.y - b.y || a.x - b.x);
+    same.forEach((w, i) => out.set(w.id, `${words} (the ${ORDINAL[i] || `${i + 1}th`} of ${same.length} alike, from the top left)`));
+  }
+  return out;
 }
 
 const SPACE_WORDS = [
@@ -254,13 +289,33 @@ function render(fresh) {
   restoreFocus(focusKey);
   // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
   // the Forest and the Assistants while placing, the pool, choices, Distiller and Brewer while
-  // brewing. The table scrolls it into view when the prompt arrives.
+  // brewing. The table scrolls it into view when the prompt arrives and after each of your
+  // moves (a brew, "1 Worm" instead of the Assistant). Your last Action pawn is the Coin Pouch: the Assistants are the place (on a phone they lie
+  // below the Forest, out of the window when the Forest comes into view).
   if (you !== null && legal.length) {
     const mine = root.querySelector(".doe-lab.mine .doe-brew");
     const place = game.phase === "brewing" && mine && !legal.some((a) => a.type === "seer_put")
-      ? mine : root.querySelector(".doe-left");
+      ? mine : onlyCoinLeft(legal) ? root.querySelector(".doe-asst-section") : root.querySelector(".doe-left");
     if (place) place.dataset.promptFocus = "";
   }
+}
+
+/** Whether every placement still open is the Coin Pouch's (it is the seat's last Action pawn
+ *  at home): then the one thing to do is hire an Assistant. */
+function onlyCoinLeft(legal) {
+  const places = legal.filter((a) => a.type === "place");
+  return places.length > 0 && places.every((a) => a.pawn === "coin");
+}
+
+/** The viewer's prompt in words that say what to do now (docs/renderer-contract.md
+ *  `promptText`): when the Coin Pouch is the last Action pawn, the engine's general "Place one
+ *  of your Action pawns" reads as a Forest placement, but the one move left is to hire an
+ *  Assistant with it. Other prompts keep the engine's words (null). */
+export function promptText(view) {
+  if (!view || !view.prompt || view.prompt.kind !== "placement") return null;
+  const legal = view.legal_actions || [];
+  if (!onlyCoinLeft(legal)) return null;
+  return "Your last Action pawn is your Coin Pouch: hire a highlighted Assistant with it.";
 }
 
 // ----- a Forest wider than its frame (4 players on a phone: eight columns in ~338 px) ---------
