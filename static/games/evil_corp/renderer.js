@@ -12,7 +12,7 @@ import {actionNodes, el, attachCard} from "../../js/dom.js";
 import {iconCard, keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import * as I from "./icons.js";
-import {clickVerb, mendCounts, plural} from "../../js/words.js";
+import {clickVerb, keyHint, mendCounts, plural} from "../../js/words.js";
 
 export const title = "Evil Corp.";
 
@@ -838,7 +838,7 @@ export function promptText(view) {
     const name = tile ? typeOf(game, tile).name : "the picked monster";
     return short ? `${clickVerb()} a highlighted cell for ${name} (or the tile again to undo).`
       : `Your turn: ${clickVerb(true)} a highlighted cell on your half of a board to put ${name} into play ` +
-        `(${clickVerb(true)} it again, or press Escape, to pick another).`;
+        `(${clickVerb(true)} it again${keyHint(", or press Escape,")} to pick another).`;
   }
   const parts = [];
   if (plays.length) parts.push(short ? "play a monster (tile, then cell)" : "put a monster into play (pick one behind your screen, then a highlighted cell)");
