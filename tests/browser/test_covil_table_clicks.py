@@ -438,8 +438,8 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
             # "tap" on a touch screen (review item 10), "click" with a mouse
             verb = "tap" if page.evaluate("matchMedia('(pointer: coarse)').matches") else "click"
             # (the zones to click are named by their white outline: green read as a Forest)
-            words = (f"Move: {verb} a troop ringed in green, then a zone outlined in white" if page.viewport_size["width"] < 500
-                     else f"Move a troop: {verb} one of your standing troops (ringed in green)")
+            words = (f"Move: {verb} a troop ringed in white, then a zone outlined in white" if page.viewport_size["width"] < 500
+                     else f"Move a troop: {verb} one of your standing troops (ringed in white)")
             assert page.locator("#prompt-text").inner_text().startswith(words)
             assert page.locator("#board .cv-hint").count() == 0
             assert _in_view_below_bar(page, "#board .cv-map .cv-focus"), "the zones to act in are in view"
@@ -551,7 +551,7 @@ def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
             else:
                 _generic(page, clicks)
         assert placed and "Afternoon" in page.inner_text("#round-phase")
-        # the move: the troop ringed in green and the zones it may go to are in view
+        # the move: the troop ringed in white and the zones it may go to are in view
         assert page.locator("#board [data-pick]").count(), "a troop to move"
         assert _below_bar(page, "#board .cv-map .cv-focus"), "the troop and the zones it may go to are in view"
         click(page, "#board [data-pick]", clicks)

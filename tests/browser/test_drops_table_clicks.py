@@ -184,6 +184,11 @@ def _place(page, clicks: Clicks) -> None:
 def _brew(page, clicks: Clicks) -> bool:
     """One Brewing step; True once "Done brewing" was sent."""
     acts = actions(page)
+    if acts and all(a["type"] == "bonus" for a in acts):
+        # "Choose a Distiller Bonus token": the tokens under the Brewer are on screen (new-user
+        # trial: below a phone's window, the pool in view instead)
+        assert _in_view(page, "#board .doe-lab.mine [data-action*='\"type\":\"bonus\"']"), \
+            "the Distiller Bonus tokens are on screen when the choice arrives"
     for a in acts:
         if a["type"] == "bonus":
             click_action(page, a, clicks)
@@ -381,7 +386,7 @@ def test_drops_keeps_the_place_to_act_in_view(browser, lair_server, size):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     clicks = Clicks()
-    carded = coin_last = took_worm = brewed = False
+    carded = coin_last = took_worm = brewed = pawn_named = False
     waits = 0
     for _ in range(200):
         if brewed:
@@ -411,6 +416,16 @@ def test_drops_keeps_the_place_to_act_in_view(browser, lair_server, size):
                     "els => els.map((e) => e.getAttribute('aria-label'))")
                 assert named and not [n for n in named if re.search(r"\b(?:columns?|rows?) \d", n)], named
             if forest:
+                pawn_pick = page.locator(f"#board [data-pick='pawn-{forest[0]['pawn']}']")
+                if not pawn_named and pawn_pick.count():
+                    # a picked pawn: the prompt says to place that pawn, where (new-user trial:
+                    # it still said "Place one of your Action pawns")
+                    pawn_named = True
+                    pawn_pick.first.click()
+                    clicks.add()
+                    page.wait_for_function(
+                        "() => /^Place your \\S.*highlighted Forest space/.test("
+                        "document.querySelector('#prompt-text').innerText)", timeout=5000)
                 click_action(page, forest[0], clicks)  # the Familiars first: the Coin Pouch last
             elif coins:
                 coin_last = True
@@ -466,6 +481,7 @@ def test_drops_keeps_the_place_to_act_in_view(browser, lair_server, size):
                 click_action(page, other[0], clicks)
             else:
                 wait_new_view(page, version(page), timeout=5)
-    assert carded and coin_last and took_worm and brewed, (carded, coin_last, took_worm, brewed)
+    assert carded and coin_last and took_worm and brewed and pawn_named, (
+        carded, coin_last, took_worm, brewed, pawn_named)
     assert not errors, errors
     ctx.close()

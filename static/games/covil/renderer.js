@@ -65,17 +65,19 @@ const CSS = `
 .cv-act-here{margin-top:6px;display:flex;flex-direction:column;gap:4px}
 .cv-combat .vs{display:flex;flex-wrap:wrap;align-items:center;gap:6px 12px;font-size:18px;font-weight:800;margin:4px 0}
 .legal{cursor:pointer}
-.cv-card.legal{box-shadow:0 0 0 3px #0a7d2c;transform:translateY(-2px)}
-.cv-card.legal:hover{box-shadow:0 0 0 4px #0a7d2c}
-svg .legal .hit{stroke:#0a7d2c;stroke-width:3;fill:rgba(10,125,44,.12)}
+/* What you may click is white edged in black, never green: green is a seat's colour and the
+   Forest's (fresh-eyes review: "the highlight is Easy bot 3's colour"). */
+.cv-card.legal{box-shadow:0 0 0 3px #fff,0 0 0 5px #111;transform:translateY(-2px)}
+.cv-card.legal:hover{box-shadow:0 0 0 4px #fff,0 0 0 6px #111}
+svg .legal .hit{stroke:#fff;stroke-width:3;fill:rgba(255,255,255,.15);filter:drop-shadow(0 0 1.5px #000)}
 /* A zone to click: a white dashed outline edged in black over a lighter zone, a colour no
    terrain has (new-user trial: the green highlight read as a Forest, drawn green); the prompt
    names it so (OUTLINED). */
 svg .zone-legal{fill:rgba(255,255,255,.2);stroke:#fff;stroke-width:6;stroke-dasharray:14 8;cursor:pointer}
 svg .zone-legal:hover{fill:rgba(255,255,255,.4)}
 svg .zone-legal-edge{fill:none;stroke:#111;stroke-width:11;pointer-events:none}
-svg .cv-origin{fill:none;stroke:#0a7d2c;stroke-width:4}
-svg .pickable .hit{stroke:#0a7d2c;stroke-width:2.5;fill:rgba(255,255,255,.35)}
+svg .cv-origin{fill:none;stroke:#fff;stroke-width:4;filter:drop-shadow(0 0 2px #000)}
+svg .pickable .hit{stroke:#fff;stroke-width:3;fill:rgba(255,255,255,.35);filter:drop-shadow(0 0 1.5px #000)}
 svg .picked .hit{stroke:#000;stroke-width:3.5;fill:rgba(255,255,160,.6)}
 .legal:focus-visible{outline:3px solid #000}
 svg .legal:focus,svg [data-pick]:focus{outline:none}
@@ -493,10 +495,10 @@ export function promptText(view) {
       : `Move: ${click} a ${zones} to move the picked troop there${cancel}.`;
   }
   if (moves.length) {
-    if (short) return `Move: ${click} a troop ringed in green, then a ${zones}; other actions below.`;
+    if (short) return `Move: ${click} a troop ringed in white, then a ${zones}; other actions below.`;
     return moves.some((a) => a.type === "move")
-      ? `Move a troop: ${click} one of your standing troops (ringed in green), then the zone to go to. Other troop actions and attacks are in the bar.`
-      : `Move a troop: ${click} the troop (ringed in green), then a ${zones}.`;
+      ? `Move a troop: ${click} one of your standing troops (ringed in white), then the zone to go to. Other troop actions and attacks are in the bar.`
+      : `Move a troop: ${click} the troop (ringed in white), then a ${zones}.`;
   }
   if (legal.some((a) => a.type === "place")) {
     return short ? `${Click} a spiral ${zones} for your fortress and 2 troops.`
@@ -510,7 +512,7 @@ export function promptText(view) {
   if (legal.some((a) => a.type === "acquire")) {
     // the afternoon once the troop action is done (or no troop stands): the Mercenary pool is
     // where the player decides (focusPlace), and the prompt says so
-    return short ? `Acquire: ${click} a Mercenary card, or end your turn.`
+    return short ? `Acquire: ${click} a card of the Mercenary pool, or end your turn.`
       : `Acquire a Minion: ${click} a card in the Mercenary pool; or use a free action, or end your turn.`;
   }
   const said = view.prompt && view.prompt.text;

@@ -2,9 +2,9 @@
 // Draws the Forest board (SVG), Assistants, Recipes, tracks, bag and one Alchilab at a time
 // (tabs per seat). Clickable legal targets carry data-action; two-step choices (a pawn, a
 // Resource in the pool) are local picks carrying data-pick. Styles: drops.css (injected).
-import {RES, RES_ORDER, el, resChip, pawnChip, seatTag, nameSpan, finalTotal, clickable, mark} from "./util.js";
+import {RES, RES_ORDER, el, resChip, pawnChip, resName, seatTag, nameSpan, finalTotal, clickable, mark} from "./util.js";
 import {actionNodes, attachCard} from "../../js/dom.js";
-import {mendCounts} from "../../js/words.js";
+import {clickVerb, mendCounts} from "../../js/words.js";
 import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {assistantIcon, recipeIcon, resIcon, pawnIcon, scrollIcon, extraIcon, flameIcon, pointsIcon} from "./icons.js";
 import {drawForest} from "./forest.js";
@@ -292,11 +292,17 @@ function render(fresh) {
   // brewing. The table scrolls it into view when the prompt arrives and after each of your
   // moves (a brew, "1 Worm" instead of the Assistant). Your last Action pawn is the Coin Pouch: the Assistants are the place (on a phone they lie
   // below the Forest, out of the window when the Forest comes into view).
+  // A Distiller Bonus token to choose: the tokens, under the Brewer (new-user trial: below a
+  // phone's window while the pool came into view).
   if (you !== null && legal.length) {
     const mine = root.querySelector(".doe-lab.mine .doe-brew");
-    const place = game.phase === "brewing" && mine && !legal.some((a) => a.type === "seer_put")
-      ? mine : onlyCoinLeft(legal) ? root.querySelector(".doe-asst-section") : root.querySelector(".doe-left");
+    const tokens = legal.every((a) => a.type === "bonus") ? [...root.querySelectorAll(".doe-lab.mine [data-action]")]
+      .filter((n) => { try { return JSON.parse(n.dataset.action).type === "bonus"; } catch (e) { return false; } }) : [];
+    const place = tokens.length ? tokens[0]
+      : game.phase === "brewing" && mine && !legal.some((a) => a.type === "seer_put")
+        ? mine : onlyCoinLeft(legal) ? root.querySelector(".doe-asst-section") : root.querySelector(".doe-left");
     if (place) place.dataset.promptFocus = "";
+    if (tokens.length > 1) tokens[tokens.length - 1].dataset.promptFocusEnd = "";
   }
 }
 
@@ -314,8 +320,13 @@ function onlyCoinLeft(legal) {
 export function promptText(view) {
   if (!view || !view.prompt || view.prompt.kind !== "placement") return null;
   const legal = view.legal_actions || [];
-  if (!onlyCoinLeft(legal)) return null;
-  return "Your last Action pawn is your Coin Pouch: hire a highlighted Assistant with it.";
+  if (onlyCoinLeft(legal)) return "Your last Action pawn is your Coin Pouch: hire a highlighted Assistant with it.";
+  // A pawn picked (new-user trial: the prompt still said "Place one of your Action pawns")
+  const pawn = picked && picked.startsWith("pawn-") ? picked.slice(5) : null;
+  if (!pawn || !legal.some((a) => a.type === "place" && a.pawn === pawn)) return null;
+  const name = resName({game: view.game || {}}, pawn);
+  const where = pawn === "coin" ? "a highlighted Assistant" : "a highlighted Forest space";
+  return `Place your ${name}: ${clickVerb(true)} ${where} (or the pawn again to pick another).`;
 }
 
 // ----- a Forest wider than its frame (4 players on a phone: eight columns in ~338 px) ---------
