@@ -103,7 +103,7 @@ test-e2e: $(VENV)/.installed-test
 # Opens every page mid-match at phone and desktop sizes and refreshes docs/screenshots/.
 screenshots: $(VENV)/.installed-test
 	LAIR_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/browser/test_layout.py \
-		tests/browser/test_evil_corp_table.py -q -p no:cacheprovider
+		tests/browser/test_evil_corp_table.py tests/browser/test_hints_table.py -q -p no:cacheprovider
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/load.py
