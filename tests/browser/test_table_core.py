@@ -254,3 +254,46 @@ def test_presence_is_unknown_and_no_move_is_promised_while_offline(browser, mock
         expect(page.locator("#seats .dot.unknown")).to_have_count(0)
     finally:
         page.context.close()
+
+
+LOG_PIN_JS = """async () => {
+  const {drawLog} = await import("/static/js/table/log.js");
+  const box = document.createElement("ol");
+  box.style.cssText = "position:fixed;top:0;left:0;width:300px;height:300px;overflow-y:auto;margin:0";
+  document.body.append(box);
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const gap = () => Math.round(box.scrollHeight - box.scrollTop - box.clientHeight);
+  const lines = Array.from({length: 40}, (_, i) => `Line ${i + 1} of the log, long enough to wrap once or twice here`);
+  drawLog(box, lines, {});
+  await frame();
+  const out = {drawn: gap()};
+  box.style.height = "150px";     // the prompt bar above grew: the log is drawn smaller
+  await frame();
+  out.shrunk = gap();
+  box.style.width = "200px";      // its lines wrap anew
+  await frame();
+  out.rewrapped = gap();
+  box.scrollTop = 0;              // the reader scrolls up to read: the log stays there
+  await frame();
+  box.style.height = "120px";
+  drawLog(box, [...lines, "A new line"], {});
+  await frame();
+  out.reading = box.scrollTop;
+  box.remove();
+  return out;
+}"""
+
+
+def test_the_log_keeps_its_newest_line_in_view_when_drawn_smaller(browser, mock_url):
+    """Fresh-eyes review: the log stuck above its newest line, the last line cut at the box's
+    edge (the prompt bar grew to two rows after the log was drawn). At its bottom, the log
+    stays there when it is drawn smaller or its lines wrap anew; scrolled up by the reader, it
+    stays where the reader is, new lines or not."""
+    post(mock_url + "/mock/reset")
+    page = open_page(browser, mock_url + "/m/m1?seat=0", "desktop")
+    try:
+        out = page.evaluate(LOG_PIN_JS)
+        assert out == {"drawn": 0, "shrunk": 0, "rewrapped": 0, "reading": 0}, out
+        assert page.js_errors == []
+    finally:
+        page.context.close()

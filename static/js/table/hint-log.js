@@ -3,6 +3,7 @@
 // What was suggested is in no view: only the asking socket ever received it.
 
 import {el} from "../dom.js";
+import {atLogBottom} from "./log.js";
 
 /** Put `uses` (view.hint_uses: [{seat, version, at, text, line?}], oldest first) into the log
  *  `box` that drawLog (log.js) has just drawn for the view of `version`. A use at version v
@@ -16,7 +17,7 @@ import {el} from "../dom.js";
  *  that goes where the page first saw a later version: never before its move, and its words
  *  say which move it was. */
 export function drawHintUses(box, uses, version) {
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+  const atBottom = atLogBottom(box);
   for (const old of box.querySelectorAll(":scope > .log-hint")) old.remove();
   const lines = [...box.children];
   const seen = box._lairLogAt || (box._lairLogAt = new Map());  // version -> log lines then

@@ -111,7 +111,7 @@ export function redrawLog(box, log, ctx) {
 export function drawLog(box, log, ctx) {
   const entries = Array.isArray(log) ? log : [];
   const held = box._lairLog || {count: 0, last: null};
-  const atBottom = held.count === 0 || box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+  const atBottom = atLogBottom(box) || held.count === 0;
   let count = held.count;
   if (entries.length < count || (count && canon(entries[count - 1]) !== held.last)) {
     box.replaceChildren();
@@ -121,6 +121,24 @@ export function drawLog(box, log, ctx) {
   for (let i = count; i < entries.length; i++) box.append(logEntry(entries[i], ctx, fresh));
   box._lairLog = {count: entries.length, last: entries.length ? canon(entries[entries.length - 1]) : null};
   if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+/** Whether the log `box` shows its newest line (the reader has not scrolled up from it); from
+ *  the first call on, it stays there while it is drawn smaller or its lines wrap anew: the
+ *  prompt bar above growing to two rows after the log was drawn left the newest line cut at
+ *  the box's edge, and every later line below it (fresh-eyes review: "the log is stuck above
+ *  the newest line"). Only the reader's scrolling unpins it. */
+export function atLogBottom(box) {
+  if (box._lairPinned === undefined) {
+    box._lairPinned = true;
+    box.addEventListener("scroll", () => {
+      box._lairPinned = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+    }, {passive: true});
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(() => { if (box._lairPinned) box.scrollTop = box.scrollHeight; }).observe(box);
+    }
+  }
+  return box._lairPinned || box.scrollHeight - box.scrollTop - box.clientHeight < 48;
 }
 
 /** Draw `entries` (log events) as the only lines of `box` (an <ol>): a few lines shown apart
