@@ -29,10 +29,11 @@ const CSS = `
 .cv-main{display:grid;grid-template-columns:minmax(0,1.35fr) minmax(290px,1fr);gap:12px;align-items:start}
 .cv-combat .vs .it{display:inline-flex;align-items:center;gap:6px;white-space:nowrap}
 @media (max-width:820px){.cv-main{grid-template-columns:minmax(0,1fr)}}
-/* Phones: the map first, then the day, the night fee and the victory points (about 220 px
-   there, which pushed the map's zones below the fold: new-user trial), then the hall, the hand,
-   the Mercenary pool and the other halls. */
-@media (max-width:720px){.cv-main{display:contents}.cv-map{order:1}.cv-top{order:2}.cv-side{order:3}.cv-pool{order:4}.cv-halls{order:5}}
+/* Phones: the map first, then the side column (a combat or payment under way, the day, the night
+   fee and the victory points, the hall, the hand), the Mercenary pool and the other halls. */
+.cv-left{display:flex;flex-direction:column;gap:12px;min-width:0}
+@media (max-width:720px){.cv-main,.cv-left{display:contents}.cv-map{order:1}.cv-side{order:3}.cv-pool{order:4}.cv-halls{order:5}}
+.cv-side>.cv-top{margin-bottom:8px}
 .cv-map{background:#d9cba6;border:3px solid #7a5c37;border-radius:14px;box-shadow:inset 0 0 0 3px #efe3c2;position:relative}
 .cv-map svg{width:100%;height:auto;max-height:calc(100vh - 150px);display:block;margin:auto;border-radius:11px}
 .cv-side{display:flex;flex-direction:column;gap:10px;min-width:0}
@@ -299,12 +300,15 @@ function render() {
   const ctx = {view, g, legal, moves, me};
   troopKeys = assignTroopKeys(g);
   const myHall = me >= 0 ? hallPanel(ctx, me) : null;
+  // The map at the top of the board and the Mercenary pool right under it; the day, the night
+  // fee and the victory points beside them (after a combat or a payment under way): above the
+  // map they took ~230 px at 1366x768, and the pool, under the whole side column, was out of
+  // the window on an Afternoon turn (new-user trial). A phone shows the map, the side column,
+  // then the pool (CSS order).
   root.replaceChildren(
-    infoBar(ctx),
     el("div", {class: "cv-main"},
-      el("div", {class: "cv-map"}, drawMap(ctx)),
-      el("div", {class: "cv-side"}, combatPanel(ctx), payPanel(ctx), myHall, handPanel(ctx))),
-    poolPanel(ctx),
+      el("div", {class: "cv-left"}, el("div", {class: "cv-map"}, drawMap(ctx)), poolPanel(ctx)),
+      el("div", {class: "cv-side"}, combatPanel(ctx), payPanel(ctx), infoBar(ctx), myHall, handPanel(ctx))),
     el("div", {class: "cv-halls"}, ...g.owners.map((p, o) => (o === me ? null : hallPanel(ctx, o)))),
   );
   titlesToCards(root);  // every small titled icon has a card on hover or long-press too
@@ -347,8 +351,11 @@ function focusPlace(ctx) {
     if (root.querySelector(".cv-side")) return one(root.querySelector(".cv-side"));
   }
   const onMap = root.querySelector(".cv-map .cv-focus");
-  if (onMap) return one(onMap);
-  if (legal.some((a) => a.type === "acquire")) return one(root.querySelector(".cv-pool"));
+  const acquiring = legal.some((a) => a.type === "acquire");
+  // an Afternoon turn with a troop action and acquiring both open: the zones, and the pool
+  // under the map with them when it fits (new-user trial: the pool out of the window)
+  if (onMap) return [onMap, null, acquiring ? root.querySelector(".cv-pool") : null];
+  if (acquiring) return one(root.querySelector(".cv-pool"));
   return one(root.querySelector(".cv-side .legal") ? root.querySelector(".cv-side") : root.querySelector(".cv-map"));
 }
 
