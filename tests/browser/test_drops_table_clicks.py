@@ -469,6 +469,10 @@ def test_drops_keeps_the_place_to_act_in_view(browser, lair_server, size):
             click(page, "#board .doe-lab.mine [data-pick^='res-']", clicks)
             cells = [a for a in actions(page) if a["type"] == "brew"]
             assert cells, "a picked Resource shows where it may go"
+            # each Vial by its printed letter, never by a row the Brewer does not print
+            named = page.locator("#board .doe-lab.mine [data-action]").evaluate_all(
+                "els => els.map((e) => e.getAttribute('aria-label') || '')")
+            assert named and not [n for n in named if re.search(r"\b(?:columns?|rows?) \d", n)], named
             # the farthest cell down the Brewer: the page scrolls to it, away from the pool
             click_action(page, cells[-1], clicks)
             _in_band(page, "#board .doe-lab.mine .doe-pool-panel", "after a brew")

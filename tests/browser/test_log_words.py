@@ -35,8 +35,18 @@ LINES = {
          "Player 3 Income: 3 Income icons, 1 Free Rat: 4 \u2192 6 Poison Points"),
         ("Player 2 Income: +0 icons, -2 Free Rats (1 -> 0)",
          "Player 2 Income: 0 Income icons, 2 Free Rats: 1 \u2192 0 Poison Points"),
+        # a Scroll by its Resource's name, as the board labels it (new-user trial: "rat Scroll")
+        ("Player 1 completes column 2: Owl Claw, rat Scroll (+1 Toxicity)",
+         "Player 1 completes column 2: Owl Claw, Rat Scroll (+1 Toxicity)"),
+        ("Player 2 takes Distiller Bonus scorpion Scroll (+2 Toxicity)",
+         "Player 2 takes Distiller Bonus Scorpion Tail Scroll (+2 Toxicity)"),
+        ("Player 2 gains a Scroll", "Player 2 gains a Scroll"),
     ],
 }
+
+#: What of a view the lines need: Drops of Evil names each Resource as its board does.
+VIEWS = {"drops_of_evil": {"game": {"geometry": {"names": {
+    "owl": "Owl Claw", "rat": "Rat", "scorpion": "Scorpion Tail"}}}}}
 
 
 @pytest.mark.parametrize("game", sorted(LINES))
@@ -45,11 +55,12 @@ def test_stored_lines_read_in_the_rulebooks_words(lair_server, browser, game):
     try:
         page.goto(lair_server + "/rules/" + game)
         got = page.evaluate(
-            """async ([url, lines]) => {
+            """async ([url, lines, view]) => {
                  const r = await import(url);
-                 return lines.map((t) => r.logText(t, {game: {}}));
+                 return lines.map((t) => r.logText(t, view));
                }""",
-            [f"/static/games/{game}/renderer.js", [stored for stored, _ in LINES[game]]])
+            [f"/static/games/{game}/renderer.js", [stored for stored, _ in LINES[game]],
+             VIEWS.get(game, {"game": {}})])
         assert got == [shown for _, shown in LINES[game]]
     finally:
         page.close()

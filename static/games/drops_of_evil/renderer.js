@@ -63,6 +63,9 @@ export function update(view) {
  *  four-arrow space"), a Brewer cell its Vial's letter ("Vial H"); hovering the line shows
  *  which (logPlaces, which reads the stored words). Counts read as English ("1 Worm",
  *  "2 Worms", words.js). */
+/** A Scroll named by its Resource's key, as stored lines have it ("rat Scroll"); not "a Scroll". */
+const SCROLL_KEY = new RegExp(`\\b(${RES_ORDER.join("|")}) Scroll\\b`, "g");
+
 export function logText(text, view) {
   const geo = ((view && view.game) || {}).geometry || {};
   const gathering = (geo.forest || {}).gathering || [];
@@ -75,6 +78,10 @@ export function logText(text, view) {
     .replace(/\bdouble-arrow space \d+\b/g, "a double-arrow space")
     .replace(/\bdown-arrow space of column \d+/g, "a down-arrow space")
     .replace(/\b(Vial [A-Z]) \(column \d+, row \d+\)/g, "$1")
+    // a Scroll by its Resource's name, as the board labels it ("Rat Scroll", "Scorpion Tail
+    // Scroll"): the stored line has the Resource's key ("rat Scroll": new-user trial)
+    .replace(SCROLL_KEY, (all, key) =>
+      `${(geo.names || {})[key] || key.charAt(0).toUpperCase() + key.slice(1)} Scroll`)
     .replace(INCOME_LINE, incomeWords);
   return mendCounts(out, countNouns(geo));
 }
@@ -112,7 +119,10 @@ export function labelText(text, view) {
     .replace(/\bGathering space \(column (\d+), row (\d+)\)/g, (all, c, r) => words.get(`g-${c}-${r}`) || all)
     .replace(/\bfour-arrow space between columns (\d+)-\d+, rows (\d+)-\d+/g, (all, c, r) => words.get(`t-${c}-${r}`) || all)
     .replace(/\bdouble-arrow space (\d+)\b/g, (all, n) => words.get(`k-${n}`) || all)
-    .replace(/\bdown-arrow space of column (\d+)/g, (all, c) => words.get(`s-${c}`) || all);
+    .replace(/\bdown-arrow space of column (\d+)/g, (all, c) => words.get(`s-${c}`) || all)
+    // a Vial by its letter, printed on the Brewer (its row is not: new-user trial, "Vial J
+    // (column 9, row 3)" in a button's accessible name)
+    .replace(/\b(Vial [A-Z]) \(column \d+, row \d+\)/g, "$1");
   return mendCounts(out, countNouns(((view && view.game) || {}).geometry || {}));
 }
 
