@@ -81,13 +81,15 @@ class GcPauses:
             del self.long[:-self.KEEP]
 
     def read(self) -> dict:
-        """``{"now", "count", "total_ms", "long", "objects", "frozen", "reclaim_runs"}``
+        """``{"now", "count", "total_ms", "long", "objects", "frozen", "reclaim_runs",
+        "reclaim_skipped"}``
         (``now``: this process's monotonic clock, the times of ``long``)."""
         from app import serve
         return {"now": round(time.monotonic(), 3), "count": list(self.count),
                 "total_ms": [round(t, 1) for t in self.total_ms], "long": list(self.long),
                 "objects": sum(gc.get_count()), "frozen": gc.get_freeze_count(),
-                "reclaim_runs": getattr(getattr(serve, "RECLAIM", None), "runs", None)}
+                "reclaim_runs": getattr(getattr(serve, "RECLAIM", None), "runs", None),
+                "reclaim_skipped": getattr(getattr(serve, "RECLAIM", None), "skipped", None)}
 
 
 GC = GcPauses()
