@@ -496,6 +496,15 @@ BELOW_BAR_JS = """(sel) => {
 }"""
 
 
+# where the prompt bar, the map, its zones to act in, the pool and the side column are (for a
+# failure's message)
+GEOMETRY_JS = """() => Object.fromEntries(["#prompt-bar", "#last-move-box", "#board .cv-map", "#board .cv-map .cv-focus",
+  "#board .cv-pool", "#board .cv-pool .cv-card", "#board .cv-side"].map((s) => {
+  const e = document.querySelector(s), r = e ? e.getBoundingClientRect() : null;
+  return [s, r ? [Math.round(r.top), Math.round(r.bottom)] : null];
+}).concat([["scrollY", scrollY]]))"""
+
+
 def _below_bar(page, selector: str) -> bool:
     """Some element of `selector` lies wholly in the window below the prompt bar (and the
     phone's last-move line), brought there by the table: the test never scrolls."""
@@ -522,10 +531,12 @@ def _zone_prompt(page, phone: bool) -> str:
 def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
     """New-user trial, 1366×768 and 375×812 against an Easy bot, by real clicks: the starting
     spiral to click (the map first on a phone, above the day and the night fee), then the
-    afternoon's move (the troop and the zones it may go to in view when the prompt arrives),
-    then, the troop action done, "Acquire a Minion": the Mercenary pool comes into view with a
-    card to click (the trial found it below the fold). The zones to click are named by their
-    white outline. Screenshots: covil-table-{zone,pick,acquire}-<size>.png."""
+    afternoon's move with acquiring open too: the troop and the zones it may go to in view when
+    the prompt arrives, and with them the Mercenary pool's heading and a card to acquire (the
+    trial found the phone's pool under the side column, below the fold); then, the troop action
+    done, "Acquire a Minion": the Mercenary pool comes into view with a card to click. The zones
+    to click are named by their white outline.
+    Screenshots: covil-table-{zone,afternoon,pick,acquire}-<size>.png."""
     from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
     phone = size == "phone"
     page = new_table(browser, lair_server, PHONE_812 if phone else DESKTOP_768, "covil", 2)
@@ -554,6 +565,15 @@ def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
         # the move: the troop ringed in white and the zones it may go to are in view
         assert page.locator("#board [data-pick]").count(), "a troop to move"
         assert _below_bar(page, "#board .cv-map .cv-focus"), "the troop and the zones it may go to are in view"
+        # acquiring is open too: the Mercenary pool's heading and a card to acquire are in view
+        # with the zones, without a scroll by hand (the trial found the phone's pool under the
+        # side column, below the fold)
+        assert any(a["type"] == "acquire" for a in actions(page)), actions(page)
+        for sel in ("#board .cv-pool h3", "#board .cv-pool .cv-card[data-action]", "#board .cv-map .cv-focus"):
+            assert _below_bar(page, sel), (f"{sel} is out of view on the Afternoon turn's prompt",
+                                           page.evaluate(GEOMETRY_JS))
+        page.mouse.move(1, 1)
+        _shot(page, "afternoon")
         click(page, "#board [data-pick]", clicks)
         _zone_prompt(page, phone)
         assert _below_bar(page, "#board .zone-legal"), "a zone to move to is in view"

@@ -29,10 +29,12 @@ const CSS = `
 .cv-main{display:grid;grid-template-columns:minmax(0,1.35fr) minmax(290px,1fr);gap:12px;align-items:start}
 .cv-combat .vs .it{display:inline-flex;align-items:center;gap:6px;white-space:nowrap}
 @media (max-width:820px){.cv-main{grid-template-columns:minmax(0,1fr)}}
-/* Phones: the map first, then the side column (a combat or payment under way, the day, the night
-   fee and the victory points, the hall, the hand), the Mercenary pool and the other halls. */
+/* Phones: as the desktop's columns, one after the other: the map, the Mercenary pool right under
+   it (new-user trial: under the side column it was below the fold on an Afternoon turn with a
+   troop action and acquiring both open), then the side column (a combat or payment under way,
+   the day, the night fee and the victory points, the hall, the hand) and the other halls. */
 .cv-left{display:flex;flex-direction:column;gap:12px;min-width:0}
-@media (max-width:720px){.cv-main,.cv-left{display:contents}.cv-map{order:1}.cv-side{order:3}.cv-pool{order:4}.cv-halls{order:5}}
+@media (max-width:720px){.cv-main,.cv-left{display:contents}.cv-map{order:1}.cv-pool{order:2}.cv-side{order:3}.cv-halls{order:5}}
 .cv-side>.cv-top{margin-bottom:8px}
 .cv-map{background:#d9cba6;border:3px solid #7a5c37;border-radius:14px;box-shadow:inset 0 0 0 3px #efe3c2;position:relative}
 .cv-map svg{width:100%;height:auto;max-height:calc(100vh - 150px);display:block;margin:auto;border-radius:11px}
@@ -303,8 +305,8 @@ function render() {
   // The map at the top of the board and the Mercenary pool right under it; the day, the night
   // fee and the victory points beside them (after a combat or a payment under way): above the
   // map they took ~230 px at 1366x768, and the pool, under the whole side column, was out of
-  // the window on an Afternoon turn (new-user trial). A phone shows the map, the side column,
-  // then the pool (CSS order).
+  // the window on an Afternoon turn (new-user trial). A phone shows the map, the pool, then
+  // the side column (CSS order).
   root.replaceChildren(
     el("div", {class: "cv-main"},
       el("div", {class: "cv-left"}, el("div", {class: "cv-map"}, drawMap(ctx)), poolPanel(ctx)),
@@ -352,9 +354,10 @@ function focusPlace(ctx) {
   }
   const onMap = root.querySelector(".cv-map .cv-focus");
   const acquiring = legal.some((a) => a.type === "acquire");
-  // an Afternoon turn with a troop action and acquiring both open: the zones, and the pool
-  // under the map with them when it fits (new-user trial: the pool out of the window)
-  if (onMap) return [onMap, null, acquiring ? root.querySelector(".cv-pool") : null];
+  // an Afternoon turn with a troop action and acquiring both open: the zones, and under the map
+  // with them the pool's heading down to its first card to acquire (new-user trial: the pool
+  // out of the window; the whole pool, a few rows of cards, seldom fits with the map)
+  if (onMap) return [onMap, null, acquiring ? root.querySelector(".cv-pool .cv-card.legal") : null];
   if (acquiring) return one(root.querySelector(".cv-pool"));
   return one(root.querySelector(".cv-side .legal") ? root.querySelector(".cv-side") : root.querySelector(".cv-map"));
 }
