@@ -496,6 +496,15 @@ BELOW_BAR_JS = """(sel) => {
 }"""
 
 
+# where the prompt bar, the map, its zones to act in, the pool and the side column are (for a
+# failure's message)
+GEOMETRY_JS = """() => Object.fromEntries(["#prompt-bar", "#last-move-box", "#board .cv-map", "#board .cv-map .cv-focus",
+  "#board .cv-pool", "#board .cv-pool .cv-card", "#board .cv-side"].map((s) => {
+  const e = document.querySelector(s), r = e ? e.getBoundingClientRect() : null;
+  return [s, r ? [Math.round(r.top), Math.round(r.bottom)] : null];
+}).concat([["scrollY", scrollY]]))"""
+
+
 def _below_bar(page, selector: str) -> bool:
     """Some element of `selector` lies wholly in the window below the prompt bar (and the
     phone's last-move line), brought there by the table: the test never scrolls."""
@@ -522,10 +531,12 @@ def _zone_prompt(page, phone: bool) -> str:
 def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
     """New-user trial, 1366×768 and 375×812 against an Easy bot, by real clicks: the starting
     spiral to click (the map first on a phone, above the day and the night fee), then the
-    afternoon's move (the troop and the zones it may go to in view when the prompt arrives),
-    then, the troop action done, "Acquire a Minion": the Mercenary pool comes into view with a
-    card to click (the trial found it below the fold). The zones to click are named by their
-    white outline. Screenshots: covil-table-{zone,pick,acquire}-<size>.png."""
+    afternoon's move with acquiring open too: the troop and the zones it may go to in view when
+    the prompt arrives, and with them the Mercenary pool's heading and a card to acquire (the
+    trial found the phone's pool under the side column, below the fold); then, the troop action
+    done, "Acquire a Minion": the Mercenary pool comes into view with a card to click. The zones
+    to click are named by their white outline.
+    Screenshots: covil-table-{zone,afternoon,pick,acquire}-<size>.png."""
     from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
     phone = size == "phone"
     page = new_table(browser, lair_server, PHONE_812 if phone else DESKTOP_768, "covil", 2)
@@ -554,6 +565,15 @@ def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
         # the move: the troop ringed in white and the zones it may go to are in view
         assert page.locator("#board [data-pick]").count(), "a troop to move"
         assert _below_bar(page, "#board .cv-map .cv-focus"), "the troop and the zones it may go to are in view"
+        # acquiring is open too: the Mercenary pool's heading and a card to acquire are in view
+        # with the zones, without a scroll by hand (the trial found the phone's pool under the
+        # side column, below the fold)
+        assert any(a["type"] == "acquire" for a in actions(page)), actions(page)
+        for sel in ("#board .cv-pool h3", "#board .cv-pool .cv-card[data-action]", "#board .cv-map .cv-focus"):
+            assert _below_bar(page, sel), (f"{sel} is out of view on the Afternoon turn's prompt",
+                                           page.evaluate(GEOMETRY_JS))
+        page.mouse.move(1, 1)
+        _shot(page, "afternoon")
         click(page, "#board [data-pick]", clicks)
         _zone_prompt(page, phone)
         assert _below_bar(page, "#board .zone-legal"), "a zone to move to is in view"
@@ -573,10 +593,88 @@ def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
         # a card's text reads its counts as English ("up to 1 zone", never "zone(s)")
         cards = " ".join(page.locator("#board .cv-card .tx").all_inner_texts())
         assert "(s)" not in cards and "defence" not in cards.lower(), cards
-        # acquiring by a click on a pool card (it then asks for the payment: cancel)
-        acquire = next(a for a in actions(page) if a["type"] == "acquire")
-        click_action(page, acquire, clicks)
-        assert page.locator("#board .cv-pay").count() == 1
+        # acquiring by a click on a pool card: it then asks for the payment
+        _pay_step(page, clicks, phone)
         assert page.js_errors == []
     finally:
         page.context.close()
+
+
+def _pay_step(page, clicks: Clicks, phone: bool) -> None:
+    """New-user trial: the payment's prompt ("Pay for the Minion: add Minions or Power Relics,
+    then confirm") named neither the Minion, nor its price, nor what was paid, and "Buy a Power
+    Relic" beside "Confirm payment" read as a step of the payment. Now the prompt and the panel
+    say "Pay for <Minion>: 0 of <price> gold paid", then what a card added; buying a Power Relic,
+    legal at any point of the game (rulebook "Buy Power Relics"), stays offered, worded as apart
+    from the payment. Screenshots: covil-table-{pay-start,paying}-<size>.png. Cancels at the end."""
+    def cost_of(selector: str) -> int:   # a card's cost, on its coin
+        return int(page.locator(f"{selector} .top [aria-label^='costs']").get_attribute("aria-label").split()[1])
+
+    def card_of(where: str, action: dict) -> str:
+        return f"#board {where} .cv-card[data-action='{json.dumps(action, separators=(',', ':'))}']"
+
+    # the dearest Minion to acquire: several cards to pay with, then Confirm takes the rest
+    acquire = max((a for a in actions(page) if a["type"] == "acquire"), key=lambda a: cost_of(card_of(".cv-pool", a)))
+    name = page.locator(card_of(".cv-pool", acquire) + " .nm").inner_text()
+    cost = cost_of(card_of(".cv-pool", acquire))
+    click_action(page, acquire, clicks)
+    assert page.locator("#board .cv-pay").count() == 1
+    text = page.locator("#prompt-text").inner_text()
+    m = re.match(rf"Pay for {re.escape(name)}: 0 of (\d+) gold paid\b", text)
+    assert m and 0 < int(m.group(1)) <= cost, (name, cost, text)
+    price = int(m.group(1))
+    head = page.locator("#board .cv-pay h3").inner_text().split("\n")[-1]   # (after the price's coin)
+    assert head == f"Pay for {name}: 0 of {price} gold paid", head
+    labels = _labels(page)
+    buy = [t for k, t in labels.items() if '"buy_relic"' in k]
+    assert buy == ["Buy a Power Relic (3 gold, apart from this payment)"], labels
+    page.mouse.move(1, 1)
+    _shot(page, "pay-start")
+    # cards added one by one (a ready Minion while the hall is full, else a Power Relic): the
+    # prompt and the panel count their gold as paid
+    paid = 0
+    for _ in range(10):
+        acts = actions(page)
+        full = page.locator("#board .cv-why", has_text="full").count() > 0
+        text = page.locator("#prompt-text").inner_text()
+        if full:
+            assert ("your hall is full: tap a ready Minion to place it back" if phone else
+                    "Your Champions Hall is full: click a ready Minion to place it back in the pool") in text, text
+        elif paid < price and any(a["type"] == "confirm" for a in acts):  # Confirm takes the rest
+            assert (f"Confirm takes the other {price - paid} gold" if phone else
+                    f"Confirm pays the other {price - paid} gold from your Treasury") in text, text
+            break
+        elif paid < price:  # the Treasury does not cover the rest: more cards to add
+            assert ("in your Treasury: tap a card to add" if phone else
+                    "click a ready Minion or a Power Relic to pay with it") in text, text
+        else:
+            assert "Confirm to acquire" in text, text
+            break
+        card = next((a for a in acts if a["type"] == ("pay_minion" if full else "pay_relic")), None) or \
+            next(a for a in acts if a["type"] in ("pay_minion", "pay_relic"))
+        if card["type"] == "pay_relic":
+            worth = int(re.search(r"\((\d+) gold\)", _label_of(page, card)).group(1))
+        else:
+            worth = cost_of(card_of(".cv-hall.mine", card))
+        click_action(page, card, clicks)
+        paid += worth
+        text = page.locator("#prompt-text").inner_text()
+        want = f"Pay for {name}: " + ("paid in full" if paid >= price else f"{paid} of {price} gold paid")
+        assert text.startswith(want), (want, text)
+        assert page.locator("#board .cv-pay h3").inner_text().split("\n")[-1] == want
+        assert not codes_in(text, registry.get("covil").display_names()), text
+        if paid == worth:
+            page.mouse.move(1, 1)
+            _shot(page, "paying")
+    else:
+        pytest.fail("the payment did not come to Confirm")
+    click_action(page, next(a for a in actions(page) if a["type"] == "cancel"), clicks)
+    assert page.locator("#board .cv-pay").count() == 0
+
+
+def _label_of(page, action: dict) -> str:
+    """The label of the element offering `action` (its aria-label on the board, its text in the
+    prompt bar)."""
+    key = json.dumps(action, separators=(",", ":"))
+    e = page.locator(f"#board [data-action='{key}'], #prompt-actions [data-action='{key}']").first
+    return e.get_attribute("aria-label") or e.inner_text()

@@ -29,10 +29,12 @@ const CSS = `
 .cv-main{display:grid;grid-template-columns:minmax(0,1.35fr) minmax(290px,1fr);gap:12px;align-items:start}
 .cv-combat .vs .it{display:inline-flex;align-items:center;gap:6px;white-space:nowrap}
 @media (max-width:820px){.cv-main{grid-template-columns:minmax(0,1fr)}}
-/* Phones: the map first, then the side column (a combat or payment under way, the day, the night
-   fee and the victory points, the hall, the hand), the Mercenary pool and the other halls. */
+/* Phones: as the desktop's columns, one after the other: the map, the Mercenary pool right under
+   it (new-user trial: under the side column it was below the fold on an Afternoon turn with a
+   troop action and acquiring both open), then the side column (a combat or payment under way,
+   the day, the night fee and the victory points, the hall, the hand) and the other halls. */
 .cv-left{display:flex;flex-direction:column;gap:12px;min-width:0}
-@media (max-width:720px){.cv-main,.cv-left{display:contents}.cv-map{order:1}.cv-side{order:3}.cv-pool{order:4}.cv-halls{order:5}}
+@media (max-width:720px){.cv-main,.cv-left{display:contents}.cv-map{order:1}.cv-pool{order:2}.cv-side{order:3}.cv-halls{order:5}}
 .cv-side>.cv-top{margin-bottom:8px}
 .cv-map{background:#d9cba6;border:3px solid #7a5c37;border-radius:14px;box-shadow:inset 0 0 0 3px #efe3c2;position:relative}
 .cv-map svg{width:100%;height:auto;max-height:calc(100vh - 150px);display:block;margin:auto;border-radius:11px}
@@ -303,8 +305,8 @@ function render() {
   // The map at the top of the board and the Mercenary pool right under it; the day, the night
   // fee and the victory points beside them (after a combat or a payment under way): above the
   // map they took ~230 px at 1366x768, and the pool, under the whole side column, was out of
-  // the window on an Afternoon turn (new-user trial). A phone shows the map, the side column,
-  // then the pool (CSS order).
+  // the window on an Afternoon turn (new-user trial). A phone shows the map, the pool, then
+  // the side column (CSS order).
   root.replaceChildren(
     el("div", {class: "cv-main"},
       el("div", {class: "cv-left"}, el("div", {class: "cv-map"}, drawMap(ctx)), poolPanel(ctx)),
@@ -352,9 +354,10 @@ function focusPlace(ctx) {
   }
   const onMap = root.querySelector(".cv-map .cv-focus");
   const acquiring = legal.some((a) => a.type === "acquire");
-  // an Afternoon turn with a troop action and acquiring both open: the zones, and the pool
-  // under the map with them when it fits (new-user trial: the pool out of the window)
-  if (onMap) return [onMap, null, acquiring ? root.querySelector(".cv-pool") : null];
+  // an Afternoon turn with a troop action and acquiring both open: the zones, and under the map
+  // with them the pool's heading down to its first card to acquire (new-user trial: the pool
+  // out of the window; the whole pool, a few rows of cards, seldom fits with the map)
+  if (onMap) return [onMap, null, acquiring ? root.querySelector(".cv-pool .cv-card.legal") : null];
   if (acquiring) return one(root.querySelector(".cv-pool"));
   return one(root.querySelector(".cv-side .legal") ? root.querySelector(".cv-side") : root.querySelector(".cv-map"));
 }
@@ -516,6 +519,8 @@ export function promptText(view) {
     return short ? `${Click} a ringed troop or fortress to attack (the burst: its strength).`
       : `Choose the target of the attack: ${click} a ringed troop or fortress; the burst beside it is the attack's strength.`;
   }
+  const pay = payState(g, view, legal);
+  if (pay) return payPrompt(pay, short, click);
   if (legal.some((a) => a.type === "acquire")) {
     // the afternoon once the troop action is done (or no troop stands): the Mercenary pool is
     // where the player decides (focusPlace), and the prompt says so
@@ -524,6 +529,56 @@ export function promptText(view) {
   }
   const said = view.prompt && view.prompt.text;
   return said ? logText(said) : null;
+}
+
+/** The viewer's payment under way (rulebook 2.1 "Acquire a Minion": its cost paid with gold from
+ *  the Treasury, Power Relics discarded from the hand and unexhausted Minions placed back in the
+ *  pool), or null: the Minion, its price (the cost less Influence), what the cards added so far
+ *  are worth, the gold Confirm takes from the Treasury, and why Confirm is missing. */
+function payState(g, view, legal) {
+  const top = g.stack.length ? g.stack[g.stack.length - 1] : null;
+  const me = g.owners.findIndex((q) => q.seat === view.you && view.you !== null && view.you !== undefined);
+  if (!top || top.kind !== "pay" || me < 0 || top.owner !== me) return null;
+  const p = g.owners[me];
+  const minions = (top.minions || []).map((i) => p.hall[i]).filter(Boolean);
+  const fromMinions = minions.reduce((sum, h) => sum + (Number(minionData(g, h.id).cost) || 0), 0);
+  const paid = fromMinions + (top.relics || []).reduce((sum, r) => sum + ((g.relics[r] || {}).gold || 0), 0);
+  const price = top.price;
+  const need = Math.max(0, price - paid);
+  return {
+    m: minionData(g, top.card), price, paid, need, gold: p.gold, minions, relics: top.relics || [],
+    // the Champions Hall holds 5 Minions besides the Dark Overlord (the new one comes in)
+    full: p.hall.length - minions.length > 5,
+    canConfirm: legal.some((a) => a.type === "confirm"),
+    canAdd: legal.some((a) => a.type === "pay_minion" || a.type === "pay_relic"),
+    back: Math.max(0, fromMinions - price),   // Minions worth more than the price: gold back
+  };
+}
+
+/** "2 of 5 gold paid", or "paid in full". */
+function paidWords({price, paid}) {
+  return paid >= price ? "paid in full" : `${paid} of ${price} gold paid`;
+}
+
+/** The payment's prompt (new-user trial: "Pay for the Minion" named neither the Minion, nor its
+ *  price, nor what was paid): "Pay for Bone Golem: 2 of 5 gold paid. …". */
+function payPrompt(pay, short, click) {
+  const head = `Pay for ${pay.m.name}: ${paidWords(pay)}`;
+  const add = short ? `${click} a card to add` : `${click} a ready Minion or a Power Relic to pay with it`;
+  if (!pay.canConfirm && pay.full) {
+    return short ? `${head}; your hall is full: ${click} a ready Minion to place it back.`
+      : `${head}. Your Champions Hall is full: ${click} a ready Minion to place it back in the pool (it pays its cost).`;
+  }
+  if (!pay.canConfirm) {
+    return short ? `${head}, ${pay.gold} in your Treasury: ${add}.`
+      : `${head}; your Treasury has ${pay.gold} gold: ${add}.`;
+  }
+  if (pay.need) {
+    const rest = short ? `Confirm takes the other ${pay.need} gold` : `Confirm pays the other ${pay.need} gold from your Treasury`;
+    return pay.canAdd ? `${head}. ${rest}, or ${add}.` : `${head}. ${rest}.`;
+  }
+  const back = pay.back ? `; you get ${pay.back} gold back` : "";
+  return `${head}${back}. Confirm to acquire ${short ? "it" : pay.m.name}.`;
 }
 
 /** How the zones to click are drawn (svg .zone-legal in CSS): the prompt names them so. */
@@ -560,8 +615,17 @@ export function logText(text) {
  *  stakes …: activate Power Relics or pass"). */
 export function labelText(text, view) {
   const words = logText(text);
-  const stack = view && view.game && view.game.stack;
+  const g = view && view.game;
+  const stack = g && g.stack;
   const top = stack && stack.length ? stack[stack.length - 1] : null;
+  const me = g && view.you !== null && view.you !== undefined ? (g.owners || []).find((q) => q.seat === view.you) : null;
+  if (words === "Buy a Power Relic" && top && top.kind === "pay" && me && top.owner === me.owner) {
+    // Legal at any point of the game (rulebook "Buy Power Relics": spend 3 gold from your
+    // Treasury to draw one), so offered while paying for a Minion too, beside "Confirm
+    // payment": the new-user trial read it as a step of the payment. Say it is not one.
+    const price = typeof me.relic_price === "number" ? `${me.relic_price} gold, ` : "";
+    return `Buy a Power Relic (${price}apart from this payment)`;
+  }
   return words === "Done responding" && top && top.kind === "combat" && top.side === "atk" ? "Pass" : words;
 }
 
@@ -892,28 +956,26 @@ function combatPanel(ctx) {
   return mark(panel, "combat", `${f.attack}|${f.defense}|${f.side}`);
 }
 
-/** Acquiring: what is paid so far, and why Confirm is missing when the hall is full (item 8). */
+/** Acquiring: the Minion, its price, what is paid so far (as the prompt says it), and why
+ *  Confirm is missing when the hall is full (item 8). */
 function payPanel(ctx) {
-  const {g, legal, me} = ctx;
-  const top = g.stack.length ? g.stack[g.stack.length - 1] : null;
-  if (!top || top.kind !== "pay" || top.owner !== me) return null;
-  const p = g.owners[me];
-  const m = minionData(g, top.card);
-  const paidM = (top.minions || []).map((i) => p.hall[i]).filter(Boolean);
-  const paid = paidM.reduce((s, h) => s + (Number(minionData(g, h.id).cost) || 0), 0)
-    + (top.relics || []).reduce((s, r) => s + ((g.relics[r] || {}).gold || 0), 0);
-  const size = p.hall.length - 1 - paidM.length + 1;
-  const full = size > 5;
-  const canConfirm = legal.some((a) => a.type === "confirm");
+  const {g, legal, view} = ctx;
+  const pay = payState(g, view, legal);
+  if (!pay) return null;
+  const {m, price, paid, need, gold, minions, relics, full, canConfirm} = pay;
+  const cards = [...minions.map((h) => minionData(g, h.id).name), ...relics.map((r) => (g.relics[r] || {}).name || "a Power Relic")];
   const why = [];
   if (!canConfirm) {
-    if (full) why.push(`Your Champions Hall is full (5 Minions): give a Minion back to make room for ${m.name} — click one of your ready Minions below (it pays its cost).`);
-    const need = Math.max(0, top.price - paid);
-    if (need > p.gold) why.push(`You still need ${need} gold and have ${p.gold}: add a ready Minion or a Power Relic.`);
+    if (full) why.push(`Your Champions Hall is full (5 Minions): give a Minion back to make room for ${m.name} — ${clickVerb(true)} one of your ready Minions below (it pays its cost).`);
+    if (need > gold) why.push(`You still need ${need} gold and have ${gold}: add a ready Minion or a Power Relic.`);
   }
+  const cost = Number(m.cost);
   return el("div", {class: "cv-panel cv-pay", role: "region", "aria-label": "Acquiring"},
-    el("h3", {}, goldIcon(top.price, 20), `Acquiring ${m.name}: price ${top.price} gold`),
-    el("div", {class: "cv-small"}, `Paid so far: ${paid} gold in cards${paidM.length ? ` (${paidM.map((h) => minionData(g, h.id).name).join(", ")})` : ""}; the rest comes from your ${p.gold} gold.`),
+    el("h3", {}, goldIcon(price, 20), `Pay for ${m.name}: ${paidWords(pay)}`),
+    el("div", {class: "cv-small"}, `Price ${price} gold${cost !== price ? ` (its cost ${cost}, less your Influence)` : ""}. ` +
+      `Paid with cards: ${paid} gold${cards.length ? ` (${cards.join(", ")})` : ""}; ` +
+      (!need ? "nothing from your Treasury." : canConfirm ? `Confirm takes the other ${need} from your Treasury (${gold} gold).`
+        : `the other ${need} from your Treasury (${gold} gold).`)),
     ...why.map((w) => el("div", {class: "cv-why", role: "note"}, w)),
     canConfirm ? el("div", {class: "cv-small"}, "Confirm in the bar at the top.") : null);
 }
