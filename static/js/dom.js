@@ -39,17 +39,26 @@ export function el(tag, attrs = {}, ...children) {
   return append(setAttrs(document.createElement(tag), attrs), children);
 }
 
-/** The elements inside `box` that play `action` when clicked: those whose `data-action` (the
- *  renderer contract's mark of a clickable legal target) is deep-equal to it. */
+/** The action a board element plays when clicked: its `data-action` (the renderer contract's
+ *  mark of a clickable legal target) parsed, or null when it has none or it is not JSON. */
+export function actionOf(node) {
+  const text = node && node.dataset ? node.dataset.action : undefined;
+  if (text === undefined) return null;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    return null;
+  }
+}
+
+/** The elements inside `box` that play `action` when clicked: those whose `data-action` is
+ *  deep-equal to it. */
 export function actionNodes(box, action) {
   if (!box || !action) return [];
   const key = canon(action);
   return [...box.querySelectorAll("[data-action]")].filter((n) => {
-    try {
-      return canon(JSON.parse(n.dataset.action)) === key;
-    } catch (e) {
-      return false;
-    }
+    const a = actionOf(n);
+    return a !== null && canon(a) === key;
   });
 }
 

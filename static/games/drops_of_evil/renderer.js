@@ -3,7 +3,7 @@
 // (tabs per seat). Clickable legal targets carry data-action; two-step choices (a pawn, a
 // Resource in the pool) are local picks carrying data-pick. Styles: drops.css (injected).
 import {RES, RES_ORDER, el, resChip, pawnChip, resName, seatTag, nameSpan, finalTotal, clickable, mark} from "./util.js";
-import {actionNodes, attachCard} from "../../js/dom.js";
+import {actionNodes, actionOf, attachCard} from "../../js/dom.js";
 import {clickVerb, mendCounts} from "../../js/words.js";
 import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {assistantIcon, recipeIcon, resIcon, pawnIcon, scrollIcon, extraIcon, flameIcon, pointsIcon} from "./icons.js";
@@ -57,15 +57,20 @@ export function update(view) {
   render(true);
 }
 
+/** A Scroll named by its Resource's key, as stored lines have it ("rat Scroll"); not "a Scroll". */
+const SCROLL_KEY = new RegExp(`\\b(${RES_ORDER.join("|")}) Scroll\\b`, "g");
+
+/** A Brewer cell as stored lines and labels name it, "Vial H (column 8, row 2)": the log and
+ *  the labels say only "Vial H", the letter printed on the Brewer (its row is not: new-user
+ *  trial, "Vial J (column 9, row 3)" in a button's accessible name). */
+const VIAL_PLACE = /\b(Vial [A-Z]) \(column \d+, row \d+\)/g;
+
 /** The log's words for a stored line (docs/renderer-contract.md `logText`; issue 14 "Names,
  *  not codes"): places as the board shows them, never by coordinates — a Gathering space is
  *  "a Clearing space" or "an Underbrush space" (as drawn), an arrow space its kind ("a
  *  four-arrow space"), a Brewer cell its Vial's letter ("Vial H"); hovering the line shows
  *  which (logPlaces, which reads the stored words). Counts read as English ("1 Worm",
  *  "2 Worms", words.js). */
-/** A Scroll named by its Resource's key, as stored lines have it ("rat Scroll"); not "a Scroll". */
-const SCROLL_KEY = new RegExp(`\\b(${RES_ORDER.join("|")}) Scroll\\b`, "g");
-
 export function logText(text, view) {
   const geo = ((view && view.game) || {}).geometry || {};
   const gathering = (geo.forest || {}).gathering || [];
@@ -77,7 +82,7 @@ export function logText(text, view) {
     .replace(/\bfour-arrow space between columns \d+-\d+, rows \d+-\d+/g, "a four-arrow space")
     .replace(/\bdouble-arrow space \d+\b/g, "a double-arrow space")
     .replace(/\bdown-arrow space of column \d+/g, "a down-arrow space")
-    .replace(/\b(Vial [A-Z]) \(column \d+, row \d+\)/g, "$1")
+    .replace(VIAL_PLACE, "$1")
     // a Scroll by its Resource's name, as the board labels it ("Rat Scroll", "Scorpion Tail
     // Scroll"): the stored line has the Resource's key ("rat Scroll": new-user trial)
     .replace(SCROLL_KEY, (all, key) =>
@@ -120,9 +125,7 @@ export function labelText(text, view) {
     .replace(/\bfour-arrow space between columns (\d+)-\d+, rows (\d+)-\d+/g, (all, c, r) => words.get(`t-${c}-${r}`) || all)
     .replace(/\bdouble-arrow space (\d+)\b/g, (all, n) => words.get(`k-${n}`) || all)
     .replace(/\bdown-arrow space of column (\d+)/g, (all, c) => words.get(`s-${c}`) || all)
-    // a Vial by its letter, printed on the Brewer (its row is not: new-user trial, "Vial J
-    // (column 9, row 3)" in a button's accessible name)
-    .replace(/\b(Vial [A-Z]) \(column \d+, row \d+\)/g, "$1");
+    .replace(VIAL_PLACE, "$1");
   return mendCounts(out, countNouns(((view && view.game) || {}).geometry || {}));
 }
 
@@ -307,7 +310,7 @@ function render(fresh) {
   if (you !== null && legal.length) {
     const mine = root.querySelector(".doe-lab.mine .doe-brew");
     const tokens = legal.every((a) => a.type === "bonus") ? [...root.querySelectorAll(".doe-lab.mine [data-action]")]
-      .filter((n) => { try { return JSON.parse(n.dataset.action).type === "bonus"; } catch (e) { return false; } }) : [];
+      .filter((n) => (actionOf(n) || {}).type === "bonus") : [];
     const place = tokens.length ? tokens[0]
       : game.phase === "brewing" && mine && !legal.some((a) => a.type === "seer_put")
         ? mine : onlyCoinLeft(legal) ? root.querySelector(".doe-asst-section") : root.querySelector(".doe-left");
@@ -394,7 +397,8 @@ const forestSized = typeof ResizeObserver === "function" ? new ResizeObserver(()
 function revealTargets() {
   if (!picked || typeof table.revealBelowBar !== "function") return;
   const targets = [...root.querySelectorAll("[data-action]:not(.dim)")].filter((n) => {
-    try { return JSON.parse(n.dataset.action).type !== "done"; } catch (e) { return false; }
+    const a = actionOf(n);
+    return a !== null && a.type !== "done";
   });
   if (targets.length) table.revealBelowBar(targets[0], targets[targets.length - 1]);
 }
