@@ -1,6 +1,6 @@
 // The Forest board (SVG): Gathering spaces with their Resources, Clearing vs Underbrush,
 // Cat/Toad/Snake action spaces with their arrows and pawns, Crows on Clearing spaces.
-import {RES, el, sv, about, clickable, mark, resName, resCard} from "./util.js";
+import {RES, el, sv, about, clickable, pickable, mark, resName, resCard, familiarMove, hiredName} from "./util.js";
 import {attachCard} from "../../js/dom.js";
 import {gRes, gPawn, pawnIcon} from "./icons.js";
 
@@ -41,14 +41,33 @@ function svgPawn(ctx, seat, pawn, x, y, w = 28, h = 18) {
   return sv("g", {dataset: {motionKey: `pawn-${seat}-${pawn}`}}, g);
 }
 
-/** Action by space for the viewer's legal placements (Crow/Cat/Toad/Snake; seer_put on cells). */
+/** Action by space for the viewer's legal placements (Crow/Cat/Toad/Snake; seer_put on cells)
+ *  and the Shapeshifter's moves of a placed Familiar (new-user trial: its ten moves were only
+ *  items of the prompt bar's menu). A space takes one Familiar's kind, and a move is of a
+ *  Familiar no longer at home: a space is never both a placement's and a move's. */
 function spaceActions(ctx) {
   const out = new Map();
   for (const a of ctx.legal) {
     if (a.type === "seer_put") out.set(a.space, a);
-    else if (a.type === "place" && a.pawn !== "coin" && !out.has(a.space)) out.set(a.space, a);
+    else if (((a.type === "place" && a.pawn !== "coin") || familiarMove(a)) && !out.has(a.space)) out.set(a.space, a);
   }
   return out;
+}
+
+/** The viewer's own Familiar on the Forest that their Shapeshifter may move (`moves`: pawn ->
+ *  how many spaces): a pick (data-pick "pawn-<pawn>", like a pawn at home) whose ring shows it
+ *  may move; picking it dims the other pawns' spaces. Returns `g`. */
+function movablePawn(ctx, g, p, moves, pickedPawn, r) {
+  const n = moves.get(p.pawn);
+  if (ctx.you === null || p.seat !== ctx.you || !n) return g;
+  (g.querySelector(".doe-spawn") || g).prepend(sv("circle", {class: "pick-ring", r}));
+  return pickable(ctx, g, `pawn-${p.pawn}`,
+    `Move your ${resName(ctx, p.pawn)} with your ${hiredName(ctx)} (${n} spaces)`, pickedPawn === p.pawn);
+}
+
+/** A target dimmed while a pawn is picked whose spaces it is not. */
+function dimmed(pickedPawn, a) {
+  return !!pickedPawn && typeof a.pawn === "string" && a.pawn !== pickedPawn;
 }
 
 export function drawForest(ctx) {
@@ -59,6 +78,8 @@ export function drawForest(ctx) {
   const W = 2 * M + geo.cols * U;
   const H = T + geo.rows * U + M;
   const acts = spaceActions(ctx);
+  const moves = new Map();
+  for (const a of ctx.legal) if (familiarMove(a)) moves.set(a.pawn, (moves.get(a.pawn) || 0) + 1);
   const pickedPawn = ctx.picked && ctx.picked.startsWith("pawn-") ? ctx.picked.slice(5) : null;
 
   const svg = sv("svg", {class: "doe-forest", viewBox: `0 0 ${W} ${H}`, width: W, height: H,
@@ -105,11 +126,11 @@ export function drawForest(ctx) {
       }
     }
     const p = pawns[g.id];
-    if (p) node.append(svgPawn(ctx, p.seat, p.pawn, -C / 2 + 13, -C / 2 + 13, 28));
+    if (p) node.append(movablePawn(ctx, svgPawn(ctx, p.seat, p.pawn, -C / 2 + 13, -C / 2 + 13, 28), p, moves, pickedPawn, 19));
     const a = acts.get(g.id);
     if (a) {
-      clickable(ctx, node, a);
-      if (pickedPawn && a.type === "place" && a.pawn !== pickedPawn) node.classList.add("dim");
+      clickable(ctx, node, a, familiarMove(a) ? "move" : "");
+      if (dimmed(pickedPawn, a)) node.classList.add("dim");
     }
     mark(ctx, node, `g:${g.id}`, [here, p || null]);
     byId.set(g.id, node);
@@ -137,16 +158,17 @@ export function drawForest(ctx) {
     node.append(sv("circle", {class: "chg", r: 25}), sv("circle", {class: "hl", r: 21}), arrows);
     if (p) {
       // the seat's colour as a style: the stylesheet's .disc fill would beat an attribute
-      node.append(sv("g", {dataset: {motionKey: `pawn-${p.seat}-${p.pawn}`}}, gPawn(p.pawn, ctx.table.seatColor(p.seat), 0, 0, 34)),
-        sv("title", {}, `${resName(ctx, p.pawn)} of ${ctx.table.seatName(p.seat)}`));
+      node.append(movablePawn(ctx, sv("g", {dataset: {motionKey: `pawn-${p.seat}-${p.pawn}`}}, gPawn(p.pawn, ctx.table.seatColor(p.seat), 0, 0, 34)),
+        p, moves, pickedPawn, 23),
+      sv("title", {}, `${resName(ctx, p.pawn)} of ${ctx.table.seatName(p.seat)}`));
     } else {
       node.append(sv("g", {class: "doe-empty-pawn"}, gPawn(s.pawn, null, 0, 0, 32)),
         sv("title", {}, `${resName(ctx, s.pawn)} space`));
     }
     const a = acts.get(s.id);
     if (a) {
-      clickable(ctx, node, a);
-      if (pickedPawn && a.pawn !== pickedPawn) node.classList.add("dim");
+      clickable(ctx, node, a, familiarMove(a) ? "move" : "");
+      if (dimmed(pickedPawn, a)) node.classList.add("dim");
     }
     const show = (on) => {
       for (const t of targetsOf.get(s.id) || []) {

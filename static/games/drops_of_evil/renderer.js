@@ -2,7 +2,8 @@
 // Draws the Forest board (SVG), Assistants, Recipes, tracks, bag and one Alchilab at a time
 // (tabs per seat). Clickable legal targets carry data-action; two-step choices (a pawn, a
 // Resource in the pool) are local picks carrying data-pick. Styles: drops.css (injected).
-import {RES, RES_ORDER, el, resChip, pawnChip, resName, seatTag, nameSpan, finalTotal, clickable, mark} from "./util.js";
+import {RES, RES_ORDER, el, resChip, pawnChip, resName, seatTag, nameSpan, finalTotal, clickable, mark, familiarMove,
+        hiredName} from "./util.js";
 import {actionNodes, actionOf, attachCard} from "../../js/dom.js";
 import {clickVerb, mendCounts} from "../../js/words.js";
 import {keyPanel, titlesToCards} from "../../js/legend.js";
@@ -191,7 +192,7 @@ export function hintPlaces(view, action) {
   if (!root || !action) return [];
   const out = actionNodes(root, action);
   const q = (sel) => out.push(...root.querySelectorAll(sel));
-  if (action.type === "place") {
+  if (action.type === "place" || familiarMove(action)) {
     q(`[data-pick="pawn-${CSS.escape(String(action.pawn))}"]`);
     q(`[data-space="${CSS.escape(String(action.space))}"]`);
   } else if (action.type === "brew") {
@@ -251,7 +252,7 @@ function render(fresh) {
   if (shownSeat === null || shownSeat >= n) shownSeat = you !== null ? you : 0;
   // Drop a pick that no longer leads anywhere.
   const legal = legalActions();
-  if (picked && picked.startsWith("pawn-") && !legal.some((a) => a.type === "place" && a.pawn === picked.slice(5))) picked = null;
+  if (picked && picked.startsWith("pawn-") && !legal.some((a) => (a.type === "place" || familiarMove(a)) && a.pawn === picked.slice(5))) picked = null;
   if (picked && picked.startsWith("res-") && !legal.some((a) => a.type === "brew" && a.res === picked.slice(4))) picked = null;
 
   const ctx = {
@@ -327,19 +328,40 @@ function onlyCoinLeft(legal) {
 }
 
 /** The viewer's prompt in words that say what to do now (docs/renderer-contract.md
- *  `promptText`): when the Coin Pouch is the last Action pawn, the engine's general "Place one
- *  of your Action pawns" reads as a Forest placement, but the one move left is to hire an
- *  Assistant with it. Other prompts keep the engine's words (null). */
+ *  `promptText`), from the view's legal actions:
+ *  - Placement, the Coin Pouch as the last Action pawn: the engine's general "Place one of
+ *    your Action pawns" reads as a Forest placement, but the one move left is to hire an
+ *    Assistant with it; a pawn picked (at home, or on the Forest for the Shapeshifter): where
+ *    it goes.
+ *  - After placing, with the Shapeshifter's moves on the Forest: "Activate your Assistant"
+ *    said neither what it does nor where (new-user trial); before, its highlighted spaces are
+ *    not placements: the words say so.
+ *  Other prompts keep the engine's words (null). */
 export function promptText(view) {
-  if (!view || !view.prompt || view.prompt.kind !== "placement") return null;
-  const legal = view.legal_actions || [];
-  if (onlyCoinLeft(legal)) return "Your last Action pawn is your Coin Pouch: hire a highlighted Assistant with it.";
+  const kind = view && view.prompt ? view.prompt.kind : null;
+  const legal = (view && view.legal_actions) || [];
+  const ctx = {game: (view && view.game) || {}, you: view ? view.you : null};
+  const click = clickVerb(true);
+  if (kind !== "placement" && kind !== "after_placement") return null;
+  if (kind === "placement" && onlyCoinLeft(legal)) return "Your last Action pawn is your Coin Pouch: hire a highlighted Assistant with it.";
   // A pawn picked (new-user trial: the prompt still said "Place one of your Action pawns")
   const pawn = picked && picked.startsWith("pawn-") ? picked.slice(5) : null;
-  if (!pawn || !legal.some((a) => a.type === "place" && a.pawn === pawn)) return null;
-  const name = resName({game: view.game || {}}, pawn);
-  const where = pawn === "coin" ? "a highlighted Assistant" : "a highlighted Forest space";
-  return `Place your ${name}: ${clickVerb(true)} ${where} (or the pawn again to pick another).`;
+  const name = pawn ? resName(ctx, pawn) : "";
+  if (pawn && legal.some((a) => familiarMove(a) && a.pawn === pawn)) {
+    return `Move your ${name} with your ${hiredName(ctx)}: ${click} a highlighted space.`;
+  }
+  if (pawn && legal.some((a) => a.type === "place" && a.pawn === pawn)) {
+    const where = pawn === "coin" ? "a highlighted Assistant" : "a highlighted Forest space";
+    return `Place your ${name}: ${click} ${where} (or the pawn again to pick another).`;
+  }
+  if (kind === "after_placement" && legal.some(familiarMove)) {
+    // (short: on a phone the bar holds these words, "End your turn" and a suggestion in a
+    // quarter of the window; three lines of words cut the first off, new-user trial)
+    return "Move a Familiar to a highlighted space, or end your turn.";
+  }
+  // the Shapeshifter's spaces are highlighted with the placements': say why
+  if (kind === "placement" && legal.some(familiarMove)) return `Place an Action pawn, or move a Familiar with your ${hiredName(ctx)}.`;
+  return null;
 }
 
 // ----- a Forest wider than its frame (4 players on a phone: eight columns in ~338 px) ---------
@@ -605,6 +627,9 @@ function keyRows(ctx) {
       "for each pair of Mushrooms placed in the topmost Vial of the Distiller you gain any one available Bonus token from it."],
     [el("b", {class: "doe-key-check"}, "\u2713 3"), "Complete Vial", "every space filled: the Poison Points it scores now."],
     [el("span", {class: "doe-key-dash"}), "Underbrush (dashed Gathering space)", "Crows cannot be placed there; only in the light green Clearing."],
+    [el("span", {}, ...["crow", "cat", "toad", "snake"].map((p) => pawnIcon(p, "#efe6d2", 22))), "Familiars: Crow, Cat, Toad, Snake",
+      "Action pawns that gather Resources from the Forest: Crows on Clearing spaces, Cats on double-arrow spaces, Toads on four-arrow spaces, Snakes on down-arrow spaces; retrieved in that order. A ring around yours on the Forest: your Shapeshifter may move it."],
+    [pawnIcon("coin", "#efe6d2", 24), "Coin Pouch", "the Action pawn placed on an Assistant, to secure its services."],
     [assistantIcon(24), "Assistant", "secure its services with a Coin Pouch; its ability works in the phase shown on its tile."],
     [recipeIcon(24), "Recipe", "a Vial filled as the Recipe asks scores its points at the end of the game."],
     [pointsIcon(3, 24), "Poison Points", "the score; in case of a tie, the tied player who comes first in turn order wins."],

@@ -41,6 +41,21 @@ const ABOUT = {
 };
 export const about = (key) => ABOUT[key] || "";
 
+/** Whether `action` moves one of your placed Familiars to another Forest space with your
+ *  Assistant (the Shapeshifter: `{"type": "assistant", "pawn": "cat", "space": "k-3"}`,
+ *  engines/drops_of_evil/VIEW.md): drawn on the Forest like a placement. */
+export function familiarMove(action) {
+  return !!action && action.type === "assistant" && typeof action.pawn === "string" && typeof action.space === "string";
+}
+
+/** The name of the viewer's hired Assistant ("Shapeshifter"), else "Assistant". */
+export function hiredName(ctx) {
+  const lab = ctx.you === null || ctx.you === undefined ? null : (ctx.game.alchilabs || [])[ctx.you];
+  const as = lab && lab.assistant;
+  const tile = as ? (ctx.game.assistants || []).find((t) => t.id === as.id) : null;
+  return tile ? tile.name : "Assistant";
+}
+
 // The shared DOM helper (static/js/dom.js): style objects may set custom properties (--fill).
 export {el, sv};
 

@@ -1,0 +1,223 @@
+"""Drops of Evil after a new user's trial (second pass), in the renderer harness
+(tests/renderer_harness.py: static/games/drops_of_evil/renderer.js with a stub table playing the
+real engine) at 1366x768 and 375x812 (touch):
+
+- the Shapeshifter's moves of a placed Familiar are on the Forest (each target space highlighted
+  and clickable, the Familiars it may move a pick), not items of the prompt bar's menu;
+- the prompt's words come from the legal actions: Brewing with nothing left to place says to
+  click Done brewing, not "Place your Resources, then Done"; after placing, the Shapeshifter's
+  prompt says what it does and where;
+- the small marks say what they are where they are drawn: the "take back" mark on a Resource
+  placed this round, the Mushroom pairs of the top Vial, the Scrolls, the Action pawns (their
+  card, the "? Key", the seat panel's word).
+
+Screenshots: tests/browser/artifacts/drops_trial_<what>_<size>.png.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.test_full_match import fill_and_start, host_new_match
+from tests.chromium import ARTIFACTS, lair_process, screenshot
+from tests.renderer_harness import board_dom, canon, harness_server
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {
+    "1366x768": {"viewport": {"width": 1366, "height": 768}},
+    "375x812": {"viewport": {"width": 375, "height": 812}, "device_scale_factor": 2, "is_mobile": True,
+                "has_touch": True},
+}
+
+
+@pytest.fixture(scope="module")
+def server():
+    from engines.drops_of_evil import ENGINE
+    with harness_server(ENGINE, "Drops of Evil", "drops_of_evil", columns=True) as served:
+        yield served
+
+
+def _open(browser, url: str, size: str, step: int):
+    ctx = browser.new_context(**SIZES[size], reduced_motion="reduce")
+    page = ctx.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(f"{url}/harness.html")
+    page.locator(f"body[data-step='{step}']").wait_for(state="attached", timeout=10_000)
+    return ctx, page
+
+
+def _tap(page, locator, phone: bool) -> None:
+    if phone:
+        locator.tap()
+    else:
+        locator.click()
+
+
+def _key_text(page, phone: bool) -> str:
+    """The words of the board's "? Key": opened and closed by a click on a desktop; a phone
+    opens it from the table's header (not in the harness): its words as drawn."""
+    if phone:
+        return page.locator("#board .legend-key .legend-body").text_content()
+    page.locator("#board .legend-key > summary").click()
+    text = page.locator("#board .legend-key[open]").inner_text()
+    page.locator("#board .legend-key > summary").click()
+    return text
+
+
+def _place(game, pawn: str, space: str | None = None) -> None:
+    """The seat the game waits for places ``pawn`` (on ``space``, else the first space it may)."""
+    seat = game.seat()
+    legal = game.engine.legal_actions(game.state, seat)
+    act = next(a for a in legal if a["type"] == "place" and a["pawn"] == pawn
+               and (space is None or a["space"] == space))
+    game.act(seat, act)
+
+
+def _shapeshifter(game) -> None:
+    """Seed 18, two players, Morgana first: she hires the Shapeshifter (the third Assistant),
+    then places her Crow and her Cat; the bot's seat places its Crow and Cat between. She is
+    left after placing, her Shapeshifter unused: it may move her Crow or her Cat."""
+    game.new(2, 18)
+    assert game.seat() == 0
+    _place(game, "coin", "a-3")
+    _place(game, "crow")
+    _place(game, "crow")
+    game.act(0, {"type": "end_turn"})
+    _place(game, "cat")
+    _place(game, "cat")
+    assert game.engine.prompts(game.state)[0]["kind"] == "after_placement"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_shapeshifter_moves_a_familiar_on_the_forest(browser, server, size):
+    """New-user trial: the Shapeshifter's moves (six here, ten later in a round) were only items
+    of the prompt bar's "More" menu. Each is a highlighted Forest space to click; the prompt bar
+    keeps only "End your turn"; the Familiars it may move carry a dashed ring and are picks
+    (a tap on the Cat dims the Crow's spaces); a click on a space moves the Cat there."""
+    game, url = server
+    _shapeshifter(game)
+    legal = game.engine.legal_actions(game.state, 0)
+    moves = [a for a in legal if a["type"] == "assistant"]
+    assert len(moves) == 6 and {a["pawn"] for a in moves} == {"crow", "cat"}, moves
+    phone = size == "375x812"
+    ctx, page = _open(browser, url, size, game.step)
+    try:
+        board, picks, prompt, claimed = board_dom(page)
+        for a in moves:
+            assert canon(a) in board and canon(a) not in prompt, a
+        assert prompt == {canon({"type": "end_turn"})}, prompt
+        assert page.locator("#board .doe-forest .legal.move").count() == len(moves)
+        for pawn in ("crow", "cat"):
+            pick = page.locator(f"#board .doe-forest [data-pick='pawn-{pawn}']")
+            assert pick.count() == 1 and pick.locator(".pick-ring").count() == 1, pawn
+        page.locator("#board .doe-forest-box").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"drops_trial_shapeshifter_{size}.png"), full_page=False)
+        # the "? Key" says what a ring means
+        key = _key_text(page, phone)
+        assert "your Shapeshifter may move it" in key and "Coin Pouch" in key, key
+        # a pick of the Cat: the Crow's spaces dim
+        _tap(page, page.locator("#board .doe-forest [data-pick='pawn-cat']"), phone)
+        page.locator("#board .doe-forest [data-pick='pawn-cat'].picked").wait_for()
+        crow = [a for a in moves if a["pawn"] == "crow"]
+        cat = [a for a in moves if a["pawn"] == "cat"]
+        assert page.locator("#board .doe-forest .legal.move.dim").count() == len(crow)
+        assert page.locator("#board .doe-forest .legal.move:not(.dim)").count() == len(cat)
+        page.screenshot(path=str(ARTIFACTS / f"drops_trial_shapeshifter_cat_{size}.png"), full_page=False)
+        target = cat[-1]["space"]
+        step = game.step
+        _tap(page, page.locator(f"#board .doe-forest [data-space='{target}'].legal"), phone)
+        page.locator(f"body[data-step='{step + 1}']").wait_for(state="attached", timeout=10_000)
+        assert page.locator("body[data-illegal]").count() == 0
+        assert game.state["pawns"][target] == [0, "cat"]
+        assert page.locator(f"#board .doe-forest [data-space='{target}'].occupied").count() == 1
+        assert page.locator("#board .doe-forest .legal.move").count() == 0  # the Assistant is used
+        assert not page.js_errors, page.js_errors
+    finally:
+        ctx.close()
+
+
+# ----- on the real table: "Suggest a move" after placing, on a phone -------------------------
+
+@pytest.fixture(scope="module")
+def lair_hints(tmp_path_factory):
+    """The real site; hard searches (and so hints) think 50 ms of CPU in one worker."""
+    with lair_process(tmp_path_factory.mktemp("db") / "lair.db", BOT_THINK_SECONDS="0.05",
+                      BOT_WORKERS="1") as url:
+        yield url
+
+
+def _my_turn(page) -> None:
+    page.wait_for_function(
+        "document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'", timeout=30_000)
+
+
+def _tap_and_wait(page, locator) -> None:
+    before = page.evaluate("document.body.dataset.version")
+    locator.tap()
+    page.wait_for_function(f"document.body.dataset.version !== {before!r}", timeout=10_000)
+
+
+# The prompt bar: its height, what of it is scrolled out of sight, where its words' first line
+# lies against its top, its menu's summary (if any), and the suggestion (its words, where it
+# lies against the bar's top).
+BAR_JS = """() => {
+  const bar = document.getElementById("prompt-bar"), r = bar.getBoundingClientRect();
+  const words = document.getElementById("prompt-text").getBoundingClientRect();
+  const menu = bar.querySelector("details.action-menu > summary");
+  const answer = document.getElementById("hint-answer");
+  const a = answer && !answer.hidden ? answer.getBoundingClientRect() : null;
+  return {height: r.height, below: bar.scrollHeight - bar.clientHeight, scrolled: bar.scrollTop,
+          wordsTop: words.top - r.top, words: document.getElementById("prompt-text").innerText,
+          menu: menu ? menu.textContent : null,
+          answer: a ? answer.innerText : "", answerTop: a ? a.top - r.top : null,
+          answerBottom: a ? a.bottom - r.top : null};
+}"""
+
+
+def test_suggest_after_placing_keeps_the_phone_bar_whole(browser, lair_hints):
+    """New-user trial at 375x812: "Suggest a move" during "Activate your Assistant or end your
+    turn" made the prompt bar a quarter of the window and cut its first line. The Shapeshifter's
+    moves were a row of their own in the bar ("Choose: 8 choices": the bar was 199 px of its 203
+    before any suggestion). They are on the Forest now: before the suggestion the bar holds two
+    lines of the renderer's words and its buttons in under a fifth of the window, nothing in a
+    menu; the suggestion then shows whole within the bar's quarter. (A suggestion whose label
+    takes three lines still does not fit beside two lines of words and the buttons: the bar
+    then scrolls and cuts its words' first line. That is the bar's sizing: static/js/table.)
+    Screenshots: drops_trial_suggest_{before,after}_375x812.png."""
+    ctx = browser.new_context(**SIZES["375x812"], reduced_motion="reduce")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        host_new_match(page, lair_hints, "Morgana", "drops_of_evil", 2)
+        fill_and_start(page, seed=18)
+        _my_turn(page)
+        # the Shapeshifter with the Coin Pouch, then the Crow (and "End your turn"), then the Cat
+        _tap_and_wait(page, page.locator("#board .doe-asst.legal", has_text="Shapeshifter"))
+        _my_turn(page)
+        _tap_and_wait(page, page.locator("#board .doe-forest .doe-g.legal").first)
+        _my_turn(page)
+        _tap_and_wait(page, page.locator("#prompt-actions button", has_text="End your turn"))
+        _my_turn(page)
+        _tap_and_wait(page, page.locator("#board .doe-forest .doe-as.cat.legal").first)
+        _my_turn(page)
+        page.wait_for_function("document.body.dataset.hint === 'ready'")
+        page.wait_for_timeout(300)  # the decision is brought into view
+        before = page.evaluate(BAR_JS)
+        screenshot(page, ARTIFACTS / "drops_trial_suggest_before_375x812.png", full_page=False)
+        assert before["menu"] is None, before  # the moves are on the Forest, not in a menu
+        assert before["words"].startswith("Move a Familiar to a highlighted space"), before
+        assert before["height"] <= 0.2 * 812 and before["below"] <= 1 and before["wordsTop"] >= 0, before
+        page.locator("#hint-ask").tap()
+        page.wait_for_function("document.body.dataset.hint === 'shown'", timeout=30_000)
+        page.wait_for_timeout(300)
+        after = page.evaluate(BAR_JS)
+        screenshot(page, ARTIFACTS / "drops_trial_suggest_after_375x812.png", full_page=False)
+        print("\nbar before and after Suggest:", before, after)
+        assert after["height"] <= 0.25 * 812 + 0.5, after
+        assert "Suggestion:" in after["answer"], after
+        assert after["answerTop"] >= 0 and after["answerBottom"] <= after["height"] + 0.5, after
+        assert not errors, errors
+    finally:
+        ctx.close()
