@@ -207,6 +207,12 @@ def _brew(page, clicks: Clicks) -> bool:
             click_action(page, cells[0], clicks)
             return False
     ask = page.locator("#board [data-pick='ask-done']")
+    if ask.count() or any(a["type"] == "done" for a in acts):
+        # new-user trial: the prompt said "Place your Resources, then Done" with nothing left
+        # to place; its words now come from the legal actions
+        words = page.inner_text("#prompt-text")
+        assert re.match(r"Nothing (left|more you can) (to )?place: .*(click|tap) Done brewing\.", words), words
+        _shots(page, "nothing-left")
     if (ask.count() or any(a["type"] == "done" for a in acts)) and page.viewport_size["width"] < 500:
         _done_in_sight(page, "Done brewing open")
     if ask.count():

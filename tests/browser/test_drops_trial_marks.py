@@ -137,6 +137,74 @@ def test_the_shapeshifter_moves_a_familiar_on_the_forest(browser, server, size):
         ctx.close()
 
 
+# The renderer's prompt words (docs/renderer-contract.md promptText) for views made here: the
+# legal actions and what of the game they read.
+PROMPT_JS = """async (views) => {
+  const r = await import("/static/games/drops_of_evil/renderer.js");
+  return views.map((v) => r.promptText(v));
+}"""
+
+
+def _lab(pool: dict | None = None, assistant: dict | None = None) -> dict:
+    return {"seat": 0, "pool": pool or {}, "assistant": assistant}
+
+
+def _view(kind: str, legal: list[dict], lab: dict) -> dict:
+    return {"you": 0, "prompt": {"kind": kind, "text": "(the engine's words)"}, "legal_actions": legal,
+            "game": {"alchilabs": [lab], "geometry": {"names": {"cat": "Cat", "worm": "Worm", "cheese": "Cheese"}},
+                     "assistants": [{"id": "AS05", "name": "Shapeshifter"}, {"id": "AS08", "name": "Cheesemonger"}]}}
+
+
+def test_prompt_words_come_from_the_legal_actions(browser, server):
+    """New-user trial: the Brewing prompt said "Place your Resources, then Done" with nothing
+    left to place; "Activate your Assistant or end your turn" said neither what the
+    Shapeshifter does nor where. The words now come from the view's legal actions (a desktop
+    says "click"; a touch screen "tap")."""
+    game, url = server
+    game.new(2, 18)
+    done = {"type": "done"}
+    move = {"type": "assistant", "assistant": "AS05", "pawn": "cat", "space": "k-3"}
+    cheesemonger = {"assistant": {"space": "a-4", "id": "AS08", "used": False}}
+    spider_charmer = {"assistant": {"space": "a-1", "id": "AS03", "used": False}}
+    views = [
+        _view("brewing", [done], _lab()),
+        _view("brewing", [done, {"type": "take_back", "cell": "b-1-1"}], _lab({"rat": 2})),
+        _view("brewing", [done, {"type": "assistant", "assistant": "AS08"}, {"type": "alternative", "gain": "worm"},
+                          {"type": "spend_worms", "token": "worm2"}], _lab(**cheesemonger)),
+        _view("brewing", [done, {"type": "alternative", "gain": "worm"}, {"type": "alternative", "gain": "cheese"},
+                          {"type": "cheese"}], _lab(**spider_charmer)),
+        _view("brewing", [done], _lab({"spider": 1})),
+        _view("brewing", [{"type": "brew", "res": "owl", "cell": "b-1-1"}], _lab({"owl": 1})),
+        _view("after_placement", [move, {"type": "end_turn"}],
+              _lab(assistant={"space": "a-3", "id": "AS05", "used": False})),
+        _view("after_placement", [{"type": "assistant", "assistant": "AS01"}, {"type": "end_turn"}], _lab()),
+        _view("placement", [{"type": "place", "pawn": "toad", "space": "t-1-1"}, move],
+              _lab(assistant={"space": "a-3", "id": "AS05", "used": False})),
+        _view("placement", [{"type": "place", "pawn": "toad", "space": "t-1-1"}], _lab()),
+    ]
+    expected = [
+        "Nothing left to place: click Done brewing.",
+        "Nothing left to place: click Done brewing.",
+        "Nothing left to place: use your Assistant, spend your Worm token or click Done brewing.",
+        "Nothing left to place: gain 1 Worm or 1 Cheese with your Coin Pouch, capture a Rat with Cheese or click"
+        " Done brewing.",
+        "Nothing more you can place: click Done brewing.",
+        None,  # Resources to place: the engine's words
+        "Move a Familiar to a highlighted space, or end your turn.",
+        None,  # another Assistant, in the prompt bar: the engine's words
+        "Place an Action pawn, or move a Familiar with your Shapeshifter.",
+        None,  # only placements: the engine's words
+    ]
+    for size in SIZES:
+        ctx, page = _open(browser, url, size, 0)
+        try:
+            got = page.evaluate(PROMPT_JS, views)
+            want = [w.replace("click", "tap") if w and size == "375x812" else w for w in expected]
+            assert got == want, (size, got)
+        finally:
+            ctx.close()
+
+
 # ----- on the real table: "Suggest a move" after placing, on a phone -------------------------
 
 @pytest.fixture(scope="module")

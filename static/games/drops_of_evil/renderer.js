@@ -336,12 +336,15 @@ function onlyCoinLeft(legal) {
  *  - After placing, with the Shapeshifter's moves on the Forest: "Activate your Assistant"
  *    said neither what it does nor where (new-user trial); before, its highlighted spaces are
  *    not placements: the words say so.
+ *  - Brewing with nothing left to place: not "Place your Resources, then Done" (new-user trial)
+ *    but Done brewing, and what is still unused beside it.
  *  Other prompts keep the engine's words (null). */
 export function promptText(view) {
   const kind = view && view.prompt ? view.prompt.kind : null;
   const legal = (view && view.legal_actions) || [];
   const ctx = {game: (view && view.game) || {}, you: view ? view.you : null};
   const click = clickVerb(true);
+  if (kind === "brewing") return brewingWords(view, legal, click);
   if (kind !== "placement" && kind !== "after_placement") return null;
   if (kind === "placement" && onlyCoinLeft(legal)) return "Your last Action pawn is your Coin Pouch: hire a highlighted Assistant with it.";
   // A pawn picked (new-user trial: the prompt still said "Place one of your Action pawns")
@@ -362,6 +365,25 @@ export function promptText(view) {
   // the Shapeshifter's spaces are highlighted with the placements': say why
   if (kind === "placement" && legal.some(familiarMove)) return `Place an Action pawn, or move a Familiar with your ${hiredName(ctx)}.`;
   return null;
+}
+
+/** The Brewing prompt's words when nothing is left to place (rulebook "Brewing Phase": "you must
+ *  place all of them before the end of this phase (if possible)"), else null (the engine's
+ *  "Place your Resources, then Done"). What may still be used comes first: the Assistant (or,
+ *  instead of its ability, 1 Worm or 1 Cheese), an Extra Resource, Cheese. */
+function brewingWords(view, legal, click) {
+  if (legal.some((a) => a.type === "brew") || !legal.some((a) => a.type === "done")) return null;
+  const lab = view.you === null || view.you === undefined ? null : ((view.game || {}).alchilabs || [])[view.you];
+  const pool = (lab && lab.pool) || {};
+  const left = Object.keys(pool).some((r) => r !== "rat" && pool[r] > 0);
+  const uses = [];
+  const gains = legal.filter((a) => a.type === "alternative").map((a) => `1 ${resName({game: view.game || {}}, a.gain)}`);
+  if (legal.some((a) => a.type === "assistant")) uses.push("use your Assistant");
+  else if (gains.length) uses.push(`gain ${gains.join(" or ")} with your Coin Pouch`);
+  if (legal.some((a) => a.type === "spend_worms")) uses.push("spend your Worm token");
+  if (legal.some((a) => a.type === "cheese")) uses.push("capture a Rat with Cheese");
+  const head = left ? "Nothing more you can place" : "Nothing left to place";
+  return uses.length ? `${head}: ${uses.join(", ")} or ${click} Done brewing.` : `${head}: ${click} Done brewing.`;
 }
 
 // ----- a Forest wider than its frame (4 players on a phone: eight columns in ~338 px) ---------
