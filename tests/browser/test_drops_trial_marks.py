@@ -15,10 +15,12 @@ Screenshots: tests/browser/artifacts/drops_trial_<what>_<size>.png.
 """
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tests.browser.test_full_match import fill_and_start, host_new_match
-from tests.chromium import ARTIFACTS, lair_process, screenshot
+from tests.chromium import ARTIFACTS, lair_process, open_card, screenshot
 from tests.renderer_harness import board_dom, canon, harness_server
 
 pytestmark = pytest.mark.e2e
@@ -203,6 +205,101 @@ def test_prompt_words_come_from_the_legal_actions(browser, server):
             assert got == want, (size, got)
         finally:
             ctx.close()
+
+
+def _brewed(game) -> tuple[int, dict]:
+    """Seed 3 (side B), random moves to the first Brewing; the seat it waits for brews one
+    Ingredient into its Brewer (a Resource placed this round: it may take it back) and is given
+    an Owl Claw Scroll. Returns (seat, the brew)."""
+    game.new(2, 3, {"side": "B"})
+    rng = random.Random(2)
+    while game.engine.view(game.state, None)["game"]["phase"] != "brewing":
+        legal = game.engine.legal_actions(game.state, game.seat())
+        game.act(game.seat(), rng.choice([a for a in legal if a["type"] != "cancel"] or legal))
+    seat = game.seat()
+    brew = next(a for a in game.engine.legal_actions(game.state, seat)
+                if a["type"] == "brew" and a["cell"].startswith("b-"))
+    game.act(seat, brew)
+    game.state["alch"][seat]["scrolls"].append("owl")
+    return seat, brew
+
+
+# The seat panel's player board (renderer seatBoard) of the viewer: its words and the
+# accessible name of the pawns at home.
+SEAT_BOARD_JS = """async () => {
+  const r = await import("/static/games/drops_of_evil/renderer.js");
+  const v = await (await fetch("/api/view")).json();
+  const b = r.seatBoard(v.you, v);
+  document.body.append(b);
+  const home = [...b.querySelectorAll(".sb-stat")].find((s) => (s.getAttribute("aria-label") || "").includes("at home"));
+  const word = home && home.querySelector(".sb-word");
+  const out = {label: home ? home.getAttribute("aria-label") : null, word: word ? word.textContent : null,
+               shown: !!word && getComputedStyle(word).display !== "none"};
+  b.remove();
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_small_marks_say_what_they_are(browser, server, size):
+    """New-user trial (table review, Drops item 6): "↺" on the Resources just placed, the
+    "0 pairs" badge, the pawn icons and the scroll tokens had no words. Each shows a card in
+    the rulebook's words on hover (a long-press on a phone): the take-back mark (a click on it
+    still takes the Resource back), the top Vial's pairs, a Scroll under the Brewer and one
+    gained, a pawn at home; the desktop Brewer names the take-back mark and the Scroll beside
+    its title; the "? Key" lists the Familiars and the Coin Pouch; the seat panel's pawns at
+    home say "at home" (on a desktop; their name says it on a phone)."""
+    game, url = server
+    seat, brew = _brewed(game)
+    phone = size == "375x812"
+    ctx, page = _open(browser, url, size, game.step)
+    card = page.locator(".card-pop")
+
+    def card_of(selector: str) -> str:
+        text = open_card(page, page.locator(selector).first, phone)
+        if phone:
+            page.evaluate("document.dispatchEvent(new TouchEvent('touchstart', {bubbles: true}))")
+        else:
+            page.mouse.move(0, 0)
+        card.wait_for(state="detached", timeout=3000)
+        return text
+
+    try:
+        undo = f"#board .doe-lab.mine .doe-cell[data-cell='{brew['cell']}'] .doe-undo"
+        assert page.locator(undo).count() == 1
+        page.locator(undo).scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"drops_trial_marks_{size}.png"), full_page=False)
+        text = card_of(undo)
+        assert "Take back" in text and "into your pool" in text and "earlier rounds" in text, text
+        text = card_of("#board .doe-lab.mine .doe-dvial .doe-pairs")
+        assert "pairs of Mushrooms in the top Vial" in text and "Bonus token" in text, text
+        text = card_of("#board .doe-lab.mine .doe-colbonus .doe-token.scroll")
+        assert "Scroll" in text and "Toxicity marker forward" in text, text
+        text = card_of("#board .doe-lab.mine .doe-scroll-own")
+        assert "Owl Claw Scroll" in text and "Toxicity marker forward" in text, text
+        text = card_of("#board .doe-lab.mine .doe-pawns .doe-pawn")
+        assert "Crows can only be placed" in text, text
+        marks = page.locator("#board .doe-lab.mine .doe-brewer-panel .doe-marks")
+        pairs = page.locator("#board .doe-lab.mine .doe-distiller-panel .doe-marks")
+        if phone:
+            assert not marks.is_visible() and not pairs.is_visible()
+        else:
+            assert "take back" in marks.inner_text() and "Scroll" in marks.inner_text(), marks.inner_text()
+            assert "pairs in the top Vial: a Bonus token each" in pairs.inner_text(), pairs.inner_text()
+        key = _key_text(page, phone)
+        for words in ("Familiars: Crow, Cat, Toad, Snake", "Coin Pouch", "Take back", "Scroll", "Pairs in the top Vial"):
+            assert words in key, (words, key)
+        got = page.evaluate(SEAT_BOARD_JS)
+        assert got["label"] and got["label"].startswith("Action pawns at home"), got
+        assert got["word"] == "at home", got
+        # a click on the take-back mark takes the Resource back (the space's action)
+        step = game.step
+        _tap(page, page.locator(undo), phone)
+        page.locator(f"body[data-step='{step + 1}']").wait_for(state="attached", timeout=10_000)
+        assert brew["cell"] not in game.state["alch"][seat]["brewer"]
+        assert not page.js_errors, page.js_errors
+    finally:
+        ctx.close()
 
 
 # ----- on the real table: "Suggest a move" after placing, on a phone -------------------------

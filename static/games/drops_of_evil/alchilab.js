@@ -3,7 +3,7 @@
 import {RES, RES_ORDER, PAWN_ORDER, el, resChip, pawnChip, seatTag, finalTotal, clickable, pickable, mark,
         resName} from "./util.js";
 import {attachCard} from "../../js/dom.js";
-import {plural} from "../../js/words.js";
+import {clickVerb, plural} from "../../js/words.js";
 import {iconCard} from "../../js/legend.js";
 import {scrollIcon, extraIcon, flameIcon, resIcon, assistantIcon} from "./icons.js";
 
@@ -11,7 +11,7 @@ import {scrollIcon, extraIcon, flameIcon, resIcon, assistantIcon} from "./icons.
 function tokenCard(t) {
   if (t.kind === "scroll") {
     return el("div", {class: "doe-full"}, el("div", {class: "doe-full-head"}, scrollIcon(t.res, null, 44), el("b", {}, t.label)),
-      el("p", {}, "When you gain a Scroll, move the matching Toxicity marker forward on your Toxicity Track one space. A second Scroll showing the same Resource moves it forward two spaces instead of one."),
+      el("p", {}, SCROLL_WORDS),
       el("p", {class: "muted"}, "Taking a Bonus token reveals its Income icon."));
   }
   const m = /^(worm|cheese)(\d)$/.exec(t.token || "");
@@ -19,6 +19,22 @@ function tokenCard(t) {
     el("b", {}, `Extra Resource: ${t.label}`)),
     el("p", {}, "When you gain an Extra Resource, it is immediately added to your pool of available Resources. You may use it at any time during the current round; any unused Extra Resources are discarded at the end of the Brewing Phase."),
     el("p", {class: "muted"}, "Gained when you fill every space of the column above it (Brewer) or a Vial next to it or above it (Distiller); taking it reveals its Income icon."));
+}
+
+/** A Scroll in the rulebook's words ("Scrolls"), for its card. */
+const SCROLL_WORDS = "When you gain a Scroll, move the matching Toxicity marker forward on your Toxicity Track one " +
+  "space. A second Scroll showing the same Resource moves it forward two spaces instead of one.";
+
+const UNDO = "\u21ba";
+
+/** The "take back" mark at the corner of a Brewer space holding a Resource placed this round,
+ *  with its card (new-user trial: a bare yellow "↺"; rulebook "Moving Resources": the Resources
+ *  of the current round may be moved, not those of earlier rounds nor those that unlocked a
+ *  Bonus token). A click on it is the space's: it takes the Resource back. */
+function undoMark() {
+  return iconCard(el("span", {class: "doe-undo"}, UNDO), "Take back",
+    `Placed this round: ${clickVerb(true)} this space to take the Resource back into your pool and place it again. ` +
+    "Resources placed in earlier rounds, or that unlocked a Bonus token, can no longer be moved.");
 }
 
 let asking = false;   // "Done brewing" was clicked with something unused: the question is shown
@@ -246,7 +262,10 @@ function drawBrewer(ctx, lab, idx, pick, mine) {
     if (mine) {
       if (idx.rebrew.has(c.id)) clickable(ctx, node, idx.rebrew.get(c.id));
       else if (brewTargets.has(c.id)) clickable(ctx, node, brewTargets.get(c.id));
-      else if (idx.takeBack.has(c.id)) clickable(ctx, node, idx.takeBack.get(c.id), "takeback");
+      else if (idx.takeBack.has(c.id)) {
+        clickable(ctx, node, idx.takeBack.get(c.id), "takeback");
+        node.append(undoMark());
+      }
     }
     mark(ctx, node, `lab${lab.seat}:${c.id}`, content || null);
     grid.append(node);
@@ -268,7 +287,9 @@ function drawBrewer(ctx, lab, idx, pick, mine) {
   // them on phones, where each mark's name and card still say it)
   const words = el("span", {class: "doe-marks", "aria-hidden": "true"},
     el("span", {}, flameIcon(false, 14), flameIcon(true, 14), " Income icons (lit: revealed)"),
-    el("span", {}, el("span", {class: "doe-pipe-key"}), " connection"));
+    el("span", {}, el("span", {class: "doe-pipe-key"}), " connection"),
+    el("span", {}, scrollIcon("owl", null, 16), " Scroll: Toxicity +1"),
+    mine && idx.takeBack.size ? el("span", {}, el("b", {class: "doe-undo-key"}, UNDO), " take back") : null);
   wrap.append(el("div", {class: "doe-colnums", style: {"--cols": geo.cols}},
     ...geo.columns.map((col) => el("span", {}, String(col.col)))), grid);
   // Column Bonus slots with their flames.
@@ -324,8 +345,12 @@ function drawDistiller(ctx, lab, idx, pick, mine) {
     row.append(slots, vial);
     box.append(row);
   }
+  // what the top Vial's "0 pairs" counts, in words where the panel has room (new-user trial;
+  // hidden on phones as the Brewer's are, where the badge's name and card say it)
+  const words = el("span", {class: "doe-marks", "aria-hidden": "true"},
+    el("span", {}, el("span", {class: "doe-pairs doe-key-pairs"}, "pairs"), " in the top Vial: a Bonus token each"));
   return el("section", {class: "doe-panel doe-distiller-panel"},
-    el("h4", {}, "Distiller ", el("span", {class: "muted"}, plural(d.mushrooms || 0, "Mushroom"))), box);
+    el("h4", {}, el("span", {}, "Distiller ", el("span", {class: "muted"}, plural(d.mushrooms || 0, "Mushroom"))), words), box);
 }
 
 function drawToxicity(ctx, lab) {
@@ -420,7 +445,8 @@ function drawInfo(ctx, lab) {
   const bits = el("div", {class: "doe-info"});
   const scrolls = lab.scrolls || [];
   bits.append(el("div", {}, el("span", {class: "lbl"}, "Scrolls "),
-    scrolls.length ? scrolls.map((s) => el("span", {class: "doe-scroll-own", "aria-label": `Scroll: ${resName(ctx, s)}`}, scrollIcon(s, null, 26, `Scroll: ${resName(ctx, s)}`)))
+    scrolls.length ? scrolls.map((s) => iconCard(el("span", {class: "doe-scroll-own"}, scrollIcon(s, null, 26)),
+      `${resName(ctx, s)} Scroll`, SCROLL_WORDS))
       : el("span", {class: "muted"}, "none")));
   const inc = el("div", {}, el("span", {class: "lbl"}, "Income icons "), flameIcon(true, 16), el("b", {}, String(lab.income_icons || 0)),
     el("span", {class: "muted"}, ` (−${lab.free_rats || 0} Free Rats)`));

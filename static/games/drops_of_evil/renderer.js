@@ -227,9 +227,12 @@ export function seatBoard(seat, view) {
   const home = lab.pawns_home || [];
   const hired = lab.assistant && (g.assistants || []).find((a) => a.space === lab.assistant.space);
   return seatBoardBox(seat, ...stats,
-    home.length ? el("span", {class: "sb-stat", title: `At home: ${home.map(name).join(", ")}`,
-                              "aria-label": `Pawns at home: ${home.map(name).join(", ")}`},
-      ...home.map((p) => pawnIcon(p, table.seatColor(seat), 22))) : null,
+    // (new-user trial: a row of pawn pictures with no word; the word is hidden on phones, as
+    // the other counts' are, where the card and the accessible name say it)
+    home.length ? el("span", {class: "sb-stat has-word", title: `Action pawns at home, still to place: ${home.map(name).join(", ")}`,
+                              "aria-label": `Action pawns at home, still to place: ${home.map(name).join(", ")}`},
+      ...home.map((p) => pawnIcon(p, table.seatColor(seat), 22)),
+      el("span", {class: "sb-word", "aria-hidden": "true"}, "at home")) : null,
     note(order >= 0 ? `${ORDINAL[order] || order + 1} in turn order` : null,
       hired ? ` · Assistant: ` : null, hired ? el("b", {}, hired.name) : null,
       lab.done && g.phase === "brewing" ? " " : null, lab.done && g.phase === "brewing" ? tag("done brewing") : null));
