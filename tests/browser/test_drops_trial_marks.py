@@ -302,6 +302,42 @@ def test_small_marks_say_what_they_are(browser, server, size):
         ctx.close()
 
 
+# The shared helper that reads a board element's action (static/js/dom.js actionOf, used by
+# actionNodes and the Drops renderer) and the Drops renderer's one pattern for "Vial X (column c,
+# row r)" (logText and labelText).
+HELPERS_JS = """async () => {
+  const dom = await import("/static/js/dom.js");
+  const r = await import("/static/games/drops_of_evil/renderer.js");
+  const box = document.createElement("div");
+  const node = (action) => { const n = document.createElement("span"); if (action !== undefined) n.dataset.action = action; box.append(n); return n; };
+  const good = node('{"type":"bonus","slot":"ds-1-e"}'), bad = node("{not json"), none = node(undefined);
+  node('{"slot":"ds-1-e","type":"bonus"}');
+  const line = "Player 1 brews Owl Claw into Vial H (column 8, row 2), then Vial J (column 9, row 3)";
+  return {good: dom.actionOf(good), bad: dom.actionOf(bad), none: dom.actionOf(none), nothing: dom.actionOf(null),
+          found: dom.actionNodes(box, {type: "bonus", slot: "ds-1-e"}).length,
+          log: [r.logText(line, {game: {}}), r.logText(line, {game: {}})],
+          label: r.labelText("Take back the Resource in Vial A (column 1, row 1)", {game: {}})};
+}"""
+
+
+def test_action_and_vial_helpers(browser, server):
+    """The helpers made of the renderer's repeated code (behaviour kept): an element's action
+    read once for all (bad or missing JSON is no action), a Vial named by its letter in the log
+    and the labels alike, every time (one global pattern)."""
+    game, url = server
+    game.new(2, 18)
+    ctx, page = _open(browser, url, "1366x768", 0)
+    try:
+        got = page.evaluate(HELPERS_JS)
+        assert got["good"] == {"type": "bonus", "slot": "ds-1-e"}, got
+        assert got["bad"] is None and got["none"] is None and got["nothing"] is None, got
+        assert got["found"] == 2, got  # deep-equal, whatever the key order
+        assert got["log"] == ["Player 1 brews Owl Claw into Vial H, then Vial J"] * 2, got
+        assert got["label"] == "Take back the Resource in Vial A", got
+    finally:
+        ctx.close()
+
+
 # ----- on the real table: "Suggest a move" after placing, on a phone -------------------------
 
 @pytest.fixture(scope="module")
