@@ -119,7 +119,7 @@ def _done_findable(page) -> None:
     assert wait.count() == 1, "no Done button while Resources remain"
     assert wait.locator("button:disabled").inner_text().strip().endswith("Done brewing")
     # the reason in full on a desktop; on a phone (one row at the bottom of the window) short
-    reason = "First place: " if page.viewport_size["width"] < 500 else "must place"
+    reason = "Still to place: " if page.viewport_size["width"] < 500 else "must place"
     assert reason in wait.inner_text(), wait.inner_text()
 
 

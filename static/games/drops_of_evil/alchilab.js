@@ -58,7 +58,8 @@ function drawControls(ctx, lab, mine) {
     el("span", {class: "doe-done-why", id: "doe-done-why"},
       // a phone shows the short reason (its Done waits at the bottom of the window: one row)
       el("span", {class: "long"}, `Done brewing opens once your Resources are placed: you must place every Resource you can (still ${still}).`),
-      el("span", {class: "short"}, `First place: ${still}.`)),
+      // (not "First place: …", which read as a ranking: table review, Drops phone)
+      el("span", {class: "short"}, `Still to place: ${still}.`)),
     el("button", {type: "button", class: "doe-btn done", disabled: "", "aria-describedby": "doe-done-why"},
       el("span", {class: "doe-done-mark", "aria-hidden": "true"}, "✔"), "Done brewing")) : null;
   if (!done && !uses.length && !alts.length && !waitDone) return null;
