@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 
 import pytest
@@ -117,6 +118,11 @@ def _play(page, game: Game, url: str, players: int, seed: int, tag: str, shots: 
         board, picks, prompt = _check_reachable(page, legal)
         phase = game.state["phase"]
         action = _choose(game, rng, took_back)
+        if action["type"] == "rebrew":
+            # the Re-Brewer's note names the space by its Vial, as the log does: no coordinates
+            notes = page.locator("#board .doe-pending").all_inner_texts()
+            assert any("Re-Brewer" in n for n in notes), notes
+            assert not any(re.search(r"\(\d+,\s*\d+\)|\bb-\d", n) for n in notes), notes
         if action["type"] in ("seer_put", "rebrew") and action["type"] not in seen_phase:
             seen_phase.add(action["type"])
             page.screenshot(path=str(ARTIFACTS / f"drops_{tag}_{action['type']}.png"), full_page=True)

@@ -465,9 +465,11 @@ function drawInfo(ctx, lab) {
   return el("section", {class: "doe-panel doe-info-panel"}, el("h4", {}, "Scrolls, Income, Assistant"), bits);
 }
 
+/** A Brewer space by its Vial's letter, as the log names it (no coordinates or cell ids in
+ *  visible text: the table issue, item 3). */
 function cellName(ctx, id) {
   const c = ctx.game.geometry.brewer.cells.find((x) => x.id === id);
-  return c ? `Vial ${c.vial} (${c.col},${c.row})` : id;
+  return c ? `Vial ${c.vial}` : "its space";
 }
 
 function pendingNote(ctx, lab, mine) {
