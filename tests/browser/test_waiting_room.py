@@ -135,3 +135,32 @@ def test_the_host_sees_the_invite_link_before_the_pace_form(lair_server, browser
         assert host.evaluate("window.scrollY") == 0
     finally:
         context.close()
+
+
+def test_at_four_players_the_invite_link_is_high_on_the_first_screen(lair_server, browser):
+    """New-user trial: in a 4-player room the four seats pushed the invite link to y≈756 of a
+    1366×768 window, its Copy button cut by the fold. On a wide window the links (and the pace)
+    sit beside the room now: the invite link and its Copy button are in the first half of the
+    window, the seats' rows and Start on the first screen too, and the host copies the link.
+    Screenshot: waiting-room-4-players-1366.png."""
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport={"width": 1366, "height": 768},
+                                  permissions=["clipboard-read", "clipboard-write"])
+    try:
+        host = context.new_page()
+        host_new_match(host, lair_server, "Morgana", "evil_corp", 4)
+        host.wait_for_selector("#invite-link")
+        screenshot(host, ARTIFACTS / "waiting-room-4-players-1366.png", full_page=False)
+        copy = host.locator("button[data-copy='invite-link']")
+        box = copy.bounding_box()
+        assert box["y"] + box["height"] <= 768 / 2, box
+        for sel in ("#seats li >> nth=3", "#start", "#fill"):
+            b = host.locator(sel).bounding_box()
+            assert b["y"] + b["height"] <= 768, (sel, b)
+        assert host.evaluate("document.documentElement.scrollWidth") <= 1366
+        copy.click()
+        expect(copy).to_have_text("Copied ✓")
+        assert host.evaluate("navigator.clipboard.readText()") == host.locator("#invite-link").input_value()
+        assert host.evaluate("window.scrollY") == 0
+    finally:
+        context.close()
