@@ -50,6 +50,8 @@ const table = {
 R.mount(document.getElementById("board"), table);
 window.__update = (v) => { view = v; window.__claimed = new Set(); R.update(v); };
 window.__claimedList = () => [...window.__claimed];
+window.__prompt = () => R.promptText(view);
+window.__labels = () => view.labels.map((t) => R.labelText(t, view));
 window.__ready = true;
 </script></body></html>"""
 
@@ -306,3 +308,120 @@ def test_board_icons_have_words_names_and_cards(page_url, browser, size):
                                timeout=3000)
     assert not errors, errors
     ctx.close()
+
+
+def named_view(s, seat: int) -> dict:
+    """The engine's view of ``s`` for ``seat`` with names where the stored texts hold codes
+    (log lines, action labels), as the site's views have them (app/matches/views.py)."""
+    from app.matches.views import game_namer
+    name = game_namer(ENGINE)
+    v = ENGINE.view(s, seat)
+    v["labels"] = [name(ENGINE.describe(s, a)) for a in v["legal_actions"]]
+    v["log"] = [dict(e, text=name(e["text"])) if isinstance(e, dict) else name(e) for e in v["log"]]
+    return v
+
+
+def harness(browser, page_url, size=None):
+    page = browser.new_page(viewport=size or {"width": 1366, "height": 768})
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(page_url)
+    page.wait_for_function("window.__ready === true")
+    return page
+
+
+def into_supply(s, seat: int, type_id: str) -> int:
+    """Test only: the tile of monster ``type_id`` out of the Evil Corp. bag (or the applicant
+    queue) and behind ``seat``'s screen; its tile id."""
+    from engines.evil_corp import data
+    tile = next(i for i, t in enumerate(data.TILES) if t["id"] == type_id)
+    s["corp_bag"] = [t for t in s["corp_bag"] if t != tile]
+    s["queue"] = [None if t == tile else t for t in s["queue"]]
+    s["seats"][seat]["supply"].append(tile)
+    return tile
+
+
+def test_choose_an_opponent_says_what_for(page_url, browser):
+    """New-user trial: after the Rampaging Minotaur's spawn ability the prompt said only "Choose
+    an opponent" (the engine's words for every such choice). The renderer words it from the
+    view: the monster whose ability asks (the newest log line that put it into play or activated
+    it) and the ability in the rulebook's words, and where to click; a click on a highlighted
+    name chooses. Seed 1's 3-player deal: seat 2 plays first; the Minotaur is put behind its
+    screen, then into play (a raid cell). The same for an activated ability: the Bully Ogre's."""
+    page = harness(browser, page_url)
+    s = ENGINE.setup(3, {}, 1)
+    seat = sorted(ENGINE.prompts(s))[0]
+    tile = into_supply(s, seat, "R10")
+    play = next(a for a in ENGINE.legal_actions(s, seat) if a["type"] == "play" and a["tile"] == tile)
+    s, _ = ENGINE.apply(s, seat, play)
+    assert ENGINE.prompts(s)[seat]["text"] == "Choose an opponent"
+    page.evaluate("v => window.__update(v)", named_view(s, seat))
+    assert page.evaluate("window.__prompt()") == (
+        "Rampaging Minotaur's spawn ability: choose an opponent; he must draw 1 monster tile from "
+        "his bag and place it behind his screen. Click a highlighted name above the boards.")
+    names = page.locator(".ec-strip [data-action]")
+    assert names.count() == 2
+    screenshot(page, SHOTS / "evil_corp-choose-opponent.png", full_page=False)
+    names.first.click()
+    assert page.evaluate("window.__acts") == [{"type": "opponent", "seat": json.loads(names.first.get_attribute("data-action"))["seat"]}]
+    # an activated ability: the Bully Ogre put into play, then activated on the seat's next turn
+    s = ENGINE.setup(3, {}, 1)
+    ogre = into_supply(s, seat, "R02")
+    play = next(a for a in ENGINE.legal_actions(s, seat) if a["type"] == "play" and a["tile"] == ogre)
+    s, _ = ENGINE.apply(s, seat, play)
+    for _ in range(20):
+        who = sorted(ENGINE.prompts(s))[0]
+        acts = ENGINE.legal_actions(s, who)
+        if who == seat and any(a["type"] == "activate" for a in acts):
+            break
+        s, _ = ENGINE.apply(s, who, next((a for a in acts if a["type"] == "pass"), acts[0]))
+    s, _ = ENGINE.apply(s, seat, next(a for a in ENGINE.legal_actions(s, seat) if a["type"] == "activate"))
+    assert ENGINE.prompts(s)[seat]["kind"] == "choose_opponent"
+    page.evaluate("v => window.__update(v)", named_view(s, seat))
+    assert page.evaluate("window.__prompt()") == (
+        "Bully Ogre's activated ability: choose an opponent; he must discard 1 monster tile from his "
+        "supply (his choice). Click a highlighted name above the boards.")
+    assert page.js_errors == []
+    page.close()
+
+
+def test_night_keep_says_how_it_is_paid(page_url, browser):
+    """New-user trial: the Night's keep button said "Keep … for 2 gold" to a side with no gold
+    left, which pays with magic coins (engines/evil_corp/state.py ``pay``: gold first, then magic
+    coins; the rulebook: magic coins "are used in the same way as gold coins"), and the prompt
+    said "(pay or free)" with no free keep offered. The button and the prompt now say what is
+    offered and what pays: seed 2's 2-player match, greedy moves, comes to seat 0's keep with 0
+    gold and 2 magic coins."""
+    page = harness(browser, page_url)
+    s, rng = ENGINE.setup(2, {}, 2), Rng(2)
+    for _ in range(300):
+        seat = sorted(ENGINE.prompts(s))[0]
+        if seat == 0 and ENGINE.prompts(s)[0]["kind"] == "keep":
+            break
+        s, _ = ENGINE.apply(s, seat, greedy(ENGINE, s, seat, rng))
+    assert ENGINE.prompts(s)[0]["text"] == "Night: keep your fortress monster (pay or free) or discard it"
+    side = s["sides"][0]
+    assert (side["gold"], side["magic"]) == (0, 2)
+
+    def words(gold: int, magic: int, free: int = 0) -> tuple[str, list[str]]:
+        side["gold"], side["magic"] = gold, magic
+        s["stack"][-1]["free"][0] = free
+        page.evaluate("v => window.__update(v)", named_view(s, 0))
+        return page.evaluate("window.__prompt()"), page.evaluate("window.__labels()")
+
+    prompt, labels = words(0, 2)
+    keep = re.fullmatch(r"Keep (.+) in the fortress of board (\d) for 2 magic coins", labels[0])
+    assert keep, labels
+    name, board = keep.groups()
+    assert labels[1] == f"Discard {name} from the fortress of board {board}", labels
+    assert prompt == f"Night: keep {name} in the fortress of board {board} for 2 magic coins, or discard it."
+    prompt, labels = words(1, 1)
+    assert labels[0].endswith("for 1 gold and 1 magic coin") and "1 gold and 1 magic coin, or" in prompt, (prompt, labels)
+    prompt, labels = words(2, 0)
+    assert labels[0].endswith(" for 2 gold") and prompt.endswith("for 2 gold, or discard it."), (prompt, labels)
+    prompt, labels = words(3, 2, free=1)
+    assert labels[:2] == [f"Keep {name} in the fortress of board {board} for free",
+                          f"Keep {name} in the fortress of board {board} for 2 gold"], labels
+    assert prompt == f"Night: keep {name} in the fortress of board {board} for free or for 2 gold, or discard it."
+    assert page.js_errors == []
+    page.close()

@@ -145,7 +145,7 @@ def gold(page) -> int:
 
 #: A Night keep button's words (the renderer's labelText): the monster and its price.
 KEEP_WORDS = re.compile(r"^(?:\d )?(?:Keep (?P<name>.+) in the fortress of board (?P<board>\d) "
-                        r"for (?P<price>\d gold|free)|Discard (?P<dname>.+) from the fortress of "
+                        r"for (?P<price>\d gold(?: and \d magic coins?)?|\d magic coins?|free)|Discard (?P<dname>.+) from the fortress of "
                         r"board (?P<dboard>\d))$")
 
 
@@ -171,8 +171,10 @@ def check_keep_buttons(page) -> None:
         assert any(lab.startswith((m.group("name") or m.group("dname")) + ",") for lab in labels), (text, labels)
         if a["type"] == "keep":
             cost = page.locator(f".ec-board[data-board='{a['board']}'] .keep").first.get_attribute("aria-label")
-            want = "free" if not a["pay"] else re.search(r"(\d) gold", cost or "").group(0)
-            assert m.group("price") == want, (text, cost)
+            # what it costs, in gold first, then magic coins (as the side pays: state.py `pay`)
+            want = "free" if not a["pay"] else re.search(r"(\d) gold", cost or "").group(1)
+            got = "free" if m.group("price") == "free" else str(sum(map(int, re.findall(r"\d", m.group("price")))))
+            assert got == want, (text, cost)
     save(page, "night-keep-1366x768")
 
 

@@ -562,20 +562,19 @@ export function logText(text, view) {
  *  buttons name the monster and its price, as the rulebook's "Discarding Monster Tokens" does
  *  ("pay 2 or 3 gold coins ... to leave this monster on the settlement board"): "Keep Junior
  *  Imp in the fortress of board 1 for 2 gold", "... for free" (a free-keep ability), "Discard
- *  Junior Imp from the fortress of board 1". The engine's label ("Keep the fortress monster of
+ *  Junior Imp from the fortress of board 1". The price says what the side pays with: gold
+ *  first, then magic coins (engines/evil_corp/state.py `pay`; the rulebook: magic coins "are
+ *  used in the same way as gold coins"): "... for 1 gold and 1 magic coin", "... for 2 magic
+ *  coins" (new-user trial: "for 2 gold" with no gold left). The engine's label ("Keep the fortress monster of
  *  board 1 (pay)") names neither, and its words are the rules version's. Every other label
  *  reads as the log does (`logText`). */
 export function labelText(text, view) {
   const m = /^(Keep|Discard) the fortress monster of board (\d+)(?: \((pay|free)\))?$/.exec(String(text));
   const game = view && view.game;
   if (!m || !game) return logText(text, view);
-  const board = (game.boards || []).find((b) => b.board === Number(m[2]) - 1);
-  const mine = (game.screens || []).find((x) => x.seat === view.you);
-  const half = board && mine && (board.halves || []).find((h) => h.side === mine.side);
-  const cell = half && (half.cells || []).find((c) => c.cell === "fortress");
-  const name = cell && cell.tile ? typeOf(game, cell.tile).name : "the monster";
+  const {board, side, name} = fortressMonster(game, view, Number(m[2]) - 1);
   if (m[1] === "Discard") return `Discard ${name} from the fortress of board ${m[2]}`;
-  const price = m[3] === "free" ? "for free" : board ? `for ${board.keep_cost} gold` : "for its keep cost";
+  const price = m[3] === "free" ? "for free" : board ? `for ${payWords(game, side, board.keep_cost)}` : "for its keep cost";
   return `Keep ${name} in the fortress of board ${m[2]} ${price}`;
 }
 
@@ -824,7 +823,10 @@ function statusStrip(view, game) {
  *  "Your turn: put a monster into play, …" (the board draws no second wording of it). Other
  *  prompts keep the engine's words (null). */
 export function promptText(view) {
-  if (!view || !view.prompt || view.prompt.kind !== "turn" || !table) return null;
+  if (!view || !view.prompt || !table) return null;
+  if (view.prompt.kind === "choose_opponent") return opponentPrompt(view);
+  if (view.prompt.kind === "keep") return keepPrompt(view);
+  if (view.prompt.kind !== "turn") return null;
   const plays = actionsWhere((a) => a.type === "play");
   const acts = actionsWhere((a) => a.type === "activate");
   const hires = actionsWhere((a) => a.type === "hire");
@@ -848,6 +850,82 @@ export function promptText(view) {
   if (!parts.length) return null;
   const last = parts.pop();
   return `Your turn: ${parts.length ? `${parts.join(", ")} or ${last}` : last}.`;
+}
+
+/** The ability ops that ask the player to choose an opponent (engines/evil_corp/effects.py:
+ *  "opponent_reveals", "opponent_draws", "opponent_discards"). */
+const OPPONENT_OPS = ["opponent_reveals", "opponent_draws", "opponent_discards"];
+
+/** Which monster's ability asks the viewer to choose an opponent: {name, kind, op}, read from
+ *  the newest log lines (the view's pending choice names no source): the line that put a
+ *  monster with such a spawn ability into play ("… puts red Rampaging Minotaur (fear 4) into
+ *  play: …"), or activated one with such an activated ability ("… activates …", "… applies the
+ *  activated ability of … from the applicant queue"). Null when none is found. */
+function opponentCause(view) {
+  const log = Array.isArray(view.log) ? view.log : [];
+  const monsters = Object.values((view.game || {}).catalog || {}).filter((c) => c && c.name);
+  for (let i = log.length - 1; i >= Math.max(0, log.length - 10); i--) {
+    const text = String(typeof log[i] === "string" ? log[i] : (log[i] || {}).text || "");
+    const kind = / into play\b/.test(text) ? "spawn" : /\bactivat/.test(text) ? "activated" : null;
+    if (!kind) continue;
+    for (const c of monsters) {
+      if (!text.includes(c.name)) continue;
+      const op = ((c.abilities || {})[kind] || []).find((e) => OPPONENT_OPS.includes(e.op));
+      if (op) return {name: c.name, kind, op};
+    }
+  }
+  return null;
+}
+
+/** "Choose an opponent" (the engine's words) says what for: the monster and its ability in the
+ *  rulebook's words ("Rampaging Minotaur's spawn ability: choose an opponent; he must draw 1
+ *  monster tile from his bag and place it behind his screen."), and where to click (the
+ *  opponents' names on the board's strip are the choices). */
+function opponentPrompt(view) {
+  const cause = opponentCause(view);
+  const where = `${clickVerb()} a highlighted name above the boards.`;
+  if (!cause) return `Choose an opponent for your monster's ability: ${where.toLowerCase()}`;
+  const words = I.wording(cause.op);
+  return `${cause.name}'s ${cause.kind} ability: ${words.charAt(0).toLowerCase()}${words.slice(1)} ${where}`;
+}
+
+/** How a side pays `cost` (engines/evil_corp/state.py \`pay\`: gold first, then magic coins,
+ *  "used in the same way as gold coins"): "2 gold", "2 magic coins", "1 gold and 1 magic coin". */
+function payWords(game, side, cost) {
+  const sd = (game.sides || [])[side];
+  if (!sd) return `${cost} gold`;
+  const gold = Math.min(sd.gold, cost), magic = cost - gold;
+  if (!magic) return `${cost} gold`;
+  if (!gold) return plural(magic, "magic coin", "magic coins");
+  return `${gold} gold and ${plural(magic, "magic coin", "magic coins")}`;
+}
+
+/** The fortress monster a Night keep prompt is about, on the viewer's half of board `b`. */
+function fortressMonster(game, view, b) {
+  const board = (game.boards || []).find((x) => x.board === b);
+  const mine = (game.screens || []).find((x) => x.seat === view.you);
+  const half = board && mine && (board.halves || []).find((h) => h.side === mine.side);
+  const cell = half && (half.cells || []).find((c) => c.cell === "fortress");
+  return {board, side: mine ? mine.side : null, name: cell && cell.tile ? typeOf(game, cell.tile).name : "your monster"};
+}
+
+/** The Night's keep in the words of what is offered (the engine's "keep your fortress monster
+ *  (pay or free) or discard it" says "free" also when no free keep is offered): "Night: keep
+ *  Junior Imp in the fortress of board 1 for 2 gold, or discard it.", "... for free or for 2
+ *  gold, ...", "... for free, ...". A phone's bar keeps to two lines: the buttons say the price. */
+function keepPrompt(view) {
+  const game = view.game;
+  const keeps = actionsWhere((a) => a.type === "keep");
+  const any = keeps[0] || actionsWhere((a) => a.type === "release")[0];
+  if (!game || !any) return null;
+  const {board, side, name} = fortressMonster(game, view, any.board);
+  const where = `in the fortress of board ${any.board + 1}`;
+  if (!keeps.length) return `Night: discard ${name} from the fortress of board ${any.board + 1}.`;
+  if (PHONE_WIDTH.matches) return `Night: keep ${name} (fortress of board ${any.board + 1}) or discard it.`;
+  const ways = [];
+  if (keeps.some((a) => !a.pay)) ways.push("for free");
+  if (keeps.some((a) => a.pay)) ways.push(board ? `for ${payWords(game, side, board.keep_cost)}` : "for its keep cost");
+  return `Night: keep ${name} ${where} ${ways.join(" or ")}, or discard it.`;
 }
 
 /** Phone widths (as the table's: static/js/table/prompt.js). */
