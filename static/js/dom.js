@@ -108,11 +108,15 @@ function showCard(anchor, build) {
  *  tile stayed over the board it was to be played on), nor does the focus a click or a
  *  redraw gives a piece (only the keyboard's, `:focus-visible`). With `clickShows`, a click or a
  *  tap shows the card instead (a piece with nothing to do on a click: the card says why).
+ *  With `touch: false` the card opens for the mouse and the keyboard only: a small mark on a
+ *  piece (a number in a tile's corner) whose long-press should open the piece's own card.
  *  Returns `node`. */
-export function attachCard(node, build, {clickShows = false} = {}) {
+export function attachCard(node, build, {clickShows = false, touch = true} = {}) {
   // (a piece inside another piece with a card, a symbol on a track: the inner card wins)
   const inner = () => pop && popAnchor && popAnchor !== node && node.contains(popAnchor);
-  node.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse" && !inner()) showCard(node, build); });
+  node.addEventListener("pointerenter", (e) => {
+    if (e.pointerType === "mouse" && !inner() && !stillMouse(e)) showCard(node, build);
+  });
   node.lairCard = build;
   node.addEventListener("pointerleave", (e) => {
     if (e.pointerType !== "mouse") return;
@@ -127,6 +131,7 @@ export function attachCard(node, build, {clickShows = false} = {}) {
   // a piece that does nothing when clicked (`clickShows`: a tile that is no choice now) answers
   // a click or a tap with its card, which says why
   node.addEventListener("click", () => { if (clickShows) showCard(node, build); else hideCard(); });
+  if (!touch) return node;
   node.addEventListener("touchstart", (e) => {
     if (e.lairCard) return;  // an inner piece's card (the event bubbles up to this one)
     e.lairCard = true;
@@ -149,6 +154,26 @@ export function attachCard(node, build, {clickShows = false} = {}) {
   });
   return node;
 }
+
+// A click (a pick, a move: the board is redrawn) closes the card, and the new piece the redraw
+// puts under the resting mouse is no new hover: the browser "enters" it without the mouse
+// moving (new-user trial: the card stayed open under the mouse after a click). Its card waits
+// for the mouse to move.
+let clickedAt = null;   // [x, y] of the last mouse click, until the mouse moves from there
+
+/** Whether the mouse event `e` is where the last click left the mouse (no move since). */
+function stillMouse(e) {
+  if (!clickedAt) return false;
+  if (Math.abs(e.clientX - clickedAt[0]) <= 2 && Math.abs(e.clientY - clickedAt[1]) <= 2) return true;
+  clickedAt = null;
+  return false;
+}
+document.addEventListener("click", (e) => {
+  if (e.detail === 0) return;  // a click by the keyboard (Enter on a button): no mouse there
+  clickedAt = [e.clientX, e.clientY];
+  hideCard();
+}, true);
+document.addEventListener("pointermove", (e) => { if (e.pointerType === "mouse") stillMouse(e); }, {passive: true});
 
 let pressOpened = null;  // the piece whose card the current touch's long-press opened
 let swallowUntil = 0;    // until when a click after that long-press is not an act

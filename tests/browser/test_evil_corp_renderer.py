@@ -425,3 +425,32 @@ def test_night_keep_says_how_it_is_paid(page_url, browser):
     assert prompt == f"Night: keep {name} in the fortress of board {board} for free or for 2 gold, or discard it."
     assert page.js_errors == []
     page.close()
+
+
+def test_a_click_closes_the_card_until_a_new_hover(page_url, browser):
+    """New-user trial: a card opened by the mouse resting on a tile stayed open after a click on
+    it: the click redraws the board (here a pick), and the browser "enters" the new tile under
+    the resting mouse. The card now closes on the click and stays closed until the mouse moves
+    onto a piece again. Seed 1 deals seat 0 tiles to pick behind its screen."""
+    page = harness(browser, page_url)
+    page.evaluate("v => window.__update(v)", named_view(ENGINE.setup(2, {}, 1), 0))
+    tile = page.locator("#ec-my-screen [data-pick]").first
+    card = page.locator(".card-pop")
+    page.mouse.move(0, 0)
+    tile.hover()
+    card.wait_for(timeout=3000)
+    assert "Junior" in card.inner_text()
+    tile.click()  # a pick: the screen is drawn again, the mouse rests on the new tile
+    page.wait_for_selector("#ec-my-screen .picked")
+    page.wait_for_timeout(800)
+    assert card.count() == 0, card.inner_text()
+    box = page.locator("#ec-my-screen .picked").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2 + 1, box["y"] + box["height"] / 2 + 1)  # a small move on it: no new hover
+    page.wait_for_timeout(300)
+    assert card.count() == 0
+    page.mouse.move(0, 0)  # off the tile and back: a new hover opens its card
+    page.locator("#ec-my-screen .picked").hover()
+    card.wait_for(timeout=3000)
+    assert page.js_errors == []
+    page.close()
+
