@@ -33,11 +33,13 @@ function smallCard(icon, name, words) {
 }
 
 /** `node` (a small icon, or a group of them) shows `name` and `words` as a card on hover, focus
- *  or long-press; it also gets them as its accessible name when it has none. Returns `node`. */
-export function iconCard(node, name, words = "") {
+ *  or long-press; it also gets them as its accessible name when it has none. `options` go to
+ *  attachCard (`touch: false`: a mark on a piece, whose long-press opens the piece's card).
+ *  Returns `node`. */
+export function iconCard(node, name, words = "", options = {}) {
   if (!node.getAttribute("aria-label")) node.setAttribute("aria-label", words ? `${name}: ${words}` : name);
   const icon = node.matches("svg") ? node : node.querySelector("svg");
-  return attachCard(node, () => smallCard(icon, name, words));
+  return attachCard(node, () => smallCard(icon, name, words), options);
 }
 
 /** Every element inside `box` with a `title` (outside SVG drawings, whose <title> the browser

@@ -454,3 +454,59 @@ def test_a_click_closes_the_card_until_a_new_hover(page_url, browser):
     assert page.js_errors == []
     page.close()
 
+
+@pytest.mark.parametrize("size", ["1366x768", "375x812"])
+def test_tile_marks_and_cargo_squares_say_what_they_are(page_url, browser, size):
+    """New-user trial: the small marks on Evil Corp.'s boards were unexplained: a tile's corner
+    numbers and ability badges, the port cargo's coloured squares. With the mouse, each mark on
+    a tile shows its own card (fear strength, hire cost or starting monster, the ability with its
+    background's meaning); a long-press on a phone still opens the whole tile's card. Each
+    cargo cell (its squares and coins) says which monsters take its coins, by mouse and by
+    long-press; the key lists the hatched inactive side and the number beside a symbol.
+    Screenshots: $LAIR_SHOTS/evil_corp-marks-<size>.png."""
+    phone = size == "375x812"
+    ctx = browser.new_context(**ICON_SIZES[size])
+    page = ctx.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(page_url)
+    page.wait_for_function("window.__ready === true")
+    s, rng = ENGINE.setup(4, {}, 2), Rng(4)
+    for _ in range(10):  # a few moves: monsters on the boards
+        seat = sorted(ENGINE.prompts(s))[0]
+        s, _ = ENGINE.apply(s, seat, greedy(ENGINE, s, seat, rng))
+    seat = sorted(ENGINE.prompts(s))[0]
+    page.evaluate("v => window.__update(v)", named_view(s, seat))
+    tile = page.locator(".ec-cell .ec-tile:has(.k-spawn)").first
+    name = tile.get_attribute("aria-label").split(",")[0]
+    marks = ((tile.locator(".ec-tl"), r"Fear strength \d"),
+             (tile.locator(".ec-tr"), r"Hire cost \d gold|Starting monster"),
+             (tile.locator(".ec-abil > .k-spawn"), r"Spawn ability \(grey background\)"))
+    for node, words in marks:
+        text = open_card(page, node, phone)
+        if phone:  # a long-press on a mark opens the tile's whole card
+            assert text.startswith(name) or name in text.split("\n")[0], (name, text)
+            page.evaluate("document.dispatchEvent(new TouchEvent('touchstart', {bubbles: true}))")
+            page.locator(".card-pop").wait_for(state="detached", timeout=3000)
+        else:
+            assert re.search(words, text), (words, text)
+    if not phone:
+        screenshot(page, SHOTS / f"evil_corp-marks-{size}.png", full_page=False)
+    cargo = page.locator(".ec-bhead .ec-cargo-cell")
+    assert cargo.count() == 6
+    for i, words in ((0, r"Yellow port cargo: \d gold coins?\nTaken by the next yellow monster"),
+                     (1, r"Red/blue port cargo: \d gold coins?\nTaken by the next red or blue monster")):
+        text = open_card(page, cargo.nth(i), phone)
+        assert re.search(words, text), text
+        if phone:
+            page.evaluate("document.dispatchEvent(new TouchEvent('touchstart', {bubbles: true}))")
+            page.locator(".card-pop").wait_for(state="detached", timeout=3000)
+    if phone:
+        screenshot(page, SHOTS / f"evil_corp-marks-{size}.png", full_page=False)
+    key = page.locator(".ec-strip .legend-key")
+    key.locator("summary").click()
+    rows = key.locator(".legend-row").all_inner_texts()
+    assert any("Inactive side (a hatched tile) \u2014 a monster turned inactive side up" in r for r in rows), rows
+    assert any("Number beside an ability symbol \u2014 a multiplier" in r for r in rows), rows
+    assert page.js_errors == []
+    ctx.close()

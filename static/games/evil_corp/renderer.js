@@ -111,7 +111,7 @@ const CSS = `
 .ec-tile .ec-abil > span { display: inline-flex; border-radius: 3px; padding: 0 1px; }
 .ec-key-abil { display: inline-flex; gap: 2px; } .ec-key-abil > span { display: inline-flex; border-radius: 3px; padding: 1px; }
 .ec-key-abil .k-spawn { background: #9a9a9a; } .ec-key-abil .k-activated { background: #8b5a2b; }
-.ec-key-cargo { display: inline-flex; align-items: center; gap: 2px; }
+.ec-key-cargo, .ec-cargo-cell { display: inline-flex; align-items: center; gap: 2px; }
 .ec-strip .legend-key { margin-left: auto; }
 .ec-tile .ec-abil .k-spawn { background: #9a9a9a; } .ec-tile .ec-abil .k-activated { background: #8b5a2b; }
 .ec-tile .ec-abil .ic { width: .95rem; height: .95rem; }
@@ -448,6 +448,18 @@ function tileCard(game, t, extra = {}) {
   return card;
 }
 
+/** The names and words of a tile's marks (the rulebook's "Each monster tile shows: its fear
+ *  strength (number in the upper left), its hire cost, a passive ability, a spawn ability (grey
+ *  background) and an activated ability (brown background)"). */
+const BADGE_WORDS = {
+  fear: "Upper left of a tile. When the monster is put into a raid cell or the fortress, move the fear marker toward your opponent by this many spaces.",
+  cost: "Upper right of a tile: the gold coins you pay to hire the monster from the applicant queue.",
+  starting: "Upper right of a tile: a starting monster, it has no hire cost.",
+  passive: "Passive ability (no background)",
+  spawn: "Spawn ability (grey background), applied when the monster is put into play",
+  activated: "Activated ability (brown background), used as your turn's action",
+};
+
 /** A monster tile as a tile: colour, fear strength (upper left), hire cost (upper right), the
  *  creature, its ability symbols (spawn on grey, activated on brown, as printed). */
 function tileNode(game, t, extra = {}) {
@@ -462,11 +474,21 @@ function tileNode(game, t, extra = {}) {
   const fi = I.fear(fear); fi.classList.add("ec-tl");
   const ci = c.starting ? I.startingSign() : I.goldCoin(c.cost); ci.classList.add("ec-tr");
   const glyph = I.monster(c.colour); glyph.classList.add("ec-glyph");
+  // each mark on the tile says what it is when the mouse rests on it (the new-user trial: the
+  // tiles' small badges were unexplained); a long-press still opens the whole tile's card
+  const badge = (n, name, words) => iconCard(n, name, words, {touch: false});
+  badge(fi, `Fear strength ${fear}` + (fear !== c.fear ? ` (printed ${c.fear})` : ""), BADGE_WORDS.fear);
+  if (c.starting) badge(ci, "Starting monster", BADGE_WORDS.starting);
+  else badge(ci, `Hire cost ${c.cost} gold`, BADGE_WORDS.cost);
   node.append(fi, ci, glyph);
   if (size === "big") node.append(el("span", {class: "ec-name"}, c.name));
   const ab = el("div", {class: "ec-abil"});
   for (const [kind, e] of abilityList(c)) {
-    ab.append(el("span", {class: `k-${kind}`}, I.abilitySymbol(e), mult(e)));
+    const sym = I.abilitySymbol(e);
+    const tip = sym.querySelector("title");
+    if (tip) tip.remove();  // (the browser's tooltip would show beside the card)
+    ab.append(badge(el("span", {class: `k-${kind}`}, sym, mult(e)), BADGE_WORDS[kind],
+      (extra.up === false ? "Inactive side up: no ability now. " : "") + I.wording(e)));
   }
   node.append(ab);
   node.setAttribute("role", "img");  // its name says it all (pickable / clickable: a button)
@@ -753,6 +775,10 @@ function KEY_ROWS() {
     [el("span", {class: "ec-key-abil"}, el("span", {class: "k-spawn"}, I.abilitySymbol({op: "gain_gold", n: 1})),
       el("span", {class: "k-activated"}, I.abilitySymbol({op: "gain_gold", n: 1}))),
     "Ability symbols (bottom of a tile)", "on a grey background a spawn ability (applied when the monster is put into play), on brown an activated ability (used as your turn's action), on none a passive ability. Hover a tile for its words."],
+    [el("span", {class: "ec-key-abil"}, el("span", {class: "k-spawn"}, I.abilitySymbol({op: "gain_gold", n: 2}), el("b", {class: "ec-mult"}, "2"))),
+      "Number beside an ability symbol", "a multiplier: a 2 next to the gold coin symbol means \u201cReceive 2 gold coins\u201d."],
+    [el("span", {class: "ec-tile small inactive", "aria-hidden": "true"}), "Inactive side (a hatched tile)",
+      "a monster turned inactive side up after its activated ability was used, or kept in the fortress: it has no abilities, and keeps its fear strength in a raid cell or the fortress."],
     [I.raidIcon(), "Raid cell", "put a monster here to frighten the settlement: the fear marker moves; the first red monster each round plunders the loot, the first blue one takes the power stone."],
     [I.fortressIcon(), "Fortress cell", "counts on the fear track; at night you may keep the monster here for the keep cost beside it."],
     [I.portalIcon(), "Demon portal", "only a blue monster; when you put one here you may summon a demon."],
@@ -1086,11 +1112,20 @@ function boardNode(game, b, mySide, usable) {
     head.append(el("span", {class: "ec-stat", title: "Power stone: the first blue monster put in a raid cell this round takes it"},
       I.powerStone("Power stone"), word("stone")));
   }
-  head.append(el("span", {class: "ec-stat", title: `Port cargo: ${b.cargo.yellow} gold for the next yellow monster put or moved into a port cell, ` +
-    `${b.cargo.redblue} gold for the next red or blue one.`,
+  // the port cargo: its two cells, each a coloured square and its coins, say what they are (the
+  // new-user trial: "the cargo's coloured squares have no word"), and so does the whole
+  const coins = (n) => plural(n, "gold coin", "gold coins");
+  const cargoCell = (squares, n, name, who) => iconCard(el("span", {class: "ec-cargo-cell"}, ...squares, I.goldCoin(n)),
+    `${name}: ${coins(n)}`, `Taken by the next ${who} monster put or moved into a port cell of this board; ` +
+    "refilled at night if empty.");
+  head.append(iconCard(el("span", {class: "ec-stat ec-cargo",
     "aria-label": `Port cargo: ${b.cargo.yellow} gold for yellow, ${b.cargo.redblue} for red or blue`},
-  I.portIcon(), el("span", {class: "ec-word ec-cargo-word"}, "cargo"), el("span", {class: "ec-swatch c-yellow"}), I.goldCoin(b.cargo.yellow),
-  el("span", {class: "ec-swatch c-red"}), el("span", {class: "ec-swatch c-blue"}), I.goldCoin(b.cargo.redblue)));
+  I.portIcon(), el("span", {class: "ec-word ec-cargo-word"}, "cargo"),
+  cargoCell([el("span", {class: "ec-swatch c-yellow"})], b.cargo.yellow, "Yellow port cargo", "yellow"),
+  cargoCell([el("span", {class: "ec-swatch c-red"}), el("span", {class: "ec-swatch c-blue"})], b.cargo.redblue,
+    "Red/blue port cargo", "red or blue")),
+  "Port cargo", `The yellow square: ${coins(b.cargo.yellow)} for the next yellow monster put or moved into a port cell; ` +
+    `the red and blue squares: ${coins(b.cargo.redblue)} for the next red or blue one.`));
   node.append(mark(head, `bhead-${b.board}`, [b.loot, b.stone, b.cargo]));
   node.append(halfNode(game, b, order[0], mySide));
   node.append(mark(track, `track-${b.board}`, [b.marker]));
@@ -1204,7 +1239,9 @@ function screenNode(game, s, mine) {
       const name = typeOf(game, t).name;
       const tn = tileNode(game, t, {size: mine ? "big" : "", why: why.get(t.id), where: shownIds.has(t.id)
         ? "Revealed: in front of the screen until the end of the round" : "Behind your screen"});
-      if (shownIds.has(t.id)) tn.append(I.revealedMark());
+      if (shownIds.has(t.id)) {
+        tn.append(iconCard(I.revealedMark(), "Revealed", "Shown in front of the screen until the end of the round.", {touch: false}));
+      }
       const direct = actionsWhere((a) => ["discard", "remove", "reveal"].includes(a.type) && a.tile === t.id);
       if (direct.length === 1) clickable(tn, direct[0]);
       else {
