@@ -358,12 +358,17 @@ def test_choose_an_opponent_says_what_for(page_url, browser):
     page.evaluate("v => window.__update(v)", named_view(s, seat))
     assert page.evaluate("window.__prompt()") == (
         "Rampaging Minotaur's spawn ability: choose an opponent; he must draw 1 monster tile from "
-        "his bag and place it behind his screen. Click a highlighted name above the boards.")
+        "his bag and place it behind his screen. Click a highlighted name.")
     names = page.locator(".ec-strip [data-action]")
     assert names.count() == 2
     screenshot(page, SHOTS / "evil_corp-choose-opponent.png", full_page=False)
     names.first.click()
     assert page.evaluate("window.__acts") == [{"type": "opponent", "seat": json.loads(names.first.get_attribute("data-action"))["seat"]}]
+    # a phone's prompt bar keeps to two lines: the same in fewer words
+    page.set_viewport_size({"width": 375, "height": 812})
+    assert page.evaluate("window.__prompt()") == (
+        "Rampaging Minotaur: click the opponent who must draw 1 monster tile.")
+    page.set_viewport_size({"width": 1366, "height": 768})
     # an activated ability: the Bully Ogre put into play, then activated on the seat's next turn
     s = ENGINE.setup(3, {}, 1)
     ogre = into_supply(s, seat, "R02")
@@ -380,7 +385,7 @@ def test_choose_an_opponent_says_what_for(page_url, browser):
     page.evaluate("v => window.__update(v)", named_view(s, seat))
     assert page.evaluate("window.__prompt()") == (
         "Bully Ogre's activated ability: choose an opponent; he must discard 1 monster tile from his "
-        "supply (his choice). Click a highlighted name above the boards.")
+        "supply (his choice). Click a highlighted name.")
     assert page.js_errors == []
     page.close()
 

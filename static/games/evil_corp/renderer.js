@@ -909,10 +909,16 @@ function opponentCause(view) {
  *  opponents' names on the board's strip are the choices). */
 function opponentPrompt(view) {
   const cause = opponentCause(view);
-  const where = `${clickVerb()} a highlighted name above the boards.`;
-  if (!cause) return `Choose an opponent for your monster's ability: ${where.toLowerCase()}`;
+  if (!cause) return `Choose an opponent for your monster's ability: ${clickVerb(true)} a highlighted name.`;
+  if (PHONE_WIDTH.matches) {
+    // a phone's prompt bar keeps to two lines: the same in fewer words
+    const n = cause.op.n ?? 1;
+    const what = {opponent_draws: "draw", opponent_reveals: "reveal", opponent_discards: "discard"}[cause.op.op];
+    return `${cause.name}: ${clickVerb(true)} the opponent who must ${what} ${plural(n, "monster tile", "monster tiles")}.`;
+  }
   const words = I.wording(cause.op);
-  return `${cause.name}'s ${cause.kind} ability: ${words.charAt(0).toLowerCase()}${words.slice(1)} ${where}`;
+  return `${cause.name}'s ${cause.kind} ability: ${words.charAt(0).toLowerCase()}${words.slice(1)} ` +
+    `${clickVerb()} a highlighted name.`;
 }
 
 /** How a side pays `cost` (engines/evil_corp/state.py \`pay\`: gold first, then magic coins,
