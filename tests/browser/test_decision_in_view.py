@@ -10,6 +10,9 @@ Chromium; every move is a real click. Screenshots: tests/browser/artifacts/decis
 """
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from tests.browser.test_evil_corp_table import click_action, day_turn, targets, wait_my_turn
@@ -84,6 +87,82 @@ def test_a_turn_to_hire_shows_the_applicants(browser, lair_server, size, players
         screenshot(page, OUT / f"hire-{size}.png", full_page=False)
         print(f"\na turn to hire at {size}:", page.inner_text("#prompt-text"), got)
         assert got["shown"], ("the highlighted applicants are not on screen below the prompt bar", got)
+        assert page.js_errors == []
+    finally:
+        page.context.close()
+
+
+# Where the host decides on a Day turn that offers both a monster to put into play and a hire:
+# her screen, the boards she may use, and the applicants she may hire (the slim row under her
+# screen), each box [top, bottom]; the window below the prompt bar and the phone's last-move line.
+PLAY_AND_HIRE_JS = """() => {
+  let top = 0;
+  for (const id of ["prompt-bar", "last-move-box"]) {
+    const r = document.getElementById(id).getBoundingClientRect();
+    if (r.height && r.bottom > top) top = Math.min(r.bottom, innerHeight);
+  }
+  const box = (e) => { const r = e.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; };
+  const boxes = {
+    screen: [...document.querySelectorAll("#ec-my-screen")].map(box),
+    boards: [...document.querySelectorAll("#board .ec-board.usable")].map(box),
+    hires: [...document.querySelectorAll("#ec-hire .ec-hcell[data-action]")].map(box),
+  };
+  const all = [...boxes.screen, ...boxes.boards, ...boxes.hires];
+  return {top, bottom: innerHeight, ...boxes,
+          shown: boxes.hires.length > 0 && boxes.boards.length > 0 &&
+                 all.every(([t, b]) => t >= top - 0.5 && b <= innerHeight + 0.5)};
+}"""
+
+
+@pytest.mark.parametrize(("size", "players"), [("375x812", 2), ("1366x768", 4)])
+def test_a_turn_to_play_or_hire_shows_screen_boards_and_applicants(browser, lair_server, size, players):
+    """The new-user trial at 1366×768 and 375×812: a Day turn that offers both a monster to
+    put into play and a hire brought the host's screen and boards into view, the applicants
+    (the personnel department, below the boards) out of sight. The applicants she may hire now
+    sit in a slim row under her screen: when that prompt arrives, her screen, the boards she
+    may use and those applicants are all on screen below the prompt bar (4 players at 1366×768:
+    two usable boards). A click on one there hires it. Screenshots: decision/play-or-hire-<size>.png."""
+    from playwright.sync_api import expect
+    page = new_table(browser, lair_server, PHONE_812 if size == "375x812" else DESKTOP_768, "evil_corp",
+                     players, bots=False)
+    try:
+        fill_and_start(page, seed=SEED)
+        found = False
+        for _ in range(60):
+            assert wait_my_turn(page), "the match ended before a turn to play or hire"
+            kinds = {a["type"] for _, a in targets(page)}
+            picks = page.locator("#board [data-pick]")
+            if day_turn(page) and "hire" in kinds and picks.count():
+                found = True
+                break
+            if day_turn(page) and picks.count():
+                picks.first.click()  # a tile behind her screen, then a highlighted cell: gold to hire with
+                page.wait_for_selector("#board .ec-board [data-action]")
+                assert click_action(page, lambda a: a["type"] == "play")
+            elif not click_action(page, lambda a: a["type"] == "pass"):
+                # a choice (a spawn ability's, the night's keep), in the bar or its menu (a
+                # phone's long labels wait there): the first one offered
+                menu = page.locator("#prompt-bar details.action-menu:not([open]) > summary")
+                if menu.count():
+                    menu.first.click()
+                assert click_action(page, lambda a: a["type"] not in ("skip", "undo")) or \
+                    click_action(page, lambda a: True), (page.inner_text("#prompt-text"), targets(page))
+        assert found, "no Day turn offered a hire and a monster to put into play"
+        try:
+            page.wait_for_function(f"({PLAY_AND_HIRE_JS})().shown", timeout=5000)
+        except Exception:  # (a Playwright timeout: the assertion says what is where)
+            pass
+        got = page.evaluate(PLAY_AND_HIRE_JS)
+        page.mouse.move(0, 0)
+        screenshot(page, OUT / f"play-or-hire-{size}.png", full_page=False)
+        print(f"\na turn to play or hire at {size}:", page.inner_text("#prompt-text"), got)
+        assert got["shown"], ("screen, usable boards and applicants are not all on screen", got)
+        # the row's applicant hires, as the personnel department's does
+        cell = page.locator("#ec-hire .ec-hcell[data-action]").first
+        assert json.loads(cell.get_attribute("data-action"))["type"] == "hire"
+        name = cell.locator(".ec-hname").text_content()
+        cell.click()
+        expect(page.locator("#log")).to_contain_text(re.compile(f"Morgana hired \\w+ {re.escape(name)} "))
         assert page.js_errors == []
     finally:
         page.context.close()

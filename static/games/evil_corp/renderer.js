@@ -148,6 +148,31 @@ const CSS = `
   border-radius: 6px; background: #fbf4e21f; border: 1px solid #fbf4e255; text-align: center; font-size: 13px; }
 .ec-qcell.raise { background: #f0c93e33; }
 .ec-qcell.last { background: #0000002a; }
+/* the applicants you may hire, on the head line of your screen (hireRow) */
+.ec-hire { display: inline-flex; flex-wrap: wrap; align-items: center; gap: .25rem .4rem; padding: .15rem .4rem;
+  margin-left: auto; border-radius: 6px; background: #6b4a35; border: 1px solid #2b2118; color: #fbf4e2; }
+.ec-hire-word { font-weight: 600; white-space: nowrap; }
+.ec-hire-word .short { display: none; }
+.ec-hcell { display: inline-flex; align-items: center; gap: .25rem; padding: .1rem .3rem .1rem .1rem; border-radius: 6px;
+  background: #fbf4e21f; border: 1px solid #fbf4e255; }
+.ec-hcell .ec-tile.small { width: 2.4rem; height: 2.4rem; }
+.ec-hcell .ec-tile.small .ec-glyph { margin-top: .3rem; width: 1rem; height: 1rem; }
+.ec-hname { font-size: 14px; font-weight: 600; max-width: 7rem; line-height: 1.1; }
+.ec-hire-all { min-height: 0; padding: .1rem .5rem; font-size: 14px; font-weight: 600;
+  background: transparent; color: #fbf4e2; border: 1px solid #fbf4e288; }
+/* a phone: the screen's head keeps one line: your gold, then the applicants, a row that scrolls
+   sideways (the other coins and tokens are in your seat's panel) */
+@media (max-width: 600px) {
+  #ec-my-screen .ec-phead:has(> .ec-hire) { flex-wrap: nowrap; }
+  #ec-my-screen .ec-phead:has(> .ec-hire) .ec-money > :not(:first-child) { display: none; }
+  #ec-my-screen .ec-phead:has(> .ec-hire) .ec-chip { min-width: 0; overflow: hidden; text-overflow: ellipsis; flex: 0 1 auto; }
+  .ec-hire { flex: 1 1 0; min-width: 6.5rem; flex-wrap: nowrap; overflow-x: auto; margin-left: 0; scrollbar-width: thin;
+    padding: 0 .3rem; border: 0; }
+  .ec-hire > * { flex: none; }
+  .ec-hcell { height: 44px; padding: 0 .3rem 0 .15rem; }  /* the touch-target floor, no more */
+  .ec-hire-word .long, .ec-hname, .ec-hire-all { display: none; }
+  .ec-hire-word .short { display: inline; }
+}
 .ec-price { display: inline-flex; align-items: center; gap: .15rem; font-weight: 700; font-size: 14px; }
 .ec-demons { display: flex; flex-wrap: wrap; gap: .35rem; }
 .ec-demon { display: flex; flex-direction: column; gap: .05rem; padding: .25rem .35rem; border-radius: 6px;
@@ -525,7 +550,12 @@ export function update(view) {
   if (picked !== null && !actionsWhere((a) => a.type === "play" && a.tile === picked).length) picked = null;
 
   box.append(statusStrip(view, game));
-  if (myScreen) box.append(screenNode(game, myScreen, true));
+  if (myScreen) {
+    const screen = screenNode(game, myScreen, true);
+    const hires = hireRow(view, game);
+    if (hires) screen.querySelector(".ec-phead").append(hires);
+    box.append(screen);
+  }
   // your boards first (nearest your screen, in the order you sit at them), then the others
   const mine = myScreen ? game.boards.filter((b) => b.available_to.includes(me)) : [];
   if (me === 2 || me === 3) mine.reverse();  // 4 players: seats 2 and 3 sit at the last board
@@ -1191,6 +1221,37 @@ function personnel(game) {
     demons.append(mark(dn, `demon-${d.demon}`, d.active));
   }
   node.append(demons);
+  return node;
+}
+
+/** Your Day turn offers a hire and a monster to put into play: the applicants you may hire
+ *  (the hires offered: those your side can pay), as small tiles with their names and prices, on
+ *  the head line of your screen, so that your screen, the boards you may use and the applicants
+ *  are on screen at once (issue 14, item 6; the new-user trial: at 1366×768 and 375×812 the
+ *  personnel department lies below the boards, out of sight). A click hires, as in the
+ *  personnel department, whose full queue stays below. Null on any other prompt. */
+function hireRow(view, game) {
+  const hires = actionsWhere((a) => a.type === "hire");
+  if (!view.prompt || view.prompt.kind !== "turn" || !hires.length || !actionsWhere((a) => a.type === "play").length) {
+    return null;
+  }
+  const node = el("span", {class: "ec-hire", id: "ec-hire", role: "group", "aria-label": "Applicants you may hire"},
+    el("span", {class: "ec-hire-word"}, el("span", {class: "long"}, "You may hire:"), el("span", {class: "short"}, "Hire:")));
+  for (const a of hires) {
+    const q = game.queue.find((x) => x.slot === a.slot);
+    if (!q || !q.tile) continue;
+    const last = q.slot === game.queue.length - 1;
+    const cell = el("span", {class: "ec-hcell"},
+      tileNode(game, q.tile, {size: "small", where: "In the applicant queue" + (last ? " (\u201cWe'll call you back\u201d)" : "") +
+        (q.surcharge ? ` (with a raise to the salary: +${q.surcharge} gold)` : "")}),
+      el("span", {class: "ec-hname"}, typeOf(game, q.tile).name),
+      el("span", {class: "ec-price", "aria-label": `price ${q.price} gold`}, I.goldCoin(null), String(q.price)));
+    node.append(clickable(cell, a));
+  }
+  node.append(el("button", {type: "button", class: "ec-hire-all", onclick: () => {
+    const dept = document.getElementById("ec-personnel");
+    if (dept) dept.scrollIntoView({block: "start", behavior: "smooth"});
+  }}, "All applicants \u2193"));
   return node;
 }
 
