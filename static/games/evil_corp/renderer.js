@@ -311,6 +311,8 @@ const CSS = `
   :root { --ec-num: 21px; --ec-mult: 13px; --ec-cell-corner: 1.25rem; --ec-cell-num: 21px; }
 }
 .ec .ic text.n { font-size: var(--ec-num); }
+/* a small icon's card (legend.js, outside the board) draws its picture's number as large */
+.legend-card-head .ic text.n { font-size: var(--ec-num); }
 .ec .ic .badge { display: none; }
 .ec-mult { display: inline; font-size: var(--ec-mult); line-height: 1; font-weight: 800; align-self: center;
   padding: 0 1px; }
