@@ -537,9 +537,11 @@ def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
     done, "Acquire a Minion": the Mercenary pool comes into view with a card to click. The zones
     to click are named by their white outline.
     Screenshots: covil-table-{zone,afternoon,pick,acquire}-<size>.png."""
+    from tests.browser.test_full_match import fill_and_start
     from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
     phone = size == "phone"
-    page = new_table(browser, lair_server, PHONE_812 if phone else DESKTOP_768, "covil", 2)
+    page = new_table(browser, lair_server, PHONE_812 if phone else DESKTOP_768, "covil", 2, bots=False)
+    fill_and_start(page, seed=AFTERNOON_SEED)   # (the payment then runs short: _pay_step)
     clicks = Clicks()
     try:
         if phone:  # the map comes before the day's bar, the night fee and the victory points
@@ -600,13 +602,25 @@ def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
         page.context.close()
 
 
+#: The deal of test_covil_afternoon_places_to_decide_in_view (tests/chromium.py fix_seed): its
+#: Mercenary pool holds an 8-gold Minion, more than a Henchman (2 gold) given back from the full
+#: hall and the Treasury's 5 gold together, so _pay_step meets the Treasury too short.
+AFTERNOON_SEED = 1
+
+
 def _pay_step(page, clicks: Clicks, phone: bool) -> None:
     """New-user trial: the payment's prompt ("Pay for the Minion: add Minions or Power Relics,
     then confirm") named neither the Minion, nor its price, nor what was paid, and "Buy a Power
     Relic" beside "Confirm payment" read as a step of the payment. Now the prompt and the panel
     say "Pay for <Minion>: 0 of <price> gold paid", then what a card added; buying a Power Relic,
     legal at any point of the game (rulebook "Buy Power Relics"), stays offered, worded as apart
-    from the payment. Screenshots: covil-table-{pay-start,paying}-<size>.png. Cancels at the end."""
+    from the payment. While the Treasury cannot cover the rest, the prompt and the panel say so
+    and Confirm is absent; another card brings it. A card added to the payment no longer shows
+    as an ordinary "Ready" Minion or a Power Relic to play: it is marked "Paying N gold" — a
+    Minion "goes back to the pool on Confirm", a Power Relic is "discarded on Confirm" (rulebook
+    2.1) — and, the engine having no step to take one card back, it is no button: a tap shows
+    its card, which says Cancel keeps it. Screenshots: covil-table-{pay-start,paying,
+    pay-short,paid-card}-<size>.png. Cancels at the end."""
     def cost_of(selector: str) -> int:   # a card's cost, on its coin
         return int(page.locator(f"{selector} .top [aria-label^='costs']").get_attribute("aria-label").split()[1])
 
@@ -633,6 +647,8 @@ def _pay_step(page, clicks: Clicks, phone: bool) -> None:
     # cards added one by one (a ready Minion while the hall is full, else a Power Relic): the
     # prompt and the panel count their gold as paid
     paid = 0
+    short = False      # the Treasury too short for the rest, met
+    given: list[dict] = []
     for _ in range(10):
         acts = actions(page)
         full = page.locator("#board .cv-why", has_text="full").count() > 0
@@ -643,10 +659,26 @@ def _pay_step(page, clicks: Clicks, phone: bool) -> None:
         elif paid < price and any(a["type"] == "confirm" for a in acts):  # Confirm takes the rest
             assert (f"Confirm takes the other {price - paid} gold" if phone else
                     f"Confirm pays the other {price - paid} gold from your Treasury") in text, text
+            assert page.locator("#board .cv-pay .cv-why").count() == 0, "Confirm is there: nothing to explain"
+            if short:
+                _shot(page, "pay-covered")
             break
         elif paid < price:  # the Treasury does not cover the rest: more cards to add
-            assert ("in your Treasury: tap a card to add" if phone else
-                    "click a ready Minion or a Power Relic to pay with it") in text, text
+            gold = int(re.search(r"(\d+) in your Treasury" if phone else r"your Treasury has (\d+) gold", text).group(1))
+            assert gold < price - paid, (gold, price, paid, text)
+            assert text.startswith(f"Pay for {name}: {paid} of {price} gold paid, {gold} in your Treasury: tap a card to add." if phone
+                                   else f"Pay for {name}: {paid} of {price} gold paid; your Treasury has {gold} gold: "
+                                        "click a ready Minion or a Power Relic to pay with it."), text
+            why = page.locator("#board .cv-pay .cv-why").all_inner_texts()
+            assert why == [f"You still need {price - paid} gold and have {gold}: add a ready Minion or a Power Relic."], why
+            small = page.locator("#board .cv-pay > .cv-small").first.inner_text()
+            assert small.endswith(f"the other {price - paid} from your Treasury ({gold} gold).") and "Confirm" not in small, small
+            assert page.locator("#board [data-action='{\"type\":\"confirm\"}'], #prompt-actions [data-action='{\"type\":\"confirm\"}']").count() == 0
+            assert not [a for a in acts if a["type"] == "confirm"], acts
+            if not short:
+                page.mouse.move(1, 1)
+                _shot(page, "pay-short")
+            short = True
         else:
             assert "Confirm to acquire" in text, text
             break
@@ -658,6 +690,8 @@ def _pay_step(page, clicks: Clicks, phone: bool) -> None:
             worth = cost_of(card_of(".cv-hall.mine", card))
         click_action(page, card, clicks)
         paid += worth
+        given.append(card)
+        _paying_marked(page, given, name, phone)
         text = page.locator("#prompt-text").inner_text()
         want = f"Pay for {name}: " + ("paid in full" if paid >= price else f"{paid} of {price} gold paid")
         assert text.startswith(want), (want, text)
@@ -668,8 +702,47 @@ def _pay_step(page, clicks: Clicks, phone: bool) -> None:
             _shot(page, "paying")
     else:
         pytest.fail("the payment did not come to Confirm")
+    assert short, "the seeded deal's payment met a Treasury too short for the rest"
     click_action(page, next(a for a in actions(page) if a["type"] == "cancel"), clicks)
     assert page.locator("#board .cv-pay").count() == 0
+    # cancelled: no card is marked as paying any more
+    assert page.locator("#board .cv-card.paying, #board .cv-paying-band").count() == 0
+
+
+def _paying_marked(page, given: list[dict], name: str, phone: bool) -> None:
+    """The cards added to the payment so far (`given`, pay_minion / pay_relic actions) are marked
+    as given in payment, in the rulebook's words, and are no buttons; a tap on one shows its
+    card, which says how to keep it (Cancel), and sends nothing."""
+    minions = [a["slot"] for a in given if a["type"] == "pay_minion"]
+    relics = [a for a in given if a["type"] == "pay_relic"]
+    hall = page.locator("#board .cv-hall.mine > .cv-cards > .cv-card")
+    marked = hall.evaluate_all("els => els.map((c, i) => c.classList.contains('paying') ? i : -1).filter((i) => i >= 0)")
+    assert marked == sorted(minions), (marked, minions)
+    for slot in minions:
+        c = hall.nth(slot)
+        band = c.locator(".cv-paying-band").inner_text().split("\n")
+        assert band[0].startswith("Paying ") and band[0].endswith(" gold") and band[1:] == ["goes back to the pool on Confirm"], band
+        assert c.get_attribute("data-action") is None and c.locator(".ex", has_text="Ready").count() == 0
+        assert name in c.get_attribute("aria-label")
+    hand = page.locator("#board .cv-side .cv-card.relic.paying")
+    assert hand.count() == len(relics), (hand.count(), relics)
+    for i in range(len(relics)):
+        band = hand.nth(i).locator(".cv-paying-band").inner_text().split("\n")
+        assert band[1:] == ["discarded on Confirm"], band
+        assert hand.nth(i).get_attribute("data-action") is None
+    # a tap (a click with a mouse) on the last card given: its card says how to keep it; no move is sent
+    last = hand.nth(len(relics) - 1) if given[-1]["type"] == "pay_relic" else hall.nth(minions[-1])
+    before = version(page)
+    last.tap() if phone else last.click()
+    pop = page.locator(".card-pop")
+    pop.wait_for(state="visible", timeout=3000)
+    words = pop.inner_text()
+    assert f"Given in payment for {name}" in words and "To keep it, cancel the payment" in words, words
+    assert version(page) == before and page.evaluate("document.body.dataset.pending") != "true"
+    if len(given) == 1 or given[-1]["type"] != given[-2]["type"]:
+        _shot(page, f"paid-{'relic' if given[-1]['type'] == 'pay_relic' else 'minion'}")
+    page.keyboard.press("Escape")   # (the card closes)
+    pop.wait_for(state="detached", timeout=3000)
 
 
 def _label_of(page, action: dict) -> str:
@@ -678,3 +751,4 @@ def _label_of(page, action: dict) -> str:
     key = json.dumps(action, separators=(",", ":"))
     e = page.locator(f"#board [data-action='{key}'], #prompt-actions [data-action='{key}']").first
     return e.get_attribute("aria-label") or e.inner_text()
+

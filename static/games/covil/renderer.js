@@ -55,6 +55,12 @@ const CSS = `
 .cv-card.ex2{background:#eee8e0;filter:saturate(.55)}.cv-card.ex2 .ex{background:#f3cdc6;color:#7a1414}
 .cv-card.ex2 .nm,.cv-card.ex2 .tx{color:#5b5148}
 .cv-card.throne{border-color:#7d4fb0;box-shadow:0 0 0 2px #d8c3ef}
+/* A card added to the payment under way (rulebook 2.1: an unexhausted Minion placed back in the
+   pool, a Power Relic discarded): dimmed, dashed, a dark ribbon where "Ready" was. */
+.cv-card.paying{border-style:dashed;background:repeating-linear-gradient(135deg,#f7f0e0 0 8px,#ebe0c8 8px 16px);filter:none}
+.cv-card.paying>:not(.cv-paying-band){opacity:.6}
+.cv-card .cv-paying-band{flex-direction:column;align-items:flex-start;gap:0;background:#4a3b2a;color:#fff;border-top:0;line-height:1.25;padding:3px 6px}
+.cv-card .cv-paying-band span{font-weight:400}
 .cv-card.throne .top{background:#e4d3f5}
 .cv-card.relic{background:#f3ecfb}.cv-card.relic .top{background:#ddd0f0}
 .cv-card.big{width:220px;font-size:14px}.cv-card.big .tx{-webkit-line-clamp:unset;font-size:14px}
@@ -853,7 +859,15 @@ function badge(node, action, x, y) {
 // ----- cards ---------------------------------------------------------------------------------
 const kindName = {overlord: "Dark Overlord", henchman: "Henchman", mercenary: "Mercenary"};
 
-function minionBody(m, ex, big) {
+/** The ribbon of a card added to the payment under way, in the rulebook's words (2.1 "Acquire a
+ *  Minion": unexhausted Minions placed back in the pool, Power Relics discarded from the hand). */
+function payingBand(gold, fate) {
+  return el("div", {class: "ex cv-paying-band"}, el("b", {}, `Paying ${gold} gold`), el("span", {}, fate));
+}
+const MINION_FATE = "goes back to the pool on Confirm";
+const RELIC_FATE = "discarded on Confirm";
+
+function minionBody(m, ex, big, paying = false) {
   const stat = m.class.toLowerCase();
   return [
     el("div", {class: "top"},
@@ -864,7 +878,8 @@ function minionBody(m, ex, big) {
     el("div", {class: "fam"}, `${kindName[m.kind] || ""}${m.family ? ` · ${m.family}` : ""} · ${m.class}`),
     el("div", {class: "ab"}, abilityIcon(m.type, 16), abilityLabel(m.type)),
     m.text ? el("div", {class: "tx"}, logText(m.text.replace(/^[A-Za-z]+: /, ""))) : null,
-    ex === null || ex === undefined ? null : el("div", {class: "ex"}, exIcon(ex, 16), exName(ex)),
+    paying ? payingBand(m.cost, MINION_FATE)
+      : ex === null || ex === undefined ? null : el("div", {class: "ex"}, exIcon(ex, 16), exName(ex)),
   ];
 }
 
@@ -872,25 +887,35 @@ function minionData(g, id) {
   return g.minions[id] || {name: "a Minion", class: "Melee", base: "?", cost: "?", type: "none", text: "", kind: ""};
 }
 
-function minionFull(g, id, ex) {
+function minionFull(g, id, ex, paying = null) {
   const m = minionData(g, id);
   return el("div", {class: "cv-full"},
-    el("div", {class: `cv-card big${ex !== null && ex !== undefined ? ` ex${ex}` : ""}`}, ...minionBody(m, ex, true)),
+    el("div", {class: `cv-card big${paying ? " paying" : ex !== null && ex !== undefined ? ` ex${ex}` : ""}`}, ...minionBody(m, ex, true, !!paying)),
+    paying ? el("p", {}, `Given in payment for ${paying.name}: it goes back to the Mercenary pool when the payment is confirmed.` +
+      (paying.yours ? " To keep it, cancel the payment (no card is then paid)." : "")) : null,
     el("p", {class: "cv-small"}, `${m.class} class: base ${m.class.toLowerCase()} ${m.base}. ` +
       (m.kind === "overlord" ? "Sits on the Evil throne; never leaves it." : `Costs ${m.cost} gold.`)),
-    ex === null || ex === undefined ? null : el("p", {class: "cv-small"},
+    ex === null || ex === undefined || paying ? null : el("p", {class: "cv-small"},
       ex === 0 ? "Ready: you may exhaust it to attack, defend, use its Command or pay with it."
         : ex === 1 ? "Tired: it cannot be exhausted, used as gold or discarded; resting it once makes it ready."
           : "Exhausted: it cannot be exhausted, used as gold or discarded; resting it flips the token to tired."),
     m.type !== "none" && m.type !== "command" && m.type !== "aftershock" ? el("p", {class: "cv-small"}, "Passive abilities are active at all times, even if their Minion is exhausted.") : null);
 }
 
-function minionCard(ctx, id, ex, {action = null, throne = false} = {}) {
+/** A Minion card; `paying` ({name, yours}) when it is given in payment for the Minion `name`
+ *  being acquired (`yours`: by the viewer). It then has no action: the engine has no step that
+ *  takes one card back, only Cancel, which ends the whole payment. */
+function minionCard(ctx, id, ex, {action = null, throne = false, paying = null} = {}) {
   const m = minionData(ctx.g, id);
-  const card = el("div", {class: `cv-card${throne ? " throne" : ""}${ex !== null && ex !== undefined ? ` ex${ex}` : ""}`,
-                          tabindex: "0"}, ...minionBody(m, ex, false));
-  if (action) clickable(card, action);
-  return attachCard(card, () => minionFull(ctx.g, id, ex));
+  const card = el("div", {class: `cv-card${throne ? " throne" : ""}${paying ? " paying" : ex !== null && ex !== undefined ? ` ex${ex}` : ""}`,
+                          tabindex: "0"}, ...minionBody(m, ex, false, !!paying));
+  if (paying) {
+    card.setAttribute("role", "group");
+    card.setAttribute("aria-label", `${m.name}: paying ${m.cost} gold for ${paying.name}, goes back to the pool on Confirm`);
+  }
+  if (action && !paying) clickable(card, action);
+  // a tap on a card given in payment (to take it back?) shows its card, which says how: Cancel
+  return attachCard(card, () => minionFull(ctx.g, id, ex, paying), {clickShows: !!paying});
 }
 
 function relicBody(d, big) {
@@ -904,17 +929,26 @@ function relicBody(d, big) {
     el("div", {class: "tx"}, logText(d.text || "")),
   ];
 }
-function relicFull(g, r) {
+function relicFull(g, r, paying = null) {
   const d = g.relics[r] || {};
-  return el("div", {class: "cv-full"}, el("div", {class: "cv-card relic big"}, ...relicBody(d, true)),
+  return el("div", {class: "cv-full"},
+    el("div", {class: `cv-card relic big${paying ? " paying" : ""}`}, ...relicBody(d, true), paying ? payingBand(d.gold, RELIC_FATE) : null),
+    paying ? el("p", {}, `Given in payment for ${paying.name}: discarded from your hand when the payment is confirmed. ` +
+      "To keep it, cancel the payment (no card is then paid).") : null,
     el("p", {class: "cv-small"}, `Worth ${d.gold} gold when paying. Activate it for its instant ability; while active it gives its bonus.` +
       (d.target ? ` Solo dummies read its terrain (${d.target}).` : "")));
 }
-function relicCard(ctx, r, action) {
+/** A Power Relic card; `paying`: as minionCard's. */
+function relicCard(ctx, r, action, paying = null) {
   const d = ctx.g.relics[r] || {};
-  const card = el("div", {class: "cv-card relic", tabindex: "0"}, ...relicBody(d, false));
-  if (action) clickable(card, action);
-  return attachCard(card, () => relicFull(ctx.g, r));
+  const card = el("div", {class: `cv-card relic${paying ? " paying" : ""}`, tabindex: "0"}, ...relicBody(d, false),
+    paying ? payingBand(d.gold, RELIC_FATE) : null);
+  if (paying) {
+    card.setAttribute("role", "group");
+    card.setAttribute("aria-label", `${d.name || "Power Relic"}: paying ${d.gold} gold for ${paying.name}, discarded on Confirm`);
+  }
+  if (action && !paying) clickable(card, action);
+  return attachCard(card, () => relicFull(ctx.g, r, paying), {clickShows: !!paying});
 }
 
 // ----- side panels ---------------------------------------------------------------------------
@@ -995,10 +1029,18 @@ function handPanel(ctx) {
   if (view.you === null || view.you === undefined) return null;
   const me = g.owners.find((p) => p.seat === view.you);
   if (!me) return null;
+  // the copies already added to a payment under way (a hand may hold two of one Power Relic)
+  const pay = payState(g, view, legal);
+  const given = [...(pay ? pay.relics : [])];
   return el("div", {class: "cv-panel"}, el("h3", {}, relicIcon(18), `Your Power Relics (${(me.hand || []).length})`),
-    el("div", {class: "cv-cards"}, ...(me.hand || []).map((r) => {
+    el("div", {class: "cv-cards"}, ...(me.hand || []).map((r, i) => {
+      const k = given.indexOf(r);
+      if (k >= 0) {
+        given.splice(k, 1);
+        return mark(relicCard(ctx, r, null, {name: pay.m.name, yours: true}), `hand-${i}-${r}`, "paying");
+      }
       const a = legal.find((x) => (x.type === "activate" || x.type === "pay_relic") && x.relic === r);
-      return relicCard(ctx, r, a);
+      return mark(relicCard(ctx, r, a), `hand-${i}-${r}`, "");
     })));
 }
 
@@ -1029,8 +1071,12 @@ function hallPanel(ctx, o) {
         el("span", {class: "cv-small"}, `+${p.supply} in supply`)),
       el("span", {class: "it", title: `Power Relics in hand; buying one costs ${p.relic_price} gold`}, relicIcon(18), `${p.hand_count} in hand`,
         el("span", {class: "cv-small"}, `(buy for ${p.relic_price})`))),
-    el("div", {class: "cv-cards"}, ...p.hall.map((m, i) =>
-      mark(minionCard(ctx, m.id, m.ex, {action: slotAction(i), throne: i === 0}), `hall-${o}-${m.id}`, String(m.ex)))),
+    el("div", {class: "cv-cards"}, ...p.hall.map((m, i) => {
+      // given in payment for the Minion being acquired (the hall is public: every seat sees it)
+      const paying = top && top.kind === "pay" && top.owner === o && (top.minions || []).includes(i)
+        ? {name: minionData(g, top.card).name, yours: mine} : null;
+      return mark(minionCard(ctx, m.id, m.ex, {action: slotAction(i), throne: i === 0, paying}), `hall-${o}-${m.id}`, `${m.ex}|${!!paying}`);
+    })),
     p.active.length ? el("div", {}, el("div", {class: "cv-small"}, "Active Power Relics:"),
       el("div", {class: "cv-cards"}, ...p.active.map((r) => relicCard(ctx, r, null)))) : null);
   return mark(hall, `hall-${o}`, `${p.gold}|${p.hp}|${p.hand_count}|${p.active.length}|${p.vp}`);
