@@ -527,6 +527,28 @@ def _zone_prompt(page, phone: bool) -> str:
     return text
 
 
+def _to_afternoon(page, clicks: Clicks, phone: bool, shots: bool = True) -> None:
+    """From the match's start to the viewer's first Afternoon prompt by clicks: the starting
+    spiral (in view, named by its white outline), then anything else (_generic)."""
+    placed = False
+    for _ in range(20):
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'",
+                               timeout=20_000)
+        if "Afternoon" in page.inner_text("#round-phase"):
+            break
+        acts = actions(page)
+        if any(a["type"] == "place" for a in acts):
+            _zone_prompt(page, phone)
+            assert _below_bar(page, "#board .cv-map .cv-focus"), "the spirals to choose from are in view"
+            if shots:
+                _shot(page, "zone")
+            placed = True
+            click(page, "#board .zone-legal", clicks)
+        else:
+            _generic(page, clicks)
+    assert placed and "Afternoon" in page.inner_text("#round-phase")
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
     """New-user trial, 1366×768 and 375×812 against an Easy bot, by real clicks: the starting
@@ -548,22 +570,7 @@ def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
             tops = page.evaluate("""() => [".cv-map", ".cv-top"].map((s) =>
                 document.querySelector("#board " + s).getBoundingClientRect().top)""")
             assert tops[0] < tops[1], tops
-        placed = False
-        for _ in range(20):
-            page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'",
-                                   timeout=20_000)
-            if "Afternoon" in page.inner_text("#round-phase"):
-                break
-            acts = actions(page)
-            if any(a["type"] == "place" for a in acts):
-                _zone_prompt(page, phone)
-                assert _below_bar(page, "#board .cv-map .cv-focus"), "the spirals to choose from are in view"
-                _shot(page, "zone")
-                placed = True
-                click(page, "#board .zone-legal", clicks)
-            else:
-                _generic(page, clicks)
-        assert placed and "Afternoon" in page.inner_text("#round-phase")
+        _to_afternoon(page, clicks, phone)
         # the move: the troop ringed in white and the zones it may go to are in view
         assert page.locator("#board [data-pick]").count(), "a troop to move"
         assert _below_bar(page, "#board .cv-map .cv-focus"), "the troop and the zones it may go to are in view"
@@ -752,3 +759,104 @@ def _label_of(page, action: dict) -> str:
     e = page.locator(f"#board [data-action='{key}'], #prompt-actions [data-action='{key}']").first
     return e.get_attribute("aria-label") or e.inner_text()
 
+
+def _dearer(pool_cards: dict):
+    """A route for the table's socket (page.route_web_socket) that passes every frame, but takes
+    out of each view the acquire actions (and their labels) of the pool's first
+    ``pool_cards["n"]`` cards: as if those Mercenaries cost more than the viewer can pay (a
+    Day 1 deal never has one: five ready Henchmen, two Power Relics and 5 gold cover any)."""
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def down(message):
+            frame = json.loads(message) if isinstance(message, str) else None
+            view = frame.get("view") if frame and frame.get("type") == "view" else None
+            if view and (view.get("game") or {}).get("pool") and pool_cards["n"]:
+                dear = set(view["game"]["pool"][:pool_cards["n"]])
+                keep = [i for i, a in enumerate(view.get("legal_actions") or [])
+                        if not (a.get("type") == "acquire" and a.get("card") in dear)]
+                view["legal_actions"] = [view["legal_actions"][i] for i in keep]
+                if view.get("labels"):
+                    view["labels"] = [view["labels"][i] for i in keep]
+                message = json.dumps(frame)
+            ws.send(message)
+        server.on_message(down)
+        ws.on_message(lambda message: server.send(message))
+    return route
+
+
+# The zones to act in and the first card to acquire: can both lie below the prompt bar (stuck at
+# the top of the window once the page scrolls, with the phone's last-move line under it)?
+FIT_JS = """() => {
+  const h = (id) => { const e = document.getElementById(id); return e ? e.getBoundingClientRect().height : 0; };
+  const room = innerHeight - h("prompt-bar") - h("last-move-box");
+  const zones = document.querySelector("#board .cv-map .cv-focus").getBoundingClientRect();
+  const card = document.querySelector("#board .cv-pool .cv-card[data-action]").getBoundingClientRect();
+  return {room: Math.round(room), span: Math.round(card.bottom - zones.top), fits: card.bottom - zones.top <= room - 16};
+}"""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_covil_afternoon_second_row_card_in_view(browser, lair_server, size):
+    """The Afternoon turn's prompt (a move, acquiring open too) when the pool's first row holds
+    no card the player can pay for, so the first card to acquire lies in its second row (a view
+    of the seeded deal with the first row's acquire actions taken out: no Day 1 deal has such a
+    pool). The zones and that card are brought into view together when they fit; at 1366×768
+    and 375×812 they do not (the map's zones to the card's bottom: about 700 to 800 px, the
+    window under the prompt bar about 600 to 680), and the zones stay in view: the prompt
+    talks about the move first; the pool's heading, in view under the map, says how many cards
+    the player can pay for. Once the move is
+    done the prompt asks to acquire, and the card in the second row comes into view.
+    Screenshots: covil-table-afternoon-row2{,-acquire}-<size>.png."""
+    from tests.browser.test_full_match import fill_and_start
+    from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
+    phone = size == "phone"
+    page = new_table(browser, lair_server, PHONE_812 if phone else DESKTOP_768, "covil", 2, bots=False)
+    fill_and_start(page, seed=AFTERNOON_SEED)
+    clicks = Clicks()
+    pool_cards = {"n": 0}
+    try:
+        page.route_web_socket(re.compile(r"/ws/matches/"), _dearer(pool_cards))
+        page.reload()
+        page.wait_for_function("document.body.dataset.version !== undefined")
+        # the cards in the pool's first row, at this size
+        pool_cards["n"] = page.evaluate("""() => {
+          const cards = [...document.querySelectorAll("#board .cv-pool .cv-card")];
+          return cards.filter((c) => Math.abs(c.getBoundingClientRect().top - cards[0].getBoundingClientRect().top) < 4).length;
+        }""")
+        assert 0 < pool_cards["n"] < 6, pool_cards
+        _to_afternoon(page, clicks, phone, shots=False)
+        assert page.locator("#board [data-pick]").count(), "a troop to move"
+        first = page.evaluate("""() => {
+          const cards = [...document.querySelectorAll("#board .cv-pool .cv-card")];
+          const i = cards.findIndex((c) => c.dataset.action);
+          return {index: i, row2: cards[i].getBoundingClientRect().top > cards[0].getBoundingClientRect().top + 4};
+        }""")
+        assert first["row2"], first
+        text = page.locator("#prompt-text").inner_text()
+        assert text.startswith("Move"), text    # what the prompt talks about first: the move
+        assert _below_bar(page, "#board .cv-map .cv-focus"), ("the zones to act in are in view", page.evaluate(GEOMETRY_JS))
+        fit = page.evaluate(FIT_JS)
+        print("second row:", size, first, fit)
+        if fit["fits"]:
+            assert _below_bar(page, "#board .cv-pool .cv-card[data-action]"), ("the card fits with the zones", fit)
+        else:
+            assert _below_bar(page, "#board .cv-pool h3"), ("the pool's heading is in view", page.evaluate(GEOMETRY_JS))
+        # the heading says how many cards the player can pay for (the first row's none is no
+        # sign that acquiring is closed)
+        head = page.locator("#board .cv-pool h3").inner_text()
+        n = page.locator("#board .cv-pool .cv-card[data-action]").count()
+        assert re.fullmatch(rf"Mercenary pool \(6\)\s*· {n} you can pay for", head) and n, (head, n)
+        page.mouse.move(1, 1)
+        _shot(page, "afternoon-row2")
+        # the move done, the prompt asks to acquire: the card in the second row comes into view
+        click(page, "#board [data-pick]", clicks)
+        click_action(page, next(a for a in actions(page) if "to" in a and "from" in a), clicks)
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
+        assert page.locator("#prompt-text").inner_text().startswith("Acquire")
+        assert _below_bar(page, "#board .cv-pool .cv-card[data-action]"), ("the card to acquire is in view", page.evaluate(GEOMETRY_JS))
+        page.mouse.move(1, 1)
+        _shot(page, "afternoon-row2-acquire")
+        assert page.js_errors == []
+    finally:
+        page.context.close()

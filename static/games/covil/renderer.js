@@ -41,6 +41,7 @@ const CSS = `
 .cv-side{display:flex;flex-direction:column;gap:10px;min-width:0}
 .cv-panel{border:1px solid #cdbf9f;border-radius:10px;padding:8px 10px;background:#fbf7ee}
 .cv-panel h3{margin:0 0 6px;font-size:15px;display:flex;align-items:center;gap:6px;flex-wrap:wrap}
+.cv-pool-open{font-weight:400}
 .cv-cards{display:flex;flex-wrap:wrap;gap:8px}
 .cv-card{width:128px;border:2px solid #2b2118;border-radius:9px;background:#fffaf0;font-size:13px;position:relative;display:flex;flex-direction:column;overflow:hidden;box-shadow:0 1px 2px rgba(0,0,0,.25)}
 .cv-card .top{display:flex;align-items:center;justify-content:space-between;padding:3px 5px;background:#e9dcc0;border-bottom:1px solid #bca77c}
@@ -1016,8 +1017,12 @@ function payPanel(ctx) {
 
 function poolPanel(ctx) {
   const {g, legal} = ctx;
+  // how many of them the player can pay for now, said at the top: on an Afternoon turn's move
+  // prompt the first such card may be in a row below the window (the map's zones come first)
+  const open = g.pool.filter((c) => legal.some((x) => x.type === "acquire" && x.card === c)).length;
   return el("div", {class: "cv-panel cv-pool"},
-    el("h3", {}, `Mercenary pool (${g.pool.length})`),
+    el("h3", {}, `Mercenary pool (${g.pool.length})`,
+      open ? el("span", {class: "cv-small cv-pool-open"}, `· ${open} you can pay for`) : null),
     el("div", {class: "cv-cards"}, ...g.pool.map((c) => {
       const a = legal.find((x) => x.type === "acquire" && x.card === c);
       return mark(minionCard(ctx, c, null, {action: a}), `pool-${c}`, "1");
