@@ -22,7 +22,7 @@ import {boardPromptText, bringDecisionIntoView, loadRenderer, logPlaces, logText
 import {addChat, renderChatNote} from "./table/chat.js";
 import {renderHeader, renderSpectators} from "./table/header.js";
 import {hintRefused, onHint, renderHint} from "./table/hint.js";
-import {drawHintUses} from "./table/hint-log.js";
+import {drawHintUses, hintKey} from "./table/hint-log.js";
 import {focusPromptBar} from "./table/keys.js";
 import {drawLines, drawLog, redrawLog, wireLogHover} from "./table/log.js";
 import {queuePrompt, renderPrompt} from "./table/prompt.js";
@@ -198,11 +198,10 @@ function completeView(v) {
  *  comes without one: it keeps the place the view we hold gave it. */
 function placeHintUses(v, from, held) {
   if (!Array.isArray(v.hint_uses)) return;
-  const key = (u) => `${u.seat}|${u.version}|${u.at}`;
   const before = new Map(((held && held.hint_uses) || []).filter((u) => Number.isInteger(u.line))
-    .map((u) => [key(u), u.line]));
+    .map((u) => [hintKey(u), u.line]));
   v.hint_uses = v.hint_uses.map((u) => Number.isInteger(u.line) ? {...u, line: u.line + from}
-    : before.has(key(u)) ? {...u, line: before.get(key(u))} : u);
+    : before.has(hintKey(u)) ? {...u, line: before.get(hintKey(u))} : u);
 }
 
 function renderResult() {
