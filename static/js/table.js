@@ -163,7 +163,15 @@ function revealResult() {
 function drawLastMove() {
   if (!dom.lastMove) return;
   const log = S.view && Array.isArray(S.view.log) ? S.view.log : [];
+  const before = dom.lastMove.textContent;
   drawLines(dom.lastMove, log.slice(-1), logCtx());
+  // One line on a phone (lair.css), ended by "…" when longer: a tap shows it whole (and where
+  // it happened), the pointer's tooltip too. A new move is one line again.
+  for (const li of dom.lastMove.children) li.title = li.textContent.trim();
+  if (dom.lastMove.textContent !== before) dom.lastMoveBox.classList.remove("expanded");
+}
+if (dom.lastMoveBox) {
+  dom.lastMoveBox.addEventListener("click", () => dom.lastMoveBox.classList.toggle("expanded"));
 }
 
 /** How the log draws its lines: with the renderer's words for places, hoverable. */
