@@ -905,7 +905,11 @@ TOP_JS = """() => {
                toggle: menu ? menu.querySelector("summary").textContent : null,
                row: [...row.children].filter((e) => e.tagName === "BUTTON" || e.tagName === "DETAILS")
                  .map((e) => (e.tagName === "DETAILS" ? e.querySelector("summary") : e).textContent),
-               sheet: body ? box(body) : null, choices: []};
+               sheet: body ? box(body) : null, choices: [],
+               // the suggestion's words and buttons, against the bar's visible box
+               hint: [...bar.querySelectorAll("#hint-answer .hint-label, #hint-answer .hint-buttons > .btn")]
+                 .map((e) => e.getBoundingClientRect()).filter((q) => q.height)
+                 .map((q) => ({top: q.top - top, bottom: q.bottom - top}))};
   if (body) {
     for (const c of body.querySelectorAll("button")) {
       c.scrollIntoView({block: "nearest"});  // (inside the sheet, which scrolls)
@@ -978,9 +982,18 @@ def ask_hint(page) -> bool:
 def check_sheet(page, where: str, how: str) -> None:
     """Open the bar's menu by a tap on its toggle: a sheet below the bar, whole in the window,
     each choice whole and uncovered (phone_top); then close it ``how``: "close" (its Close
-    button), "escape" (the key) or "outside" (a tap on the header's round, above the bar)."""
-    tap(page, "#prompt-actions details.action-menu > summary")
+    button), "escape" (opened by the keyboard, Tab goes into it, Escape closes it and gives the
+    keyboard back to the toggle) or "outside" (a tap on the header's round, above the bar)."""
+    toggle = page.locator("#prompt-actions details.action-menu > summary")
+    if how == "escape":
+        toggle.focus()
+        page.keyboard.press("Enter")
+    else:
+        toggle.tap()
     page.wait_for_function("document.querySelector('#prompt-actions details.action-menu').open")
+    if how == "escape":
+        page.keyboard.press("Tab")
+        assert page.evaluate("!!document.activeElement.closest('#prompt-actions .action-menu-body')")
     got = phone_top(page, f"{where}, its menu open", shot=f"{where}-menu".replace(" ", "-"))
     assert got["sheet"], (where, got)
     if how == "close":
@@ -988,6 +1001,7 @@ def check_sheet(page, where: str, how: str) -> None:
         assert page.evaluate("document.activeElement.matches('#prompt-actions details.action-menu > summary')")
     elif how == "escape":
         page.keyboard.press("Escape")
+        assert page.evaluate("document.activeElement.matches('#prompt-actions details.action-menu > summary')")
     else:
         tap(page, "#round-phase")
     page.wait_for_function("!document.querySelector('#prompt-actions details.action-menu[open]')")
@@ -1026,10 +1040,9 @@ def test_phone_top_of_the_table_keeps_the_board_in_view(browser, hint_server, ga
                 hints += 1
                 shown = phone_top(page, f"{game} move {move}, a suggestion shown", shot=f"{game}-{move}-hint")
                 assert shown["words"], shown
-                for part in page.locator("#hint-answer .hint-label, #hint-answer .hint-buttons > .btn").all():
-                    box = part.bounding_box()
-                    assert box and box["y"] >= shown["bar"]["top"] - 0.5 and \
-                        box["y"] + box["height"] <= shown["bar"]["bottom"] + 0.5, ("the suggestion is not whole", box, shown)
+                assert len(shown["hint"]) >= 3, shown  # its words, Play it, Dismiss
+                for part in shown["hint"]:
+                    assert part["top"] >= -0.5 and part["bottom"] <= shown["clear"] + 0.5, ("the suggestion is not whole", part, shown)
                 if shown["toggle"] and menus < 3:
                     check_sheet(page, f"{game} move {move} hint", closes[menus])
                     menus += 1
@@ -1039,6 +1052,9 @@ def test_phone_top_of_the_table_keeps_the_board_in_view(browser, hint_server, ga
             page.wait_for_function("(v) => document.body.dataset.version !== v || !!document.querySelector('.toast')",
                                    arg=before, timeout=10_000)
         print(f"{game}: {menus} menus opened, {hints} suggestions shown")
+        page.set_viewport_size({"width": 1366, "height": 768})  # the same table on a desktop
+        page.wait_for_timeout(300)
+        screenshot(page, ARTIFACTS / "layout" / f"phone-top-{game}-then-1366x768.png", full_page=False)
         assert hints >= 1, game
         assert game != "drops_of_evil" or asked_after, "no suggestion after a placement"
         assert page.js_errors == []
