@@ -22,7 +22,7 @@ import {boardPromptText, bringDecisionIntoView, loadRenderer, logPlaces, logText
 import {addChat, renderChatNote} from "./table/chat.js";
 import {renderHeader, renderSpectators} from "./table/header.js";
 import {hintRefused, onHint, renderHint} from "./table/hint.js";
-import {drawHintUses} from "./table/hint-log.js";
+import {drawHintUses, hintKey} from "./table/hint-log.js";
 import {focusPromptBar} from "./table/keys.js";
 import {drawLines, drawLog, redrawLog, wireLogHover} from "./table/log.js";
 import {queuePrompt, renderPrompt} from "./table/prompt.js";
@@ -163,7 +163,15 @@ function revealResult() {
 function drawLastMove() {
   if (!dom.lastMove) return;
   const log = S.view && Array.isArray(S.view.log) ? S.view.log : [];
+  const before = dom.lastMove.textContent;
   drawLines(dom.lastMove, log.slice(-1), logCtx());
+  // One line on a phone (lair.css), ended by "…" when longer: a tap shows it whole (and where
+  // it happened), the pointer's tooltip too. A new move is one line again.
+  for (const li of dom.lastMove.children) li.title = li.textContent.trim();
+  if (dom.lastMove.textContent !== before) dom.lastMoveBox.classList.remove("expanded");
+}
+if (dom.lastMoveBox) {
+  dom.lastMoveBox.addEventListener("click", () => dom.lastMoveBox.classList.toggle("expanded"));
 }
 
 /** How the log draws its lines: with the renderer's words for places, hoverable. */
@@ -198,11 +206,10 @@ function completeView(v) {
  *  comes without one: it keeps the place the view we hold gave it. */
 function placeHintUses(v, from, held) {
   if (!Array.isArray(v.hint_uses)) return;
-  const key = (u) => `${u.seat}|${u.version}|${u.at}`;
   const before = new Map(((held && held.hint_uses) || []).filter((u) => Number.isInteger(u.line))
-    .map((u) => [key(u), u.line]));
+    .map((u) => [hintKey(u), u.line]));
   v.hint_uses = v.hint_uses.map((u) => Number.isInteger(u.line) ? {...u, line: u.line + from}
-    : before.has(key(u)) ? {...u, line: before.get(key(u))} : u);
+    : before.has(hintKey(u)) ? {...u, line: before.get(hintKey(u))} : u);
 }
 
 function renderResult() {

@@ -1,6 +1,7 @@
 """The desktop table header fits its words (the third new-user trial): with the host's Links
 panel open, and for a spectator, at 1366x768 and 1920x1080, no part of the header is cut
-(each part's scrollWidth within its clientWidth) and nothing reaches past the window."""
+(each part's scrollWidth within its clientWidth) and nothing reaches past the window. The phone
+header (375x812) keeps to one row (the fourth new-user trial)."""
 from __future__ import annotations
 
 import pytest
@@ -60,6 +61,80 @@ def test_the_desktop_header_cuts_no_words(browser, lair_server, size):
         print(f"spectator {width}:", got)
         screenshot(watcher, ARTIFACTS / "layout" / f"header-spectator-{width}.png", full_page=False)
         assert got["cut"] == [] and got["past"] == [] and not got["wide"], got
+        assert errors == []
+    finally:
+        host_ctx.close()
+        watcher_ctx.close()
+
+
+#: The phone header's parts: its height and the box of each part shown (the title, kept for
+#: screen readers, is no part of the row).
+PHONE_ROW_JS = """() => {
+  const h = document.getElementById("table-header"), r = h.getBoundingClientRect();
+  const box = (e) => { const q = e.getBoundingClientRect(); return {top: q.top, bottom: q.bottom, left: q.left, right: q.right}; };
+  const parts = ["#table-header .back", "#table-header .table-meta", "#spectators", "#conn", "#key-toggle", "#tools-toggle"]
+    .map((s) => document.querySelector(s)).filter((e) => e && e.getBoundingClientRect().width > 0);
+  // where the round's and the turn's words end (a long name may run past their column)
+  const words = document.createRange();
+  words.selectNodeContents(document.querySelector("#table-header .table-meta"));
+  const ink = Math.max(...[...words.getClientRects()].filter((q) => q.width).map((q) => q.right));
+  return {height: r.height, vh: innerHeight, ink, parts: parts.map((e) => ({id: e.id || e.className, ...box(e)})),
+          title: document.getElementById("game-title").textContent.trim()};
+}"""
+
+
+def test_the_phone_header_is_one_row(browser, lair_server):
+    """The fourth new-user trial (375×812, touch): the header and the prompt bar took 33-43 % of
+    the first screen; the header was three rows (the title and Rules, the round, whose turn
+    beside Key and More: 11.5 %). Now one row, Covil's long title and a spectator included: "←",
+    the round and whose turn, the spectators, the connection, Key and More, no word cut, no part
+    over another; within 8 % of the screen height on the player's turn, within 15 % for a
+    spectator waiting for a long name (it wraps in its column). The title stays the page's
+    heading for screen readers; the Rules wait behind More, where a tap finds them.
+    Screenshots: layout/header-phone-*.png."""
+    phone = {"viewport": {"width": 375, "height": 812}, "device_scale_factor": 2, "is_mobile": True,
+             "has_touch": True}
+    host_ctx = browser.new_context(**phone, reduced_motion="reduce")
+    watcher_ctx = browser.new_context(**phone, reduced_motion="reduce")
+    try:
+        host = host_ctx.new_page()
+        errors: list[str] = []
+        host.on("pageerror", lambda e: errors.append(str(e)))
+        host_new_match(host, lair_server, "Morgana the Magnificent", "covil", 3)
+        watch = host.input_value("#watch-link")
+        fill_and_start(host)
+        watcher = watcher_ctx.new_page()
+        watcher.goto(watch)
+        watcher.wait_for_function("document.body.dataset.version !== undefined")
+        host.wait_for_function("Number(document.getElementById('spectators').dataset.count) >= 1")
+        for who, page in (("host", host), ("spectator", watcher)):
+            got = page.evaluate(PHONE_ROW_JS)
+            screenshot(page, ARTIFACTS / "layout" / f"header-phone-{who}.png", full_page=False)
+            print(f"\n{who} at 375x812:", got)
+            # (the player on their turn: "Your turn"; the spectator reads "Waiting for" a long name,
+            # which wraps in its column)
+            share = 0.08 if who == "host" else 0.15
+            assert got["height"] <= share * got["vh"], (who, f"the phone header is over {share:.0%} of the screen", got)
+            middle = [(p["top"] + p["bottom"]) / 2 for p in got["parts"]]
+            assert len(got["parts"]) >= 5 and max(middle) - min(middle) <= 22, (who, "not one row", got)
+            # nothing of the row overlaps another part of it (a long name ran under the eye)
+            boxes = sorted(got["parts"], key=lambda p: p["left"])
+            for a, b in zip(boxes, boxes[1:]):
+                right = max(a["right"], got["ink"]) if "table-meta" in a["id"] else a["right"]
+                assert right <= b["left"] + 0.5, (who, "parts overlap", a, b, got["ink"])
+            cut = page.evaluate(CUT_JS)
+            assert cut["cut"] == [] and cut["past"] == [] and not cut["wide"], (who, cut)
+            assert page.get_by_role("heading", name=got["title"], level=1).count() == 1, got
+        row = host.evaluate(PHONE_ROW_JS)
+        host.locator("#tools-toggle").tap()
+        rules = host.locator("#table-tools .tools-rules")
+        assert rules.is_visible() and rules.get_attribute("href") == "/rules/covil"
+        # the tools open on a row under the header's row, which stays as it was
+        opened = host.evaluate(PHONE_ROW_JS)
+        assert len(opened["parts"]) == len(row["parts"]) and \
+            all(abs(a["top"] - b["top"]) <= 2 for a, b in zip(opened["parts"], row["parts"])), (row, opened)
+        assert rules.bounding_box()["y"] >= max(p["bottom"] for p in row["parts"]), opened
+        screenshot(host, ARTIFACTS / "layout" / "header-phone-more.png", full_page=False)
         assert errors == []
     finally:
         host_ctx.close()

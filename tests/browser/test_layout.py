@@ -23,6 +23,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engines.base import Rng
 from tests.browser.test_full_match import (
+    click_something,
     fill_and_start,
     host_moves,
     host_new_match,
@@ -864,3 +865,200 @@ def test_desktop_header_keeps_one_row_with_long_names(browser, lair_server):
     finally:
         for p in pages:
             p.context.close()
+
+
+# ----- the top of a phone's table (the fourth new-user trial and a screenshot review) -----------
+
+@pytest.fixture(scope="module")
+def hint_server(tmp_path_factory):
+    """The real site whose hard searches (and so hints) think 50 ms in one worker."""
+    from tests.chromium import lair_process
+    with lair_process(tmp_path_factory.mktemp("db") / "lair.db", BOT_THINK_SECONDS="0.05",
+                      BOT_WORKERS="1") as url:
+        yield url
+
+
+#: The top of a phone's table at rest (the page at its top): the header, the prompt bar, the
+#: last-move line under it; whether the prompt's words lie whole in the bar's visible box
+#: (not cut by its edges, not scrolled out of it), the bar's content hidden below its edge,
+#: its row of buttons wider than the bar, the open menu's box and the parts of it not shown
+#: whole in the window, and what covers each of its buttons.
+TOP_JS = """() => {
+  const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
+                       return r.height ? {top: r.top, bottom: r.bottom, height: r.height} : null; };
+  const bar = document.getElementById("prompt-bar"), b = bar.getBoundingClientRect();
+  const top = b.top + bar.clientTop, bottom = top + bar.clientHeight;
+  const words = [];
+  const walk = document.createTreeWalker(document.getElementById("prompt-text"), NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    for (const q of range.getClientRects()) if (q.width && q.height) words.push({top: q.top - top, bottom: q.bottom - top});
+  }
+  const row = document.getElementById("prompt-actions");
+  const menu = bar.querySelector("details.action-menu");
+  const body = menu && menu.open ? menu.querySelector(".action-menu-body") : null;
+  const out = {vh: innerHeight, header: box(document.getElementById("table-header")), bar: box(bar),
+               last: box(document.getElementById("last-move-box")), words, clear: bottom - top,
+               below: bar.scrollHeight - bar.clientHeight, wide: row.scrollWidth - row.clientWidth,
+               text: document.getElementById("prompt-text").innerText,
+               toggle: menu ? menu.querySelector("summary").textContent : null,
+               row: [...row.children].filter((e) => e.tagName === "BUTTON" || e.tagName === "DETAILS")
+                 .map((e) => (e.tagName === "DETAILS" ? e.querySelector("summary") : e).textContent),
+               sheet: body ? box(body) : null, choices: [],
+               // the suggestion's words and buttons, against the bar's visible box
+               hint: [...bar.querySelectorAll("#hint-answer .hint-label, #hint-answer .hint-buttons > .btn")]
+                 .map((e) => e.getBoundingClientRect()).filter((q) => q.height)
+                 .map((q) => ({top: q.top - top, bottom: q.bottom - top}))};
+  if (body) {
+    for (const c of body.querySelectorAll("button")) {
+      c.scrollIntoView({block: "nearest"});  // (inside the sheet, which scrolls)
+      const q = c.getBoundingClientRect();
+      const hit = document.elementFromPoint(q.left + q.width / 2, q.top + q.height / 2);
+      out.choices.push({text: c.textContent, top: q.top, bottom: q.bottom, h: q.height,
+                        hit: !!hit && c.contains(hit), inside: q.top >= 0 && q.bottom <= innerHeight});
+    }
+    body.scrollTop = 0;
+  }
+  return out;
+}"""
+
+
+def phone_top(page, where: str, shot: str | None = None) -> dict:
+    """TOP_JS at rest (the page scrolled to its top, two frames later), checked: the header within
+    15 % of the screen height, the prompt bar within a quarter, its words whole in it, nothing of
+    it below its edge nor past its sides, the last move on one line; header, bar and last move
+    together within a third of the screen. An open menu lies whole in the window below the bar,
+    each of its choices whole and uncovered (the sheet scrolls inside to show it). With
+    ``shot``, a screenshot layout/phone-top-<shot>.png first."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+    if shot:
+        screenshot(page, ARTIFACTS / "layout" / f"phone-top-{shot}.png", full_page=False)
+    got = page.evaluate(TOP_JS)
+    vh = got["vh"]
+    header, bar, last = got["header"]["height"], got["bar"]["height"], (got["last"] or {}).get("height", 0)
+    got["shares"] = {"header": round(header / vh, 3), "bar": round(bar / vh, 3), "last": round(last / vh, 3),
+                     "top": round((header + bar + last) / vh, 3)}
+    print(f"\n{where}: {got['shares']} row {got['row']} words {got['text']!r}"
+          + (f" sheet {got['sheet']} {len(got['choices'])} choices" if got["sheet"] else ""))
+    assert header <= 0.15 * vh, (where, "the phone header takes over 15 %", got)
+    assert bar <= 0.25 * vh + 0.5, (where, "the prompt bar takes over a quarter", got)
+    assert got["words"] and all(w["top"] >= -0.5 and w["bottom"] <= got["clear"] + 0.5 for w in got["words"]), \
+        (where, "the prompt's words are cut", got)
+    assert got["below"] <= 1 and got["wide"] <= 1, (where, "part of the bar is out of sight", got)
+    assert last <= 26, (where, "the last move takes more than a line", got)
+    assert header + bar + last <= vh / 3, (where, "the header and the bar take over a third", got)
+    if got["sheet"]:
+        sheet = got["sheet"]
+        assert sheet["top"] >= got["bar"]["bottom"] - 1 and sheet["bottom"] <= vh + 0.5, (where, "the menu is not whole", got)
+        assert got["choices"], got
+        for c in got["choices"]:
+            assert c["hit"] and c["inside"] and c["h"] >= 40, (where, "a choice is not whole, covered or small", c, got)
+    return got
+
+
+def tap(page, selector: str) -> None:
+    """A finger's tap on the middle of ``selector``'s first visible element."""
+    page.locator(selector).first.tap()
+
+
+def ask_hint(page) -> bool:
+    """Tap "Suggest a move" (in the bar's row, or in its "More" sheet opened by a tap); True
+    once the suggestion is shown."""
+    ask = page.locator("#hint-ask")
+    if not ask.is_visible():
+        toggle = page.locator("#prompt-actions details.action-menu:not([open]) > summary")
+        if not toggle.count():
+            return False
+        toggle.tap()
+    if not ask.is_visible():
+        return False
+    ask.tap()
+    page.wait_for_function("document.body.dataset.hint !== 'asked'", timeout=30_000)
+    return page.evaluate("document.body.dataset.hint") == "shown"
+
+
+def check_sheet(page, where: str, how: str) -> None:
+    """Open the bar's menu by a tap on its toggle: a sheet below the bar, whole in the window,
+    each choice whole and uncovered (phone_top); then close it ``how``: "close" (its Close
+    button), "escape" (opened by the keyboard, Tab goes into it, Escape closes it and gives the
+    keyboard back to the toggle) or "outside" (a tap on the header's round, above the bar)."""
+    toggle = page.locator("#prompt-actions details.action-menu > summary")
+    if how == "escape":
+        toggle.focus()
+        page.keyboard.press("Enter")
+    else:
+        toggle.tap()
+    page.wait_for_function("document.querySelector('#prompt-actions details.action-menu').open")
+    if how == "escape":
+        page.keyboard.press("Tab")
+        assert page.evaluate("!!document.activeElement.closest('#prompt-actions .action-menu-body')")
+    got = phone_top(page, f"{where}, its menu open", shot=f"{where}-menu".replace(" ", "-"))
+    assert got["sheet"], (where, got)
+    if how == "close":
+        tap(page, "#prompt-actions .action-menu-close")
+        assert page.evaluate("document.activeElement.matches('#prompt-actions details.action-menu > summary')")
+    elif how == "escape":
+        page.keyboard.press("Escape")
+        assert page.evaluate("document.activeElement.matches('#prompt-actions details.action-menu > summary')")
+    else:
+        tap(page, "#round-phase")
+    page.wait_for_function("!document.querySelector('#prompt-actions details.action-menu[open]')")
+
+
+@pytest.mark.parametrize("game", [g for g, _ in GAMES])
+def test_phone_top_of_the_table_keeps_the_board_in_view(browser, hint_server, game):
+    """The fourth new-user trial at 375×812 (touch): the header and the prompt bar took 33-43 %
+    of the first screen; the open "More" menu was clipped inside the bar; "Suggest a move" during
+    Drops of Evil's "Activate your Assistant or end your turn" cut the prompt's first line. For
+    each game, at every turn of the host's first moves (by taps): the header within 15 % of the
+    screen, the bar within a quarter, its words whole, the last move on one line, the three
+    within a third; the bar's menu (when it has one) opens as a sheet whole in the window and
+    closes by its Close button, Escape or a tap elsewhere; with a suggestion shown (asked by a
+    tap, at the first turn and at the first prompt after a placement) the same holds.
+    Screenshots: layout/phone-top-<game>*.png."""
+    page = new_table(browser, hint_server, PHONE_812, game, 2, bots=False)
+    try:
+        fill_and_start(page, seed=SEED)
+        rng, closes = Rng(5), ["close", "escape", "outside"]
+        menus = hints = 0
+        asked_after = False
+        for move in range(8):
+            page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'"
+                                   " || document.body.dataset.finished === 'true'", timeout=30_000)
+            if page.evaluate("document.body.dataset.finished") == "true":
+                break
+            page.wait_for_timeout(200)  # the decision is brought into view
+            got = phone_top(page, f"{game} move {move}", shot=f"{game}-{move}")
+            if got["toggle"] and menus < 3:
+                check_sheet(page, f"{game} move {move}", closes[menus])
+                menus += 1
+            # (Drops of Evil after a placement: "Activate your Assistant or end your turn", in
+            # the renderer's words "Move a Familiar to a highlighted space, or end your turn.")
+            after = game == "drops_of_evil" and "end your turn" in got["text"]
+            if (move == 0 or (after and not asked_after)) and ask_hint(page):
+                asked_after = asked_after or after
+                hints += 1
+                shown = phone_top(page, f"{game} move {move}, a suggestion shown", shot=f"{game}-{move}-hint")
+                assert shown["words"], shown
+                assert len(shown["hint"]) >= 3, shown  # its words, Play it, Dismiss
+                for part in shown["hint"]:
+                    assert part["top"] >= -0.5 and part["bottom"] <= shown["clear"] + 0.5, ("the suggestion is not whole", part, shown)
+                if shown["toggle"] and menus < 3:
+                    check_sheet(page, f"{game} move {move} hint", closes[menus])
+                    menus += 1
+                tap(page, "#hint-answer .hint-dismiss")
+            before = page.evaluate("document.body.dataset.version")
+            assert click_something(page, rng)
+            page.wait_for_function("(v) => document.body.dataset.version !== v || !!document.querySelector('.toast')",
+                                   arg=before, timeout=10_000)
+        print(f"{game}: {menus} menus opened, {hints} suggestions shown")
+        page.set_viewport_size({"width": 1366, "height": 768})  # the same table on a desktop
+        page.wait_for_timeout(300)
+        screenshot(page, ARTIFACTS / "layout" / f"phone-top-{game}-then-1366x768.png", full_page=False)
+        assert hints >= 1, game
+        assert game != "drops_of_evil" or asked_after, "no suggestion after a placement"
+        assert page.js_errors == []
+    finally:
+        page.context.close()

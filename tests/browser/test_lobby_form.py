@@ -1,14 +1,17 @@
 """The lobby's create form (issue 14, item 10): a game's solo settings show only when 1 player
 is chosen, and a setting solo always plays one way (Covil's board B) shows that value, fixed,
 for 1 player; back at 2 players the player's own choice returns. A solo match made so starts
-on the solo board. By real clicks in Chromium."""
+on the solo board. Each game has its picture and a line about it, also without JavaScript (a
+screenshot review). By real clicks in Chromium."""
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 import pytest
 
 from tests.browser.test_full_match import name_yourself
+from tests.chromium import ARTIFACTS, screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -65,3 +68,90 @@ def test_drops_forest_side_shows_for_two_players_only(browser, lair_server):
             assert not side.is_visible(), players
         page.select_option("#players-drops_of_evil", "2")
         assert side.is_visible()
+
+
+# Each game of the create form: its picture (loaded, its size on screen, its alt text), the
+# radio's accessible name and description, and whether a line of it is cut or past the window.
+PICTURES_JS = """() => [...document.querySelectorAll("fieldset.game-choice")].map((fs) => {
+  const img = fs.querySelector("legend img.game-pic"), radio = fs.querySelector("input[name=game]");
+  const r = img ? img.getBoundingClientRect() : null;
+  const said = (radio.getAttribute("aria-describedby") || "").split(" ").filter(Boolean)
+    .map((id) => document.getElementById(id)).filter(Boolean);
+  const blurb = fs.querySelector(".game-blurb");
+  const b = blurb ? blurb.getBoundingClientRect() : null;
+  return {game: radio.value, src: img ? img.getAttribute("src") : null, loaded: !!img && img.complete && img.naturalWidth > 0,
+          alt: img ? img.getAttribute("alt") : null, w: r ? r.width : 0, h: r ? r.height : 0,
+          name: radio.labels.length ? radio.labels[0].innerText.trim() : "",
+          described: said.map((e) => e.innerText.trim()).join(" "),
+          blurb: blurb ? blurb.innerText.trim() : "", blurbShown: !!b && b.width > 0 && b.right <= innerWidth + 0.5,
+          wide: document.documentElement.scrollWidth > innerWidth};
+})"""
+
+TITLES = {"evil_corp": "Evil Corp.", "covil": "Covil: The Dark Overlords", "drops_of_evil": "Drops of Evil"}
+
+
+@pytest.mark.parametrize("size", [{"width": 1366, "height": 900}, {"width": 375, "height": 812}])
+def test_each_game_has_its_picture_and_its_line(browser, lair_server, size):
+    """A screenshot review: the lobby was a form without pictures. Each game of the create form
+    shows its picture (our own drawing, from static/img/games/) and a line saying what it is
+    about, beside its name, on a desktop and on a phone; the picture is decorative (the name is
+    the radio's name, the line its description); a tap on the picture chooses the game; the
+    lists of matches show each match's game picture too. Screenshots: lobby/lobby-<width>.png."""
+    ctx = browser.new_context(viewport=size, has_touch=size["width"] < 500, reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(lair_server + "/")
+        name_yourself(page, "Morgana")
+        page.wait_for_function("[...document.querySelectorAll('img.game-pic')].every((i) => i.complete)")
+        got = page.evaluate(PICTURES_JS)
+        screenshot(page, ARTIFACTS / "lobby" / f"lobby-{size['width']}.png", full_page=False)
+        assert sorted(g["game"] for g in got) == sorted(TITLES), got
+        for g in got:
+            assert g["src"] == f"/static/img/games/{g['game']}.svg" and g["loaded"], g
+            assert g["alt"] == "" and g["name"] == TITLES[g["game"]], g
+            assert g["w"] >= (96 if size["width"] < 500 else 140) and 1.5 <= g["w"] / g["h"] <= 1.7, g
+            assert len(g["blurb"]) > 30 and g["described"] == g["blurb"] and g["blurbShown"], g
+            assert not g["wide"], g
+        pick = page.locator("#create-form img.game-pic[src$='/covil.svg']")
+        if size["width"] < 500:
+            pick.tap()
+        else:
+            pick.click()
+        assert page.is_checked("#game-covil") and not page.is_checked("#game-evil_corp")
+        page.click("#create")
+        page.wait_for_selector("#start")
+        page.goto(lair_server + "/")
+        thumb = page.locator("#my-matches li img.game-thumb").first
+        assert thumb.get_attribute("src") == "/static/img/games/covil.svg" and thumb.is_visible()
+        assert thumb.evaluate("i => i.complete && i.naturalWidth > 0")
+        screenshot(page, ARTIFACTS / "lobby" / f"lobby-{size['width']}-full.png", full_page=True)
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_the_pictures_work_without_javascript(browser, lair_server):
+    """Without JavaScript the lobby still chooses a game by its picture and creates the match
+    (the form posts as before); the pictures are plain SVG files: no script, nothing fetched
+    from elsewhere, no embedded bitmap."""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, java_script_enabled=False)
+    try:
+        page = ctx.new_page()
+        page.goto(lair_server + "/")
+        name_yourself(page, "Baltazar")
+        page.click("#create-form img.game-pic[src$='/drops_of_evil.svg']")
+        assert page.is_checked("#game-drops_of_evil")
+        assert page.evaluate("[...document.querySelectorAll('img.game-pic')].every((i) => i.complete && i.naturalWidth > 0)")
+        page.click("#create")
+        page.wait_for_selector("#start")
+        assert "Drops of Evil" in page.inner_text("main")
+        for game in TITLES:
+            answer = page.request.get(f"{lair_server}/static/img/games/{game}.svg")
+            svg = answer.text()
+            assert answer.ok and answer.headers["content-type"].startswith("image/svg+xml"), game
+            assert "<svg" in svg and not re.search(r"<script|<image|<foreignObject|href=\"http|url\(http", svg), game
+            assert len(svg) < 20_000, (game, "keep the lobby light", len(svg))
+    finally:
+        ctx.close()

@@ -5,6 +5,12 @@
 import {el} from "../dom.js";
 import {atLogBottom} from "./log.js";
 
+/** The key that names one hint use (view.hint_uses) among the others: the seat that asked,
+ *  the version it was asked at and when. table.js keeps a use's place in the log by it too. */
+export function hintKey(use) {
+  return `${use.seat}|${use.version}|${use.at}`;
+}
+
 /** Put `uses` (view.hint_uses: [{seat, version, at, text, line?}], oldest first) into the log
  *  `box` that drawLog (log.js) has just drawn for the view of `version`. A use at version v
  *  was asked for move v + 1: where every line says which move wrote it (a replay's:
@@ -27,7 +33,7 @@ export function drawHintUses(box, uses, version) {
   // a replay opened at its last step saw no earlier version: its lines' moves place each use
   const stepped = lines.length > 0 && lines.every((li) => li.dataset.step !== undefined);
   for (const use of Array.isArray(uses) ? uses : []) {
-    const key = `${use.seat}|${use.version}|${use.at}`;
+    const key = hintKey(use);
     keys.add(key);
     const li = el("li", {class: drawn && !drawn.has(key) ? "log-hint new" : "log-hint"},
       el("span", {class: "log-tag hint-tag"}, "Hint"), " ", el("span", {class: "log-text"}, String(use.text || "")));

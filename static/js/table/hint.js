@@ -168,7 +168,7 @@ function showAnswer() {
   const bar = dom.promptBar;
   bar.scrollTop = 0;
   const top = bar.getBoundingClientRect().top + bar.clientTop;
-  const a = answer.getBoundingClientRect();
+  const a = answerBox();
   // (with more below the answer, the bar's "more below" cue covers its bottom edge: prompt.js)
   const more = bar.scrollHeight - (a.bottom - top) > parseFloat(getComputedStyle(bar).paddingBottom) + 2;
   const cue = more ? bar.querySelector(".bar-cue > span") : null;
@@ -193,6 +193,18 @@ function showAnswer() {
   const fit = stops.filter((t) => t >= need && t <= a.top - top);
   // (an answer taller than the bar shows from its top)
   bar.scrollTop = Math.ceil(fit.length ? Math.min(...fit) : a.top - top);
+}
+
+/** The box the answer's parts take in the bar: its own, or (a phone's bar lays the parts out
+ *  in its rows, lair.css: the answer has no box of its own there) the union of theirs. */
+function answerBox() {
+  const own = answer.getBoundingClientRect();
+  if (own.height) return own;
+  const parts = [...answer.querySelectorAll(".hint-label, .hint-reason, .hint-buttons > *")]
+    .map((n) => n.getBoundingClientRect()).filter((r) => r.height);
+  if (!parts.length) return own;
+  const top = Math.min(...parts.map((r) => r.top)), bottom = Math.max(...parts.map((r) => r.bottom));
+  return {top, bottom, height: bottom - top};
 }
 
 /** A suggested place inside a box that scrolls sideways (a phone's row of tiles behind the

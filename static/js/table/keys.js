@@ -1,7 +1,8 @@
 // Keyboard play: Tab / Shift+Tab walk the board's targets and the prompt bar's buttons, Enter
 // plays the focused one; 1–9 press the prompt bar's buttons in order, U presses "Undo", Escape
-// drops a half-made pick on the board. Keys typed into a text field (the chat) are never taken.
+// closes the prompt bar's open menu, else drops a half-made pick on the board. Keys typed into a text field (the chat) are never taken.
 
+import {closeMenu, openMenu} from "./prompt.js";
 import {dom, S, you} from "./state.js";
 import {toast} from "./toasts.js";
 
@@ -23,6 +24,14 @@ function typingIn(target) {
 document.addEventListener("keydown", (ev) => {
   if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey || ev.repeat || typingIn(ev.target)) return;
   if (ev.key === "Escape") {
+    // An open menu of the prompt bar's choices (a phone's sheet over the board) closes first,
+    // the keyboard back on its toggle.
+    const menu = openMenu();
+    if (menu) {
+      ev.preventDefault();
+      closeMenu(menu, true);
+      return;
+    }
     // The renderer drops its pick on Escape while focus is on the board; from anywhere else the
     // key is handed to the board first, and closes a message only if the board had no pick.
     if (!dom.board.contains(ev.target) &&

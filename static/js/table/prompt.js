@@ -2,10 +2,11 @@
 // for every legal action the board did not draw. It never hides the board (issue 14, item 7):
 // it is BGA's status bar at the top of the table (sticky while the page scrolls; the board
 // starts below it), the CSS keeps it within a quarter of the window, a long list of choices goes
-// into one compact menu ("Choose: N choices"), grouped by kind, that opens inside the bar; when
-// the buttons still do not fit that quarter (a phone), the least-used ones ("Suggest a move",
-// side actions) join the menu ("More: …") rather than hide below the bar's edge; and it hides
-// when it has nothing to offer (a spectator, a finished match) but its toasts.
+// into one compact menu ("Choose: N choices"), grouped by kind, that opens inside the bar (on a
+// phone: as a sheet below the bar, over the board, scrolling within the window); when the
+// buttons still do not fit that quarter, or a phone's one row of buttons, the least-used ones
+// ("Suggest a move", side actions) join the menu ("More: …") rather than hide below the bar's
+// edge; and it hides when it has nothing to offer (a spectator, a finished match) but its toasts.
 
 import {el} from "../dom.js";
 import {humanize} from "../kv.js";
@@ -26,6 +27,8 @@ const PHONE_LONG_LABEL = 34;
 const PHONE = matchMedia("(max-width: 720px)");
 // A window turned or resized across the phone width: the bar's room changed, lay it out again.
 PHONE.addEventListener("change", () => { if (S.view) renderPrompt(); });
+/** A menu would hold one choice only, whose label is this short at most: its button instead. */
+const LONE_CHARS = 10;
 /** Kinds of action that stay in the bar (a way out, or the end of a step), whatever the count. */
 const KEEP_IN_BAR = new Set(["undo", "cancel", "done", "pass", "skip", "end_turn", "confirm", "finish"]);
 
@@ -122,13 +125,15 @@ function place() {
   cue();
 }
 
-/** Whether the bar's content is taller than the bar (which then scrolls inside). */
+/** Whether the bar's content is taller than the bar (which then scrolls inside), or its row of
+ *  buttons wider than the bar (a phone keeps them to one row: lair.css). */
 function overflows() {
-  return dom.promptBar.scrollHeight > dom.promptBar.clientHeight + 1;
+  const row = dom.promptActions;
+  return dom.promptBar.scrollHeight > dom.promptBar.clientHeight + 1 || row.scrollWidth > row.clientWidth + 1;
 }
 
-// "Suggest a move" (hint.js draws it in its box in the bar): moved into the menu when the bar
-// is full, and back home before each layout.
+// "Suggest a move" (hint.js draws it in its box in the bar): after the bar's buttons, in their
+// row, or in the menu when the bar is full; back home before each layout.
 let askNode = null;
 let askHome = null;
 function homeAsk() {
@@ -217,10 +222,16 @@ function layout(pairs, spill = 0) {
       menu = [];
     }
   }
-  // To make room: what may still join the menu, least used first.
+  // To make room: what may still join the menu, least used first. (A phone's one row: the
+  // longest of the side actions first, the bar's first one too: Covil's "Lie down a troop in
+  // L: gain 1 gold" first, it took the room of "Buy a Power Relic" and the menu's toggle.)
   const rest = bar.slice(1);
-  const order = [...rest.filter(([t]) => !KEEP_IN_BAR.has(t)).reverse(),
-                 ...rest.filter(([t]) => KEEP_IN_BAR.has(t)).reverse(), ...bar.slice(0, 1)];
+  const wide = ([, l]) => l.reduce((n, [, b]) => n + b.textContent.length, 0);
+  const order = PHONE.matches
+    ? [...bar.filter(([t]) => !KEEP_IN_BAR.has(t)).sort((a, b) => wide(b) - wide(a)),
+       ...bar.filter(([t]) => KEEP_IN_BAR.has(t)).reverse()]
+    : [...rest.filter(([t]) => !KEEP_IN_BAR.has(t)).reverse(),
+       ...rest.filter(([t]) => KEEP_IN_BAR.has(t)).reverse(), ...bar.slice(0, 1)];
   const ask = askShown();
   const candidates = (ask ? 1 : 0) + order.length;
   const hintIn = ask && spill > 0;
@@ -228,28 +239,84 @@ function layout(pairs, spill = 0) {
   bar = bar.filter((k) => !moved.includes(k));
   menu = [...menu, ...moved.reverse()];
   const more = spill < candidates;
-  if (!menu.length && !hintIn) return {nodes: pairs.map(([, b]) => b), details: null, more, key: null};  // (in the order given)
+  const asking = ask && !hintIn ? [askNode] : [];  // "Suggest a move" ends the row
+  // a menu of one short choice ("Pass") saves no room: its button rather than "1 more"
+  const lone = menu.length === 1 && menu[0][1].length === 1 && menu[0][1][0][1].textContent.length <= LONE_CHARS;
+  if ((!menu.length || (spill > 0 && lone)) && !hintIn) return {nodes: [...pairs.map(([, b]) => b), ...asking], details: null, more, key: null};  // (in the order given)
   const count = menu.reduce((n, [, l]) => n + l.length, 0);
   const choices = count === 1 ? "1 choice" : `${count} choices`;
+  // (a phone's one row of buttons has little room for the toggle: "12 more", "Suggest a move"
+  // counted; its sheet says what it holds)
   const toggle = spill === 0 ? `Choose: ${choices}`
+    : PHONE.matches ? `${count + (hintIn ? 1 : 0)} more`
     : hintIn ? (count ? `More: ${choices}, Suggest` : "More: Suggest a move") : `More: ${choices}`;
   const key = canon([menu.map(([, l]) => l.map(([a]) => a)), hintIn]);
   const groups = menu.map(([t, list]) => el("div", {class: "action-group", role: "group", "aria-label": humanize(t || "other")},
     menu.length > 1 || hintIn ? el("span", {class: "action-group-label"}, `${humanize(t || "other")} (${list.length})`) : null,
     list.map(([, b]) => b)));
   if (hintIn) groups.push(el("div", {class: "action-group", role: "group", "aria-label": "Help"}, askNode));
-  const details = el("details", {class: "action-menu"},
-    el("summary", {class: "btn action-menu-toggle"}, toggle),
-    el("div", {class: "action-menu-body"}, groups));
+  const summary = el("summary", {class: "btn action-menu-toggle"}, toggle);
+  // (a phone's sheet says what it holds and closes by a button of its own: lair.css)
+  const head = PHONE.matches ? el("div", {class: "action-menu-head"},
+    el("span", {class: "action-menu-title"}, spill === 0 ? `Choose: ${choices}` : "More choices"),
+    el("button", {type: "button", class: "btn btn-small btn-secondary action-menu-close",
+                  onclick: () => closeMenu(openMenu(), true)}, "Close")) : null;
+  const details = el("details", {class: "action-menu"}, summary, el("div", {class: "action-menu-body"}, head, groups));
+  // a phone's sheet goes once a choice in it is made (it covers the board the move changes)
+  details.addEventListener("click", (ev) => {
+    if (PHONE.matches && ev.target.closest(".action-menu-body button[data-action], .action-menu-body #hint-ask")) {
+      closeMenu();  // (the one open now: a choice may have laid the bar out again)
+    }
+  });
   details.addEventListener("toggle", () => {
     menuOpen = details.open;
     numberButtons();
+    if (details.open && PHONE.matches) placeSheet();
     // Opening it from the bottom of the bar: show the choices, not just the toggle.
-    if (details.open) details.querySelector(".action-menu-body").scrollIntoView({block: "nearest"});
+    else if (details.open) details.querySelector(".action-menu-body").scrollIntoView({block: "nearest"});
     cue();
   });
-  return {nodes: [...bar.flatMap(([, l]) => l.map(([, b]) => b)), details], details, more, key};
+  return {nodes: [...bar.flatMap(([, l]) => l.map(([, b]) => b)), ...asking, details], details, more, key};
 }
+
+// ----- a phone's menu: a sheet below the bar --------------------------------------------------
+
+// On a phone the open menu is a sheet under the bar, over the board, as tall as its choices
+// and at most the window below the bar (it scrolls inside): clipped inside the bar's quarter of
+// the window it showed two choices of twelve (the new-user trial). It closes by its toggle, its
+// Close button, Escape (keys.js) or a tap elsewhere.
+
+/** The open menu (or null). */
+export function openMenu() {
+  return dom.promptActions.querySelector("details.action-menu[open]");
+}
+
+/** Close the menu `details`; `refocus`: the keyboard goes back to its toggle. */
+export function closeMenu(details = openMenu(), refocus = false) {
+  if (!details) return;
+  details.open = false;
+  menuOpen = false;
+  if (refocus) details.querySelector("summary").focus({preventScroll: true});
+}
+
+/** The sheet's top: the bar's bottom edge where it is now (CSS --menu-top). */
+function placeSheet() {
+  const r = dom.promptBar.getBoundingClientRect();
+  document.documentElement.style.setProperty("--menu-top", `${Math.max(0, Math.round(r.bottom))}px`);
+}
+let sheetQueued = false;
+const followBar = () => {
+  if (sheetQueued || !PHONE.matches || !openMenu()) return;
+  sheetQueued = true;
+  requestAnimationFrame(() => { sheetQueued = false; placeSheet(); });
+};
+addEventListener("scroll", followBar, {passive: true});
+new ResizeObserver(followBar).observe(dom.promptBar);
+// a tap outside the sheet and its toggle closes it (and does what it does there)
+document.addEventListener("pointerdown", (ev) => {
+  const details = PHONE.matches ? openMenu() : null;
+  if (details && !details.contains(ev.target)) closeMenu(details);
+}, {capture: true});
 
 // ----- shortcut keys (keys.js presses them) ----------------------------------------------------
 
