@@ -174,7 +174,7 @@ def test_the_bench_app_answers_the_pools_probe(monkeypatch):
     # and this process's collections (GcPauses counts from its import: this test ran some)
     gc.collect()
     assert memory_probe.GC.count[2] >= 1 and collections.keys() == {
-        "now", "count", "total_ms", "long", "objects", "frozen", "reclaim_runs"}
+        "now", "count", "total_ms", "long", "objects", "frozen", "reclaim_runs", "reclaim_skipped"}
 
 
 def test_worker_facts_tell_a_spawned_child_from_the_server_itself():
