@@ -195,7 +195,9 @@ HEADER_JS = """() => {
 
 def check_phone_header(page, game: str) -> None:
     """The phone header: within 15 % of the screen height (with spectators shown as an eye and
-    their number), the "? Key" button in it right beside "More"."""
+    their number), the "? Key" button in it right beside "More". Waits for the board's first
+    drawing (the renderer is a module loaded after the page: the log may come first)."""
+    page.wait_for_function("!!document.querySelector('#board .legend-key')", timeout=15_000)
     got = page.evaluate(HEADER_JS)
     assert got["header"]["height"] <= 0.15 * got["height"], (game, got)
     assert got["key"], (game, "no Key in the phone header", got)
