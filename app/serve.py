@@ -73,9 +73,8 @@ class Reclaim:
     2-core machine at load 11 (~140,000 objects; the trim 0.2 ms), so it waits for a pause in
     the closing (a steady stream of closes never triggers it) and runs rarely.
 
-    And only when it pays: when the process's resident memory has grown by at least ``grow``
-    (a fraction) since the last run (or, before the first, since the process started: so the first burst is
-    always collected). Players
+    And only when it pays: when the process's resident memory has grown by at least ``grow`` (a
+    fraction) since the last run, or since the process started before the first run. Players
     leaving a busy server close sockets all day without leaving memory behind; collecting after
     each 32 of them held every table's loop for 150-220 ms every half minute (the hard-bots
     bench's latency tail, bench/README.md). Where the resident size cannot be read (no

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import contextmanager
 
 import pytest
 
@@ -54,6 +55,48 @@ def applicants_shown(page) -> dict:
     return page.evaluate(APPLICANTS_JS)
 
 
+def play_to_a_day_turn_with_a_hire(page, monster: bool, turns: int = 60) -> bool:
+    """Plays the host's Evil Corp. turns by clicks until a Day turn offers a hire and, when
+    ``monster``, a monster behind her screen to put into play too (else none). On the way: a
+    tile behind her screen onto a highlighted cell, else pass, else the first choice offered (a
+    spawn ability's, the night's keep; in the bar or its menu, where a phone's long labels wait).
+    False when no such turn came within ``turns`` prompts."""
+    for _ in range(turns):
+        assert wait_my_turn(page), "the match ended before the turn looked for"
+        kinds = {a["type"] for _, a in targets(page)}
+        picks = page.locator("#board [data-pick]")
+        if day_turn(page) and "hire" in kinds and bool(picks.count()) == monster:
+            return True
+        if day_turn(page) and picks.count():
+            picks.first.click()  # a tile behind her screen, then a highlighted cell
+            page.wait_for_selector("#board .ec-board [data-action]")
+            assert click_action(page, lambda a: a["type"] == "play")
+        elif not click_action(page, lambda a: a["type"] == "pass"):
+            menu = page.locator("#prompt-bar details.action-menu:not([open]) > summary")
+            if menu.count():
+                menu.first.click()
+            assert click_action(page, lambda a: a["type"] not in ("skip", "undo")) or \
+                click_action(page, lambda a: True), (page.inner_text("#prompt-text"), targets(page))
+    return False
+
+
+
+@contextmanager
+def at_a_day_turn_with_a_hire(browser, lair_server, size: str, players: int, monster: bool):
+    """An Evil Corp. table of ``players`` (no bots; the deal of SEED) at ``size`` ("375x812"
+    or "1366x768"), played by the host to a Day turn with a hire (and, when ``monster``, a
+    monster to put into play: :func:`play_to_a_day_turn_with_a_hire`); yields the page."""
+    page = new_table(browser, lair_server, PHONE_812 if size == "375x812" else DESKTOP_768, "evil_corp",
+                     players, bots=False)
+    try:
+        fill_and_start(page, seed=SEED)
+        assert play_to_a_day_turn_with_a_hire(page, monster=monster), \
+            f"no Day turn offered a hire {'and' if monster else 'without'} a monster to put into play"
+        yield page
+    finally:
+        page.context.close()
+
+
 @pytest.mark.parametrize(("size", "players"), [("375x812", 2), ("1366x768", 3)])
 def test_a_turn_to_hire_shows_the_applicants(browser, lair_server, size, players):
     """Evil Corp. at 375×812 (2 players) and 1366×768 (3 players: three boards above the
@@ -61,35 +104,13 @@ def test_a_turn_to_hire_shows_the_applicants(browser, lair_server, size, players
     highlighted cell) until a Day turn offers a hire and no monster to put into play. When that
     prompt arrives, the highlighted applicants are on screen below the prompt bar.
     Screenshots: decision/hire-<size>.png."""
-    page = new_table(browser, lair_server, PHONE_812 if size == "375x812" else DESKTOP_768, "evil_corp",
-                     players, bots=False)
-    try:
-        fill_and_start(page, seed=SEED)
-        found = False
-        for _ in range(60):
-            assert wait_my_turn(page), "the match ended before a turn to hire"
-            kinds = {a["type"] for _, a in targets(page)}
-            picks = page.locator("#board [data-pick]")
-            if day_turn(page) and "hire" in kinds and not picks.count():
-                found = True
-                break
-            if day_turn(page) and picks.count():
-                picks.first.click()  # a tile behind her screen, then a highlighted cell
-                page.wait_for_selector("#board .ec-board [data-action]")
-                assert click_action(page, lambda a: a["type"] == "play")
-            elif not click_action(page, lambda a: a["type"] == "pass"):
-                # a choice (a spawn ability's, the night's keep): the first one offered
-                assert click_action(page, lambda a: a["type"] not in ("skip", "undo")) or \
-                    click_action(page, lambda a: True)
-        assert found, "no Day turn offered a hire without a monster to put into play"
+    with at_a_day_turn_with_a_hire(browser, lair_server, size, players, monster=False) as page:
         got = applicants_shown(page)
         page.mouse.move(0, 0)  # (the clicks' mouse left over an applicant shows its card)
         screenshot(page, OUT / f"hire-{size}.png", full_page=False)
         print(f"\na turn to hire at {size}:", page.inner_text("#prompt-text"), got)
         assert got["shown"], ("the highlighted applicants are not on screen below the prompt bar", got)
         assert page.js_errors == []
-    finally:
-        page.context.close()
 
 
 # Where the host decides on a Day turn that offers both a monster to put into play and a hire:
@@ -123,31 +144,7 @@ def test_a_turn_to_play_or_hire_shows_screen_boards_and_applicants(browser, lair
     may use and those applicants are all on screen below the prompt bar (4 players at 1366×768:
     two usable boards). A click on one there hires it. Screenshots: decision/play-or-hire-<size>.png."""
     from playwright.sync_api import expect
-    page = new_table(browser, lair_server, PHONE_812 if size == "375x812" else DESKTOP_768, "evil_corp",
-                     players, bots=False)
-    try:
-        fill_and_start(page, seed=SEED)
-        found = False
-        for _ in range(60):
-            assert wait_my_turn(page), "the match ended before a turn to play or hire"
-            kinds = {a["type"] for _, a in targets(page)}
-            picks = page.locator("#board [data-pick]")
-            if day_turn(page) and "hire" in kinds and picks.count():
-                found = True
-                break
-            if day_turn(page) and picks.count():
-                picks.first.click()  # a tile behind her screen, then a highlighted cell: gold to hire with
-                page.wait_for_selector("#board .ec-board [data-action]")
-                assert click_action(page, lambda a: a["type"] == "play")
-            elif not click_action(page, lambda a: a["type"] == "pass"):
-                # a choice (a spawn ability's, the night's keep), in the bar or its menu (a
-                # phone's long labels wait there): the first one offered
-                menu = page.locator("#prompt-bar details.action-menu:not([open]) > summary")
-                if menu.count():
-                    menu.first.click()
-                assert click_action(page, lambda a: a["type"] not in ("skip", "undo")) or \
-                    click_action(page, lambda a: True), (page.inner_text("#prompt-text"), targets(page))
-        assert found, "no Day turn offered a hire and a monster to put into play"
+    with at_a_day_turn_with_a_hire(browser, lair_server, size, players, monster=True) as page:
         try:
             page.wait_for_function(f"({PLAY_AND_HIRE_JS})().shown", timeout=5000)
         except Exception:  # (a Playwright timeout: the assertion says what is where)
@@ -164,5 +161,3 @@ def test_a_turn_to_play_or_hire_shows_screen_boards_and_applicants(browser, lair
         cell.click()
         expect(page.locator("#log")).to_contain_text(re.compile(f"Morgana hired \\w+ {re.escape(name)} "))
         assert page.js_errors == []
-    finally:
-        page.context.close()

@@ -20,7 +20,7 @@ import random
 import pytest
 
 from tests.browser.test_full_match import fill_and_start, host_new_match
-from tests.chromium import ARTIFACTS, lair_process, open_card, screenshot
+from tests.chromium import ARTIFACTS, open_card, screenshot
 from tests.renderer_harness import board_dom, canon, harness_server
 
 pytestmark = pytest.mark.e2e
@@ -339,14 +339,6 @@ def test_action_and_vial_helpers(browser, server):
 
 
 # ----- on the real table: "Suggest a move" after placing, on a phone -------------------------
-
-@pytest.fixture(scope="module")
-def lair_hints(tmp_path_factory):
-    """The real site; hard searches (and so hints) think 50 ms of CPU in one worker."""
-    with lair_process(tmp_path_factory.mktemp("db") / "lair.db", BOT_THINK_SECONDS="0.05",
-                      BOT_WORKERS="1") as url:
-        yield url
-
 
 def _my_turn(page) -> None:
     page.wait_for_function(

@@ -4,6 +4,8 @@ panel open, and for a spectator, at 1366x768 and 1920x1080, no part of the heade
 header (375x812) keeps to one row (the fourth new-user trial)."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from tests.browser.test_full_match import fill_and_start, host_new_match
@@ -30,17 +32,18 @@ CUT_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
-def test_the_desktop_header_cuts_no_words(browser, lair_server, size):
-    width, height = size
-    viewport = {"viewport": {"width": width, "height": height}}
-    host_ctx = browser.new_context(**viewport, reduced_motion="reduce")
-    watcher_ctx = browser.new_context(**viewport, reduced_motion="reduce")
+@contextmanager
+def host_and_spectator(browser, lair_server, context: dict, players: int):
+    """A Covil match of ``players`` started by its host, Morgana, and a spectator come by the
+    watch link (the host's header counts them), each in a browser context made with
+    ``context``; yields (host page, spectator page, the pages' script errors)."""
+    host_ctx = browser.new_context(**context, reduced_motion="reduce")
+    watcher_ctx = browser.new_context(**context, reduced_motion="reduce")
     try:
         host = host_ctx.new_page()
         errors: list[str] = []
         host.on("pageerror", lambda e: errors.append(str(e)))
-        host_new_match(host, lair_server, "Morgana the Magnificent", "covil", 4)
+        host_new_match(host, lair_server, "Morgana the Magnificent", "covil", players)
         watch = host.input_value("#watch-link")
         fill_and_start(host)
         watcher = watcher_ctx.new_page()
@@ -48,6 +51,17 @@ def test_the_desktop_header_cuts_no_words(browser, lair_server, size):
         watcher.goto(watch)
         watcher.wait_for_function("document.body.dataset.version !== undefined")
         host.wait_for_function("Number(document.getElementById('spectators').dataset.count) >= 1")
+        yield host, watcher, errors
+    finally:
+        host_ctx.close()
+        watcher_ctx.close()
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_the_desktop_header_cuts_no_words(browser, lair_server, size):
+    width, height = size
+    with host_and_spectator(browser, lair_server, {"viewport": {"width": width, "height": height}},
+                            players=4) as (host, watcher, errors):
         host.click(".table-links > summary")  # the host opens Links, as a player would
         assert host.locator(".table-links").evaluate("d => d.open")
         got = host.evaluate(CUT_JS)
@@ -62,9 +76,6 @@ def test_the_desktop_header_cuts_no_words(browser, lair_server, size):
         screenshot(watcher, ARTIFACTS / "layout" / f"header-spectator-{width}.png", full_page=False)
         assert got["cut"] == [] and got["past"] == [] and not got["wide"], got
         assert errors == []
-    finally:
-        host_ctx.close()
-        watcher_ctx.close()
 
 
 #: The phone header's parts: its height and the box of each part shown (the title, kept for
@@ -94,19 +105,7 @@ def test_the_phone_header_is_one_row(browser, lair_server):
     Screenshots: layout/header-phone-*.png."""
     phone = {"viewport": {"width": 375, "height": 812}, "device_scale_factor": 2, "is_mobile": True,
              "has_touch": True}
-    host_ctx = browser.new_context(**phone, reduced_motion="reduce")
-    watcher_ctx = browser.new_context(**phone, reduced_motion="reduce")
-    try:
-        host = host_ctx.new_page()
-        errors: list[str] = []
-        host.on("pageerror", lambda e: errors.append(str(e)))
-        host_new_match(host, lair_server, "Morgana the Magnificent", "covil", 3)
-        watch = host.input_value("#watch-link")
-        fill_and_start(host)
-        watcher = watcher_ctx.new_page()
-        watcher.goto(watch)
-        watcher.wait_for_function("document.body.dataset.version !== undefined")
-        host.wait_for_function("Number(document.getElementById('spectators').dataset.count) >= 1")
+    with host_and_spectator(browser, lair_server, phone, players=3) as (host, watcher, errors):
         for who, page in (("host", host), ("spectator", watcher)):
             got = page.evaluate(PHONE_ROW_JS)
             screenshot(page, ARTIFACTS / "layout" / f"header-phone-{who}.png", full_page=False)
@@ -136,6 +135,3 @@ def test_the_phone_header_is_one_row(browser, lair_server):
         assert rules.bounding_box()["y"] >= max(p["bottom"] for p in row["parts"]), opened
         screenshot(host, ARTIFACTS / "layout" / "header-phone-more.png", full_page=False)
         assert errors == []
-    finally:
-        host_ctx.close()
-        watcher_ctx.close()

@@ -33,11 +33,9 @@ GAMES = ["drops_of_evil", "evil_corp", "covil"]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """The real site; hard searches (and so hints) think 50 ms of CPU in one worker."""
-    with lair_process(tmp_path_factory.mktemp("db") / "lair.db", BOT_THINK_SECONDS="0.05",
-                      BOT_WORKERS="1") as url:
-        yield url
+def server(lair_hints):
+    """The real site, hints thinking 50 ms (conftest.py ``lair_hints``)."""
+    return lair_hints
 
 
 def canon(value) -> str:

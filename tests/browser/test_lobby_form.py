@@ -19,16 +19,19 @@ SOLO_ONLY = ["opt_covil_dummies", "opt_covil_dummy_next_to_you"]
 
 
 @contextmanager
-def lobby(browser, lair_server, game: str):
-    """The lobby, named, with ``game`` chosen; yields the page. No script error on the way."""
-    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+def lobby(browser, lair_server, game: str | None, viewport: dict | None = None):
+    """The lobby at ``viewport`` (1366×900 unless given; a touch screen under 500 px wide),
+    named, with ``game`` chosen if given; yields the page. No script error on the way."""
+    viewport = viewport or {"width": 1366, "height": 900}
+    ctx = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 500, reduced_motion="reduce")
     try:
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(lair_server + "/")
         name_yourself(page, "Morgana")
-        page.check(f"#game-{game}")
+        if game:
+            page.check(f"#game-{game}")
         yield page
         assert errors == []
     finally:
@@ -97,13 +100,7 @@ def test_each_game_has_its_picture_and_its_line(browser, lair_server, size):
     about, beside its name, on a desktop and on a phone; the picture is decorative (the name is
     the radio's name, the line its description); a tap on the picture chooses the game; the
     lists of matches show each match's game picture too. Screenshots: lobby/lobby-<width>.png."""
-    ctx = browser.new_context(viewport=size, has_touch=size["width"] < 500, reduced_motion="reduce")
-    try:
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(lair_server + "/")
-        name_yourself(page, "Morgana")
+    with lobby(browser, lair_server, None, size) as page:
         page.wait_for_function("[...document.querySelectorAll('img.game-pic')].every((i) => i.complete)")
         got = page.evaluate(PICTURES_JS)
         screenshot(page, ARTIFACTS / "lobby" / f"lobby-{size['width']}.png", full_page=False)
@@ -127,9 +124,6 @@ def test_each_game_has_its_picture_and_its_line(browser, lair_server, size):
         assert thumb.get_attribute("src") == "/static/img/games/covil.svg" and thumb.is_visible()
         assert thumb.evaluate("i => i.complete && i.naturalWidth > 0")
         screenshot(page, ARTIFACTS / "lobby" / f"lobby-{size['width']}-full.png", full_page=True)
-        assert errors == []
-    finally:
-        ctx.close()
 
 
 def test_the_pictures_work_without_javascript(browser, lair_server):

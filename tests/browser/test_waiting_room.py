@@ -114,7 +114,6 @@ def test_the_host_sees_the_invite_link_before_the_pace_form(lair_server, browser
     """New-user trial: the invite link sat below the whole Pace form, off the first screen at
     1366x768. It comes right after the seats now: the host copies it without scrolling, and the
     pace form follows."""
-    from playwright.sync_api import expect
     context = browser.new_context(viewport={"width": 1366, "height": 768},
                                   permissions=["clipboard-read", "clipboard-write"])
     try:
@@ -129,10 +128,7 @@ def test_the_host_sees_the_invite_link_before_the_pace_form(lair_server, browser
         copy = host.locator("button[data-copy='invite-link']")
         box = copy.bounding_box()
         assert box["y"] + box["height"] <= 768, box  # on the first screen, no scrolling
-        copy.click()
-        expect(copy).to_have_text("Copied ✓")
-        assert host.evaluate("navigator.clipboard.readText()") == host.locator("#invite-link").input_value()
-        assert host.evaluate("window.scrollY") == 0
+        copy_the_invite_link(host, copy)
     finally:
         context.close()
 
@@ -143,7 +139,6 @@ def test_at_four_players_the_invite_link_is_high_on_the_first_screen(lair_server
     sit beside the room now: the invite link and its Copy button are in the first half of the
     window, the seats' rows and Start on the first screen too, and the host copies the link.
     Screenshot: waiting-room-4-players-1366.png."""
-    from playwright.sync_api import expect
     context = browser.new_context(viewport={"width": 1366, "height": 768},
                                   permissions=["clipboard-read", "clipboard-write"])
     try:
@@ -158,9 +153,16 @@ def test_at_four_players_the_invite_link_is_high_on_the_first_screen(lair_server
             b = host.locator(sel).bounding_box()
             assert b["y"] + b["height"] <= 768, (sel, b)
         assert host.evaluate("document.documentElement.scrollWidth") <= 1366
-        copy.click()
-        expect(copy).to_have_text("Copied ✓")
-        assert host.evaluate("navigator.clipboard.readText()") == host.locator("#invite-link").input_value()
-        assert host.evaluate("window.scrollY") == 0
+        copy_the_invite_link(host, copy)
     finally:
         context.close()
+
+
+def copy_the_invite_link(host, copy) -> None:
+    """The host clicks ``copy`` (the invite link's Copy button): it says "Copied ✓", the
+    clipboard holds the invite link, and the room did not scroll."""
+    from playwright.sync_api import expect
+    copy.click()
+    expect(copy).to_have_text("Copied ✓")
+    assert host.evaluate("navigator.clipboard.readText()") == host.locator("#invite-link").input_value()
+    assert host.evaluate("window.scrollY") == 0
