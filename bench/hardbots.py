@@ -93,8 +93,9 @@ def window_stats(samples: list[dict], start: float, end: float) -> dict:
     between the first and the last sample inside the window (a worker started meanwhile counts
     from 0), the pending jobs' range over those samples; the figures are None with fewer than
     two samples inside. With the server's collection readings in the samples (``"gc"``), also
-    ``"gc_full"``, ``"gc_full_ms"``, ``"gc_young_ms"``, ``"gc_longest_ms"`` and
-    ``"reclaim_runs"`` inside the window."""
+    ``"gc_full"``, ``"gc_full_ms"``, ``"gc_young"`` (young collections: generations 0 and 1),
+    ``"gc_young_ms"``, ``"gc_longest_ms"``, ``"gc_young_longest_ms"`` and ``"reclaim_runs"``
+    inside the window."""
     inside = [s for s in samples if start <= s["t"] <= end]
     out: dict = {"samples": len(inside), "seconds": None, "decisions": None,
                  "decisions_per_s": None, "in_flight_min": None, "in_flight_max": None,
@@ -109,13 +110,18 @@ def window_stats(samples: list[dict], start: float, end: float) -> dict:
     if gc_first and gc_last:
         # the server's collections inside the window: the full ones' count and event-loop
         # time, the longest, and the launcher's Reclaim runs (bench/memory_probe.py GcPauses)
-        pauses = [ms for at, ms, _n in gc_last["long"] if gc_first["now"] < at <= gc_last["now"]]
+        def inside_window(kept: list) -> list[float]:
+            return [ms for at, ms, _n in kept if gc_first["now"] < at <= gc_last["now"]]
+        pauses = inside_window(gc_last["long"])
+        young = inside_window(gc_last.get("young_long", []))
         reclaims = (None if gc_last["reclaim_runs"] is None
                     else gc_last["reclaim_runs"] - gc_first["reclaim_runs"])
         out.update(gc_full=gc_last["count"][2] - gc_first["count"][2],
                    gc_full_ms=round(gc_last["total_ms"][2] - gc_first["total_ms"][2], 1),
+                   gc_young=sum(gc_last["count"][:2]) - sum(gc_first["count"][:2]),
                    gc_young_ms=round(sum(gc_last["total_ms"][:2]) - sum(gc_first["total_ms"][:2]), 1),
-                   gc_longest_ms=max(pauses, default=0.0), reclaim_runs=reclaims)
+                   gc_longest_ms=max(pauses, default=0.0),
+                   gc_young_longest_ms=max(young, default=0.0), reclaim_runs=reclaims)
     out.update(seconds=round(seconds, 2), decisions=last["done"] - first["done"],
                decisions_per_s=round((last["done"] - first["done"]) / seconds, 2)
                if seconds > 0 else None,
@@ -311,7 +317,8 @@ async def play(args, game: str, players: int, http: httpx.AsyncClient, base: str
                  f"pool: {pool['decisions']} decisions, pending {pool['in_flight_min']}-"
                  f"{pool['in_flight_max']}, workers {pool['worker_cores_busy']} cores busy; "
                  f"gc: {pool.get('gc_full')} full ({pool.get('gc_full_ms')} ms, longest "
-                 f"{pool.get('gc_longest_ms')}), young {pool.get('gc_young_ms')} ms, "
+                 f"{pool.get('gc_longest_ms')}), {pool.get('gc_young')} young "
+                 f"({pool.get('gc_young_ms')} ms, longest {pool.get('gc_young_longest_ms')}), "
                  f"reclaim {pool.get('reclaim_runs')}")
         rounds.append(row)
     summary = summarize(rounds)

@@ -56,7 +56,9 @@ def sizes(state) -> dict[str, int]:
 class GcPauses:
     """Garbage collections of this process, timed with ``gc.callbacks``: per generation the
     count and the total milliseconds; the full (generation 2) ones over ``LONG_MS`` as
-    ``[monotonic s, ms, objects collected]`` (the last ``KEEP``)."""
+    ``[monotonic s, ms, objects collected]`` in ``long``, the young ones (generations 0 and 1)
+    over ``LONG_MS`` as ``[monotonic s, ms, generation]`` in ``young_long`` (the last ``KEEP``
+    of each): a few long young pauses and many short ones cost a window's p99 differently."""
 
     LONG_MS = 5.0
     KEEP = 2000
@@ -65,6 +67,7 @@ class GcPauses:
         self.count = [0, 0, 0]
         self.total_ms = [0.0, 0.0, 0.0]
         self.long: list[list[float]] = []
+        self.young_long: list[list[float]] = []
         self._start = 0.0
         gc.callbacks.append(self._callback)
 
@@ -76,17 +79,19 @@ class GcPauses:
         gen = info["generation"]
         self.count[gen] += 1
         self.total_ms[gen] += ms
-        if gen == 2 and ms > self.LONG_MS:
-            self.long.append([round(time.monotonic(), 3), round(ms, 1), info.get("collected", 0)])
-            del self.long[:-self.KEEP]
+        if ms > self.LONG_MS:
+            kept, last = (self.long, info.get("collected", 0)) if gen == 2 else (self.young_long, gen)
+            kept.append([round(time.monotonic(), 3), round(ms, 1), last])
+            del kept[:-self.KEEP]
 
     def read(self) -> dict:
-        """``{"now", "count", "total_ms", "long", "objects", "frozen", "reclaim_runs",
-        "reclaim_skipped"}``
+        """``{"now", "count", "total_ms", "long", "young_long", "objects", "frozen",
+        "reclaim_runs", "reclaim_skipped"}``
         (``now``: this process's monotonic clock, the times of ``long``)."""
         from app import serve
         return {"now": round(time.monotonic(), 3), "count": list(self.count),
                 "total_ms": [round(t, 1) for t in self.total_ms], "long": list(self.long),
+                "young_long": list(self.young_long),
                 "objects": sum(gc.get_count()), "frozen": gc.get_freeze_count(),
                 "reclaim_runs": getattr(getattr(serve, "RECLAIM", None), "runs", None),
                 "reclaim_skipped": getattr(getattr(serve, "RECLAIM", None), "skipped", None)}

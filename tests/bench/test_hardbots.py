@@ -79,16 +79,19 @@ def test_window_stats_count_only_the_samples_inside_the_window():
 
 
 def test_window_stats_lay_the_servers_collections_beside_the_window():
-    def gc(now, full, full_ms, young_ms, long, reclaim):
-        return {"now": now, "count": [90, 9, full], "total_ms": [young_ms, 0.0, full_ms],
-                "long": long, "objects": 0, "frozen": 0, "reclaim_runs": reclaim}
+    def gc(now, young, full, full_ms, young_ms, long, young_long, reclaim):
+        return {"now": now, "count": [young, 9, full], "total_ms": [young_ms, 0.0, full_ms],
+                "long": long, "young_long": young_long, "objects": 0, "frozen": 0,
+                "reclaim_runs": reclaim}
     long = [[100.5, 80.0, 3], [101.5, 120.0, 0], [103.0, 300.0, 9]]  # server clock, ms, objects
-    samples = [{**_sample(10.0, 5, 21, {}), "gc": gc(100.0, 4, 50.0, 10.0, long[:0], 1)},
-               {**_sample(11.0, 6, 20, {}), "gc": gc(101.0, 5, 130.0, 12.0, long[:1], 1)},
-               {**_sample(12.0, 8, 22, {}), "gc": gc(102.0, 6, 250.0, 15.5, long[:2], 2)}]
+    young = [[99.0, 40.0, 1], [100.2, 6.0, 0], [101.9, 31.0, 1], [102.5, 90.0, 1]]  # ms, generation
+    samples = [{**_sample(10.0, 5, 21, {}), "gc": gc(100.0, 90, 4, 50.0, 10.0, long[:0], young[:1], 1)},
+               {**_sample(11.0, 6, 20, {}), "gc": gc(101.0, 93, 5, 130.0, 12.0, long[:1], young[:2], 1)},
+               {**_sample(12.0, 8, 22, {}), "gc": gc(102.0, 97, 6, 250.0, 15.5, long[:2], young[:3], 2)}]
     got = hardbots.window_stats(samples, 10.0, 12.0)
-    assert (got["gc_full"], got["gc_full_ms"], got["gc_young_ms"], got["gc_longest_ms"],
-            got["reclaim_runs"]) == (2, 200.0, 5.5, 120.0, 1)  # (the 300 ms came after)
+    # (the 300 ms full and the 90 ms young collections came after, the 40 ms young one before)
+    assert (got["gc_full"], got["gc_full_ms"], got["gc_young"], got["gc_young_ms"], got["gc_longest_ms"],
+            got["gc_young_longest_ms"], got["reclaim_runs"]) == (2, 200.0, 7, 5.5, 120.0, 31.0, 1)
 
 
 def _phase(p50, p99, decisions, low, high):
@@ -174,7 +177,8 @@ def test_the_bench_app_answers_the_pools_probe(monkeypatch):
     # and this process's collections (GcPauses counts from its import: this test ran some)
     gc.collect()
     assert memory_probe.GC.count[2] >= 1 and collections.keys() == {
-        "now", "count", "total_ms", "long", "objects", "frozen", "reclaim_runs", "reclaim_skipped"}
+        "now", "count", "total_ms", "long", "young_long", "objects", "frozen", "reclaim_runs",
+        "reclaim_skipped"}
 
 
 def test_worker_facts_tell_a_spawned_child_from_the_server_itself():
