@@ -423,3 +423,134 @@ def test_suggest_after_placing_keeps_the_phone_bar_whole(browser, lair_hints):
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def _charmers(game) -> None:
+    """Seed 24, two players: the second in turn order (seat 0) hires the Herbalist (the first
+    Assistant), the first (seat 1) the Spider Charmer (the third); a Spider is added to a
+    Clearing space where a Crow may go. It is seat 1's second turn: it may place a pawn, or take
+    a Spider with its Spider Charmer (from that Clearing space, or another space)."""
+    game.new(2, 24)
+    assert game.seat() == 1
+    game.act(1, {"type": "place", "pawn": "coin", "space": "a-3"})
+    game.act(1, {"type": "end_turn"})
+    game.act(0, {"type": "place", "pawn": "coin", "space": "a-1"})
+    game.act(0, {"type": "end_turn"})
+    game.state["forest"].setdefault("g-3-2", {})["spider"] = 1
+    game.step += 1
+
+
+def _rect(page, selector: str) -> dict:
+    return page.locator(selector).first.evaluate(
+        "e => { const r = e.getBoundingClientRect(); return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_assistants_take_from_the_forest(browser, server, size):
+    """New-user trial: the Spider Charmer's (and the Herbalist's) targets were prompt-bar items,
+    "Activate Spider Charmer on … (the 1st of 5 alike, from the top left)" eight times, filling
+    the phone's "N more" sheet. They are on the Forest now: each Spider the Spider Charmer may
+    take is ringed on its space; a click on a space offering only that takes it; a Clearing
+    space where your Crow may also go asks which, in a small choice by the space (in the
+    window); the prompt bar keeps none of them. The Herbalist takes a Mushroom the same way."""
+    game, url = server
+    _charmers(game)
+    legal = game.engine.legal_actions(game.state, 1)
+    takes = [a for a in legal if a["type"] == "assistant"]
+    assert {a["target"] for a in takes} == {"g-3-2", "g-5-3"}, takes
+    assert any(a["type"] == "place" and a["pawn"] == "crow" and a["space"] == "g-3-2" for a in legal)
+    phone = size == "375x812"
+    ctx, page = _open(browser, url, size, game.step)
+    try:
+        board, picks, prompt, claimed = board_dom(page)
+        assert not [k for k in prompt if '"assistant"' in k], prompt
+        for a in takes:
+            assert canon(a) in claimed, a
+        assert page.locator("#board .doe-forest .take-ring").count() == len(takes)
+        # a space offering only the Spider: a click takes it
+        assert canon(takes[[a["target"] for a in takes].index("g-5-3")]) in board
+        # the Clearing space: your Crow or the Spider, asked by the space
+        space = page.locator("#board .doe-forest [data-space='g-3-2']")
+        assert space.get_attribute("data-choose") == "g-3-2"
+        page.locator("#board .doe-forest-box").scroll_into_view_if_needed()
+        _tap(page, space, phone)
+        choice = page.locator("#board .doe-choice")
+        choice.wait_for()
+        buttons = choice.locator("button").all_inner_texts()
+        assert [b.strip() for b in buttons] == ["Place your Crow here", "Take a Spider with your Spider Charmer",
+                                                "Cancel"], buttons
+        box, at = _rect(page, "#board .doe-choice"), _rect(page, "#board .doe-forest [data-space='g-3-2']")
+        vw, vh = page.viewport_size["width"], page.viewport_size["height"]
+        assert box["left"] >= 0 and box["right"] <= vw and box["top"] >= 0 and box["bottom"] <= vh, box
+        # by the space: just under it or just above it
+        assert min(abs(box["top"] - at["bottom"]), abs(at["top"] - box["bottom"])) < 12, (box, at)
+        page.screenshot(path=str(ARTIFACTS / f"drops_trial_choice_{size}.png"), full_page=False)
+        # Cancel closes it and acts not
+        step = game.step
+        _tap(page, choice.locator("button", has_text="Cancel"), phone)
+        page.locator("#board .doe-choice").wait_for(state="detached")
+        assert game.step == step
+        _tap(page, space, phone)
+        _tap(page, page.locator("#board .doe-choice button", has_text="Spider Charmer"), phone)
+        page.locator(f"body[data-step='{step + 1}']").wait_for(state="attached", timeout=10_000)
+        assert page.locator("body[data-illegal]").count() == 0
+        assert game.state["alch"][1]["pool"]["spider"] == 1
+        assert not game.state["forest"].get("g-3-2", {}).get("spider")
+        # the Spider Charmer used: no ring left; a highlighted space places the Crow at once
+        assert page.locator("#board .doe-forest .take-ring").count() == 0
+        _tap(page, page.locator("#board .doe-forest [data-space='g-3-2'].legal"), phone)
+        page.locator(f"body[data-step='{step + 2}']").wait_for(state="attached", timeout=10_000)
+        assert game.state["pawns"]["g-3-2"] == [1, "crow"]
+        assert game.seat() == 0  # (the Assistant used, the turn ended with the placement)
+        # the Herbalist (seat 0): a Mushroom on a space offering only it, taken by a click
+        page.goto(f"{url}/harness.html")
+        page.locator(f"body[data-step='{game.step}']").wait_for(state="attached", timeout=10_000)
+        herb = [a for a in game.engine.legal_actions(game.state, 0) if a["type"] == "assistant"]
+        assert herb and all(a["assistant"] == "AS04" for a in herb), herb
+        board, picks, prompt, claimed = board_dom(page)
+        assert not [k for k in prompt if '"assistant"' in k], prompt
+        assert page.locator("#board .doe-forest .take-ring").count() == len(herb)
+        one = next(a for a in herb if canon(a) in board)
+        before = game.state["alch"][0]["pool"]["mushroom"]
+        step = game.step
+        _tap(page, page.locator(f"#board .doe-forest [data-space='{one['target']}'].legal"), phone)
+        page.locator(f"body[data-step='{step + 1}']").wait_for(state="attached", timeout=10_000)
+        assert game.state["alch"][0]["pool"]["mushroom"] == before + 1
+        assert not page.js_errors, page.js_errors
+    finally:
+        ctx.close()
+
+
+def test_phone_tabs_one_row_and_vial_badge_clear(browser, server):
+    """New-user trial (375×812): four seats' Alchilab tabs wrapped onto two lines; the "✓2" of
+    a complete Vial lay over the Resource in its first space (Vial I). The tabs are one row,
+    inside the board; the badge and the Resource of a complete Vial do not overlap (phone and
+    desktop)."""
+    game, url = server
+    game.new(4, 11)
+    lab = game.state["alch"][game.seat()]
+    lab["brewer"] = {"b-5-3": "salamander", "b-6-3": "salamander", "b-6-4": "salamander"}
+    game.step += 1
+    for size in SIZES:
+        ctx, page = _open(browser, url, size, game.step)
+        try:
+            badge = page.locator("#board .doe-lab.mine .doe-vial-pts")
+            assert badge.count() == 1
+            cell = page.locator("#board .doe-lab.mine [data-cell='b-5-3']")
+            b, r = _rect(page, "#board .doe-lab.mine .doe-vial-pts"), _rect(
+                page, "#board .doe-lab.mine [data-cell='b-5-3'] .doe-res")
+            overlap = min(b["right"], r["right"]) - max(b["left"], r["left"]) > 0.5 and \
+                min(b["bottom"], r["bottom"]) - max(b["top"], r["top"]) > 0.5
+            assert not overlap, (size, b, r)
+            cell.scroll_into_view_if_needed()
+            cell.screenshot(path=str(ARTIFACTS / f"drops_trial_vial_badge_{size}.png"))
+            if size == "375x812":
+                tops = page.locator("#board .doe-tab").evaluate_all(
+                    "els => els.map((e) => Math.round(e.getBoundingClientRect().top))")
+                assert len(tops) == 4 and len(set(tops)) == 1, tops
+                row = _rect(page, "#board .doe-tabs")
+                assert row["right"] <= page.viewport_size["width"], row
+                page.locator("#board .doe-tabs").screenshot(path=str(ARTIFACTS / "drops_trial_tabs_375x812.png"))
+            assert not page.js_errors, page.js_errors
+        finally:
+            ctx.close()
