@@ -337,7 +337,9 @@ function render(fresh) {
     const brewing = !tokens.length && game.phase === "brewing" && mine && !legal.some((a) => a.type === "seer_put");
     const phone = matchMedia("(max-width: 520px)").matches;
     // (a phone's Brewing: from the pool down to the Distiller, the Brewer between them, so all
-    // three are in the window above the "Done brewing" bar; the choices follow below)
+    // three are in the window above the "Done brewing" bar; the choices follow below. Placing:
+    // your pawns at home, and the Forest under them where it fits too — on a phone both are in
+    // the window as the page opens: no scroll that would cut the header in two)
     const place = tokens.length ? tokens[0]
       : brewing ? (phone && mine.querySelector(".doe-pool-panel")) || mine
         : onlyCoinLeft(legal) ? root.querySelector(".doe-asst-section")
@@ -345,8 +347,9 @@ function render(fresh) {
     if (place) place.dataset.promptFocus = "";
     if (tokens.length > 1) tokens[tokens.length - 1].dataset.promptFocusEnd = "";
     const end = brewing && phone ? mine.querySelector(".doe-distiller-panel")
-      : place === tray ? root.querySelector(".doe-forest-box") : null;
+      : null;
     if (end && place !== mine) end.dataset.promptFocusEnd = "";
+    if (place && place === tray) forestBox.dataset.promptFocusWish = "";
   }
 }
 
