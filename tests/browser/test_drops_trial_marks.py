@@ -154,7 +154,9 @@ def _lab(pool: dict | None = None, assistant: dict | None = None) -> dict:
 def _view(kind: str, legal: list[dict], lab: dict) -> dict:
     return {"you": 0, "prompt": {"kind": kind, "text": "(the engine's words)"}, "legal_actions": legal,
             "game": {"alchilabs": [lab], "geometry": {"names": {"cat": "Cat", "worm": "Worm", "cheese": "Cheese"}},
-                     "assistants": [{"id": "AS05", "name": "Shapeshifter"}, {"id": "AS08", "name": "Cheesemonger"}]}}
+                     "assistants": [{"id": "AS05", "name": "Shapeshifter"}, {"id": "AS08", "name": "Cheesemonger"},
+                                    {"id": "AS03", "name": "Spider Charmer",
+                                     "text": "Take 1 Spider from any Gathering space into your pool."}]}}
 
 
 def test_prompt_words_come_from_the_legal_actions(browser, server):
@@ -168,6 +170,7 @@ def test_prompt_words_come_from_the_legal_actions(browser, server):
     move = {"type": "assistant", "assistant": "AS05", "pawn": "cat", "space": "k-3"}
     cheesemonger = {"assistant": {"space": "a-4", "id": "AS08", "used": False}}
     spider_charmer = {"assistant": {"space": "a-1", "id": "AS03", "used": False}}
+    charm = {"type": "assistant", "assistant": "AS03", "target": "g-3-2"}
     views = [
         _view("brewing", [done], _lab()),
         _view("brewing", [done, {"type": "take_back", "cell": "b-1-1"}], _lab({"rat": 2})),
@@ -183,6 +186,8 @@ def test_prompt_words_come_from_the_legal_actions(browser, server):
         _view("placement", [{"type": "place", "pawn": "toad", "space": "t-1-1"}, move],
               _lab(assistant={"space": "a-3", "id": "AS05", "used": False})),
         _view("placement", [{"type": "place", "pawn": "toad", "space": "t-1-1"}], _lab()),
+        _view("placement", [{"type": "place", "pawn": "toad", "space": "t-1-1"}, charm], _lab(**spider_charmer)),
+        _view("after_placement", [charm, {"type": "end_turn"}], _lab(**spider_charmer)),
     ]
     expected = [
         "Nothing left to place: click Done brewing.",
@@ -196,6 +201,9 @@ def test_prompt_words_come_from_the_legal_actions(browser, server):
         None,  # another Assistant, in the prompt bar: the engine's words
         "Place an Action pawn, or move a Familiar with your Shapeshifter.",
         None,  # only placements: the engine's words
+        # the Spider Charmer's Spiders are ringed on the Forest (new-user trial: menu items)
+        "Place an Action pawn, or take a Spider with your Spider Charmer (a ringed one on the Forest).",
+        "Take a Spider with your Spider Charmer (click a ringed one on the Forest), or end your turn.",
     ]
     for size in SIZES:
         ctx, page = _open(browser, url, size, 0)
@@ -521,36 +529,65 @@ def test_assistants_take_from_the_forest(browser, server, size):
         ctx.close()
 
 
-def test_phone_tabs_one_row_and_vial_badge_clear(browser, server):
-    """New-user trial (375×812): four seats' Alchilab tabs wrapped onto two lines; the "✓2" of
-    a complete Vial lay over the Resource in its first space (Vial I). The tabs are one row,
-    inside the board; the badge and the Resource of a complete Vial do not overlap (phone and
-    desktop)."""
-    game, url = server
+def _four_seats_vial_full(game) -> None:
+    """Seed 11, four players; the seat the game waits for has Vial I complete (3 Salamander
+    Eyes)."""
     game.new(4, 11)
-    lab = game.state["alch"][game.seat()]
-    lab["brewer"] = {"b-5-3": "salamander", "b-6-3": "salamander", "b-6-4": "salamander"}
+    game.state["alch"][game.seat()]["brewer"] = {"b-5-3": "salamander", "b-6-3": "salamander",
+                                                 "b-6-4": "salamander"}
     game.step += 1
-    for size in SIZES:
-        ctx, page = _open(browser, url, size, game.step)
-        try:
-            badge = page.locator("#board .doe-lab.mine .doe-vial-pts")
-            assert badge.count() == 1
-            cell = page.locator("#board .doe-lab.mine [data-cell='b-5-3']")
-            b, r = _rect(page, "#board .doe-lab.mine .doe-vial-pts"), _rect(
-                page, "#board .doe-lab.mine [data-cell='b-5-3'] .doe-res")
-            overlap = min(b["right"], r["right"]) - max(b["left"], r["left"]) > 0.5 and \
-                min(b["bottom"], r["bottom"]) - max(b["top"], r["top"]) > 0.5
-            assert not overlap, (size, b, r)
-            cell.scroll_into_view_if_needed()
-            cell.screenshot(path=str(ARTIFACTS / f"drops_trial_vial_badge_{size}.png"))
-            if size == "375x812":
-                tops = page.locator("#board .doe-tab").evaluate_all(
-                    "els => els.map((e) => Math.round(e.getBoundingClientRect().top))")
-                assert len(tops) == 4 and len(set(tops)) == 1, tops
-                row = _rect(page, "#board .doe-tabs")
-                assert row["right"] <= page.viewport_size["width"], row
-                page.locator("#board .doe-tabs").screenshot(path=str(ARTIFACTS / "drops_trial_tabs_375x812.png"))
-            assert not page.js_errors, page.js_errors
-        finally:
-            ctx.close()
+
+
+def test_phone_tabs_one_row(browser, server):
+    """New-user trial (375×812): four seats' Alchilab tabs wrapped onto two lines. They are one
+    row, inside the board (it scrolls sideways when wider); a tap on the last one shows that
+    seat's Alchilab, its tab wholly in the row."""
+    game, url = server
+    _four_seats_vial_full(game)
+    ctx, page = _open(browser, url, "375x812", game.step)
+    try:
+        tops = page.locator("#board .doe-tab").evaluate_all(
+            "els => els.map((e) => Math.round(e.getBoundingClientRect().top))")
+        assert len(tops) == 4 and len(set(tops)) == 1, tops
+        row = _rect(page, "#board .doe-tabs")
+        assert row["right"] <= page.viewport_size["width"], row
+        page.locator("#board .doe-tabs").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "drops_trial_tabs_375x812.png"))
+        # the row scrolls: the shown seat's tab is in it, each end with more beyond fades
+        on, row = _rect(page, "#board .doe-tab.on"), _rect(page, "#board .doe-tabs")
+        assert on["left"] >= row["left"] - 1 and on["right"] <= row["right"] + 1, (on, row)
+        first = page.locator("#board .doe-tab").first
+        first.tap()
+        page.locator(f"#board .doe-lab[data-seat='{first.get_attribute('data-seat-tab')}']").wait_for()
+        assert "more-right" in page.locator("#board .doe-tabs").get_attribute("class")
+        last = page.locator("#board .doe-tab").nth(3)
+        seat = last.get_attribute("data-seat-tab")
+        last.tap()
+        page.locator(f"#board .doe-lab[data-seat='{seat}']").wait_for()
+        tab, row = _rect(page, "#board .doe-tab.on"), _rect(page, "#board .doe-tabs")
+        assert tab["left"] >= row["left"] - 1 and tab["right"] <= row["right"] + 1, (tab, row)
+        assert not page.js_errors, page.js_errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_complete_vial_badge_clear_of_its_resource(browser, server, size):
+    """New-user trial: the "✓2" of a complete Vial lay over the Resource in its first space
+    (Vial I). The badge and that Resource do not overlap."""
+    game, url = server
+    _four_seats_vial_full(game)
+    ctx, page = _open(browser, url, size, game.step)
+    try:
+        assert page.locator("#board .doe-lab.mine .doe-vial-pts").count() == 1
+        cell = page.locator("#board .doe-lab.mine [data-cell='b-5-3']")
+        b, r = _rect(page, "#board .doe-lab.mine .doe-vial-pts"), _rect(
+            page, "#board .doe-lab.mine [data-cell='b-5-3'] .doe-res")
+        overlap = min(b["right"], r["right"]) - max(b["left"], r["left"]) > 0.5 and \
+            min(b["bottom"], r["bottom"]) - max(b["top"], r["top"]) > 0.5
+        assert not overlap, (size, b, r)
+        cell.scroll_into_view_if_needed()
+        cell.screenshot(path=str(ARTIFACTS / f"drops_trial_vial_badge_{size}.png"))
+        assert not page.js_errors, page.js_errors
+    finally:
+        ctx.close()

@@ -286,6 +286,8 @@ function render(fresh) {
   const focusKey = focusedKey();
   const oldWrap = root.querySelector(".doe-forest-wrap");
   const scrolled = oldWrap ? oldWrap.scrollLeft : 0;  // a redraw keeps the Forest where it was
+  const oldTabs = root.querySelector(".doe-tabs");
+  const tabsScrolled = oldTabs ? oldTabs.scrollLeft : 0;  // and the seats' tabs (a phone's row scrolls)
   const forestWrap = el("div", {class: "doe-forest-wrap"}, drawForest(ctx));
   const forestBox = forestScroller(forestWrap);
   const left = el("div", {class: "doe-left"}, phaseStrip(ctx), tray, forestBox, drawAssistants(ctx));
@@ -315,6 +317,7 @@ function render(fresh) {
   root.replaceChildren(box);
   forestWrap.scrollLeft = scrolled;
   forestCue(forestBox);
+  keepTabInView(box.querySelector(".doe-tabs"), tabsScrolled);
   if (forestSized) {
     forestSized.disconnect();
     forestSized.observe(forestWrap);
@@ -528,6 +531,26 @@ function forestScroller(wrap) {
   const box = el("div", {class: "doe-forest-box"}, frame, hint);
   wrap.addEventListener("scroll", () => forestCue(box), {passive: true});
   return box;
+}
+
+/** The seats' tabs where they were scrolled (a phone's row wider than the board), the shown
+ *  seat's tab wholly in the row. */
+function keepTabInView(tabs, left) {
+  if (!tabs) return;
+  tabs.scrollLeft = left;
+  const on = tabs.querySelector(".doe-tab.on");
+  const cue = () => {
+    // each end with more tabs beyond it fades out (more-left, more-right)
+    tabs.classList.toggle("more-left", tabs.scrollLeft > 2);
+    tabs.classList.toggle("more-right", tabs.scrollLeft + tabs.clientWidth < tabs.scrollWidth - 2);
+  };
+  tabs.addEventListener("scroll", cue, {passive: true});
+  if (on && tabs.scrollWidth > tabs.clientWidth + 1) {
+    const a = on.offsetLeft - tabs.offsetLeft, b = a + on.offsetWidth;
+    if (a < tabs.scrollLeft) tabs.scrollLeft = a;
+    else if (b > tabs.scrollLeft + tabs.clientWidth) tabs.scrollLeft = b - tabs.clientWidth;
+  }
+  cue();
 }
 
 /** Show the cue of each side that has more of the Forest beyond it (classes more-left,
