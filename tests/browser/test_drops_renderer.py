@@ -31,12 +31,22 @@ def server():
         yield served
 
 
+def _space(a: dict) -> str | None:
+    """The Forest space an action is drawn on (a placement's, a move's, a Seer's, an Assistant's
+    Resource to take), else None."""
+    return a.get("target") or (a.get("space") if a["type"] in ("place", "assistant", "seer_put") else None)
+
+
 def _check_reachable(page, legal: list[dict]):
     # a brew's cells show once its Resource is picked
     # "Done brewing" with something unused asks first (issue 14 item 9): its pick shows it
+    # a Forest space offering several actions (your Crow, or a Spider for your Spider Charmer)
+    # asks which: its choice shows them
+    choose = set(page.locator("#board [data-choose]").evaluate_all("els => els.map((e) => e.dataset.choose)"))
     return check_reachable(page, legal,
                            lambda a, picks: (a["type"] == "brew" and f"res-{a['res']}" in picks)
-                           or (a["type"] == "done" and "ask-done" in picks))
+                           or (a["type"] == "done" and "ask-done" in picks)
+                           or _space(a) in choose)
 
 
 def _wait_step(page, step: int):
@@ -85,6 +95,8 @@ def _click(page, action: dict, board: list[str], prompt: set[str], rng: random.R
         page.locator(f"#board [data-pick='res-{action['res']}']").click()
     elif action["type"] == "done" and k not in board:
         page.locator("#board [data-pick='ask-done']").click()
+    elif k not in board and page.locator(f"#board [data-choose='{_space(action)}']").count():
+        page.locator(f"#board [data-choose='{_space(action)}']").click()
     elif action["type"] == "place" and rng.random() < 0.3:
         pick = page.locator(f"#board [data-pick='pawn-{action['pawn']}']")
         if pick.count():

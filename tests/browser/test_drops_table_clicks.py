@@ -14,6 +14,7 @@ and 375×812: tests/browser/artifacts/drops-table-*.png.
 """
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -493,5 +494,120 @@ def test_drops_keeps_the_place_to_act_in_view(browser, lair_server, size):
                 wait_new_view(page, version(page), timeout=5)
     assert carded and coin_last and took_worm and brewed and pawn_named, (
         carded, coin_last, took_worm, brewed, pawn_named)
+    assert not errors, errors
+    ctx.close()
+
+
+# Whether each element of `sels` lies whole in the window between the prompt bar (and the
+# phone's last-move line under it) and the phone's "Done brewing" bar, its centre and corners
+# not covered by anything else; and whether the table's header is whole or wholly scrolled
+# away (never cut in half). {missing: [...], covered: [...], header: [top, bottom]}.
+UNCOVERED_JS = """(sels) => {
+  const bar = document.getElementById("prompt-bar").getBoundingClientRect();
+  const lm = document.getElementById("last-move-box");
+  const lr = lm && lm.getBoundingClientRect();
+  const top = Math.max(bar.bottom, lr && lr.height ? lr.bottom : 0);
+  const fixed = document.querySelector("#board [data-fixed-bottom]");
+  const bottom = fixed && getComputedStyle(fixed).position === "fixed" ? fixed.getBoundingClientRect().top : innerHeight;
+  const out = {missing: [], covered: [], header: null};
+  for (const sel of sels) {
+    const nodes = [...document.querySelectorAll(sel)];
+    if (!nodes.length) { out.missing.push(sel); continue; }
+    for (const e of nodes) {
+      const r = e.getBoundingClientRect();
+      if (!r.height || r.top < top - 1 || r.bottom > bottom + 1) { out.missing.push(`${sel} ${Math.round(r.top)}..${Math.round(r.bottom)} not in ${Math.round(top)}..${Math.round(bottom)}`); continue; }
+      for (const [x, y] of [[r.left + r.width / 2, r.top + r.height / 2], [r.left + r.width / 5, r.top + r.height / 5], [r.right - r.width / 5, r.bottom - r.height / 5]]) {
+        const hit = document.elementFromPoint(x, y);
+        if (!hit || !e.contains(hit)) out.covered.push(`${sel} at ${Math.round(x)},${Math.round(y)} under ${hit && hit.className}`);
+      }
+    }
+  }
+  const h = document.getElementById("table-header").getBoundingClientRect();
+  out.header = [Math.round(h.top), Math.round(h.bottom)];
+  return out;
+}"""
+
+
+def _uncovered(page, sels: list[str], when: str) -> dict:
+    """`sels` in the window, uncovered, and the header whole or gone, without the test
+    scrolling (the table brought them there when the prompt arrived): waits up to 5 s."""
+    try:
+        page.wait_for_function(f"(sels) => {{ const o = ({UNCOVERED_JS})(sels); "
+                               "return !o.missing.length && !o.covered.length && (o.header[0] >= 0 || o.header[1] <= 0); }",
+                               arg=sels, timeout=5000)
+    except PlaywrightTimeout:
+        _shots(page, "not-uncovered")
+    got = page.evaluate(UNCOVERED_JS, sels)
+    assert not got["missing"] and not got["covered"], (when, got)
+    assert got["header"][0] >= 0 or got["header"][1] <= 0, f"{when}: the header is cut: {got['header']}"
+    return got
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_drops_the_place_to_decide_is_in_view(browser, lair_server, size):
+    """A new user's trial (1366×768 and 375×812 with touch): in the Placement the Forest's
+    spaces were highlighted while the pawns to pick lay far below (phone y=2342, desktop
+    y=1739), and the phone's header was cut in half; in the phone's Brewing the Distiller lay
+    under the "Done brewing" bar. When the Placement prompt arrives your pawns at home are in
+    the window, by the Forest, uncovered; every highlighted Forest space acts on a click (a tap)
+    with no pawn picked: it places the pawn that goes there. When the Brewing prompt arrives the
+    pool, the Brewer and the Distiller are in the window and uncovered (the phone: above its
+    Done bar). The header is never cut. Screenshots: drops-table-{placing,brewing}-<size>.png."""
+    phone = size == "phone"
+    ctx, page = _start(browser, lair_server, PHONE if phone else DESKTOP, seed=1)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    clicks = Clicks()
+    placed_by_space = brewing = False
+    for _ in range(200):
+        if brewing:
+            break
+        if not my_turn(page):
+            wait_new_view(page, version(page), timeout=5)
+            continue
+        phase = _phase(page)
+        acts = actions(page)
+        if phase == "Placement":
+            forest = [a for a in acts if a["type"] == "place" and a["pawn"] != "coin"]
+            if not placed_by_space and forest:
+                placed_by_space = True
+                got = _uncovered(page, ["#board .doe-tray [data-pick^='pawn-']"], "the Placement prompt")
+                _shots(page, "placing")
+                print(size, "placing: header", got["header"])
+                # every highlighted Forest space acts: a placement, or a choice by the space
+                dead = page.locator("#board .doe-forest .legal:not([data-action]):not([data-choose])").count()
+                assert dead == 0, f"{dead} highlighted Forest spaces do nothing"
+                # a highlighted space, no pawn picked: the pawn that goes there is placed
+                space = page.locator("#board .doe-forest [data-action*='\"type\":\"place\"']").first
+                a = json.loads(space.get_attribute("data-action"))
+                before = version(page)
+                if phone:
+                    space.tap()
+                else:
+                    space.click()
+                clicks.add()
+                wait_new_view(page, before)
+                assert version(page) != before, "a click on a highlighted Forest space placed nothing"
+                assert page.locator(f"#board .doe-forest [data-space='{a['space']}'].occupied, "
+                                    f"#board .doe-forest [data-space='{a['space']}'] .doe-spawn").count() >= 1
+                continue
+            _place(page, clicks)
+        elif phase == "Brewing":
+            if not any(a["type"] in ("brew", "done", "alternative") for a in acts) and \
+                    not page.locator("#board .doe-lab.mine [data-pick^='res-']").count():
+                wait_new_view(page, version(page), timeout=3)
+                continue
+            brewing = True
+            got = _uncovered(page, ["#board .doe-lab.mine .doe-pool-panel", "#board .doe-lab.mine .doe-brewer-panel",
+                                    "#board .doe-lab.mine .doe-distiller-panel"], "the Brewing prompt")
+            _shots(page, "brewing")
+            print(size, "brewing: header", got["header"])
+        else:
+            other = [a for a in acts if a["type"] not in ("take_back", "cancel")]
+            if other:
+                click_action(page, other[0], clicks)
+            else:
+                wait_new_view(page, version(page), timeout=5)
+    assert placed_by_space and brewing, (placed_by_space, brewing)
     assert not errors, errors
     ctx.close()

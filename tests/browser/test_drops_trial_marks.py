@@ -154,7 +154,9 @@ def _lab(pool: dict | None = None, assistant: dict | None = None) -> dict:
 def _view(kind: str, legal: list[dict], lab: dict) -> dict:
     return {"you": 0, "prompt": {"kind": kind, "text": "(the engine's words)"}, "legal_actions": legal,
             "game": {"alchilabs": [lab], "geometry": {"names": {"cat": "Cat", "worm": "Worm", "cheese": "Cheese"}},
-                     "assistants": [{"id": "AS05", "name": "Shapeshifter"}, {"id": "AS08", "name": "Cheesemonger"}]}}
+                     "assistants": [{"id": "AS05", "name": "Shapeshifter"}, {"id": "AS08", "name": "Cheesemonger"},
+                                    {"id": "AS03", "name": "Spider Charmer",
+                                     "text": "Take 1 Spider from any Gathering space into your pool."}]}}
 
 
 def test_prompt_words_come_from_the_legal_actions(browser, server):
@@ -168,6 +170,7 @@ def test_prompt_words_come_from_the_legal_actions(browser, server):
     move = {"type": "assistant", "assistant": "AS05", "pawn": "cat", "space": "k-3"}
     cheesemonger = {"assistant": {"space": "a-4", "id": "AS08", "used": False}}
     spider_charmer = {"assistant": {"space": "a-1", "id": "AS03", "used": False}}
+    charm = {"type": "assistant", "assistant": "AS03", "target": "g-3-2"}
     views = [
         _view("brewing", [done], _lab()),
         _view("brewing", [done, {"type": "take_back", "cell": "b-1-1"}], _lab({"rat": 2})),
@@ -183,6 +186,8 @@ def test_prompt_words_come_from_the_legal_actions(browser, server):
         _view("placement", [{"type": "place", "pawn": "toad", "space": "t-1-1"}, move],
               _lab(assistant={"space": "a-3", "id": "AS05", "used": False})),
         _view("placement", [{"type": "place", "pawn": "toad", "space": "t-1-1"}], _lab()),
+        _view("placement", [{"type": "place", "pawn": "toad", "space": "t-1-1"}, charm], _lab(**spider_charmer)),
+        _view("after_placement", [charm, {"type": "end_turn"}], _lab(**spider_charmer)),
     ]
     expected = [
         "Nothing left to place: click Done brewing.",
@@ -196,6 +201,9 @@ def test_prompt_words_come_from_the_legal_actions(browser, server):
         None,  # another Assistant, in the prompt bar: the engine's words
         "Place an Action pawn, or move a Familiar with your Shapeshifter.",
         None,  # only placements: the engine's words
+        # the Spider Charmer's Spiders are ringed on the Forest (new-user trial: menu items)
+        "Place an Action pawn, or take a Spider with your Spider Charmer (a ringed one on the Forest).",
+        "Take a Spider with your Spider Charmer (click a ringed one on the Forest), or end your turn.",
     ]
     for size in SIZES:
         ctx, page = _open(browser, url, size, 0)
@@ -421,5 +429,165 @@ def test_suggest_after_placing_keeps_the_phone_bar_whole(browser, lair_hints):
         assert "Suggestion:" in after["answer"], after
         assert after["answerTop"] >= 0 and after["answerBottom"] <= after["height"] + 0.5, after
         assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def _charmers(game) -> None:
+    """Seed 24, two players: the second in turn order (seat 0) hires the Herbalist (the first
+    Assistant), the first (seat 1) the Spider Charmer (the third); a Spider is added to a
+    Clearing space where a Crow may go. It is seat 1's second turn: it may place a pawn, or take
+    a Spider with its Spider Charmer (from that Clearing space, or another space)."""
+    game.new(2, 24)
+    assert game.seat() == 1
+    game.act(1, {"type": "place", "pawn": "coin", "space": "a-3"})
+    game.act(1, {"type": "end_turn"})
+    game.act(0, {"type": "place", "pawn": "coin", "space": "a-1"})
+    game.act(0, {"type": "end_turn"})
+    game.state["forest"].setdefault("g-3-2", {})["spider"] = 1
+    game.step += 1
+
+
+def _rect(page, selector: str) -> dict:
+    return page.locator(selector).first.evaluate(
+        "e => { const r = e.getBoundingClientRect(); return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_assistants_take_from_the_forest(browser, server, size):
+    """New-user trial: the Spider Charmer's (and the Herbalist's) targets were prompt-bar items,
+    "Activate Spider Charmer on … (the 1st of 5 alike, from the top left)" eight times, filling
+    the phone's "N more" sheet. They are on the Forest now: each Spider the Spider Charmer may
+    take is ringed on its space; a click on a space offering only that takes it; a Clearing
+    space where your Crow may also go asks which, in a small choice by the space (in the
+    window); the prompt bar keeps none of them. The Herbalist takes a Mushroom the same way."""
+    game, url = server
+    _charmers(game)
+    legal = game.engine.legal_actions(game.state, 1)
+    takes = [a for a in legal if a["type"] == "assistant"]
+    assert {a["target"] for a in takes} == {"g-3-2", "g-5-3"}, takes
+    assert any(a["type"] == "place" and a["pawn"] == "crow" and a["space"] == "g-3-2" for a in legal)
+    phone = size == "375x812"
+    ctx, page = _open(browser, url, size, game.step)
+    try:
+        board, picks, prompt, claimed = board_dom(page)
+        assert not [k for k in prompt if '"assistant"' in k], prompt
+        for a in takes:
+            assert canon(a) in claimed, a
+        assert page.locator("#board .doe-forest .take-ring").count() == len(takes)
+        # a space offering only the Spider: a click takes it
+        assert canon(takes[[a["target"] for a in takes].index("g-5-3")]) in board
+        # the Clearing space: your Crow or the Spider, asked by the space
+        space = page.locator("#board .doe-forest [data-space='g-3-2']")
+        assert space.get_attribute("data-choose") == "g-3-2"
+        page.locator("#board .doe-forest-box").scroll_into_view_if_needed()
+        _tap(page, space, phone)
+        choice = page.locator("#board .doe-choice")
+        choice.wait_for()
+        buttons = choice.locator("button").all_inner_texts()
+        assert [b.strip() for b in buttons] == ["Place your Crow here", "Take a Spider with your Spider Charmer",
+                                                "Cancel"], buttons
+        box, at = _rect(page, "#board .doe-choice"), _rect(page, "#board .doe-forest [data-space='g-3-2']")
+        vw, vh = page.viewport_size["width"], page.viewport_size["height"]
+        assert box["left"] >= 0 and box["right"] <= vw and box["top"] >= 0 and box["bottom"] <= vh, box
+        # by the space: just under it or just above it
+        assert min(abs(box["top"] - at["bottom"]), abs(at["top"] - box["bottom"])) < 12, (box, at)
+        page.screenshot(path=str(ARTIFACTS / f"drops_trial_choice_{size}.png"), full_page=False)
+        # Cancel closes it and acts not
+        step = game.step
+        _tap(page, choice.locator("button", has_text="Cancel"), phone)
+        page.locator("#board .doe-choice").wait_for(state="detached")
+        assert game.step == step
+        _tap(page, space, phone)
+        _tap(page, page.locator("#board .doe-choice button", has_text="Spider Charmer"), phone)
+        page.locator(f"body[data-step='{step + 1}']").wait_for(state="attached", timeout=10_000)
+        assert page.locator("body[data-illegal]").count() == 0
+        assert game.state["alch"][1]["pool"]["spider"] == 1
+        assert not game.state["forest"].get("g-3-2", {}).get("spider")
+        # the Spider Charmer used: no ring left; a highlighted space places the Crow at once
+        assert page.locator("#board .doe-forest .take-ring").count() == 0
+        _tap(page, page.locator("#board .doe-forest [data-space='g-3-2'].legal"), phone)
+        page.locator(f"body[data-step='{step + 2}']").wait_for(state="attached", timeout=10_000)
+        assert game.state["pawns"]["g-3-2"] == [1, "crow"]
+        assert game.seat() == 0  # (the Assistant used, the turn ended with the placement)
+        # the Herbalist (seat 0): a Mushroom on a space offering only it, taken by a click
+        page.goto(f"{url}/harness.html")
+        page.locator(f"body[data-step='{game.step}']").wait_for(state="attached", timeout=10_000)
+        herb = [a for a in game.engine.legal_actions(game.state, 0) if a["type"] == "assistant"]
+        assert herb and all(a["assistant"] == "AS04" for a in herb), herb
+        board, picks, prompt, claimed = board_dom(page)
+        assert not [k for k in prompt if '"assistant"' in k], prompt
+        assert page.locator("#board .doe-forest .take-ring").count() == len(herb)
+        one = next(a for a in herb if canon(a) in board)
+        before = game.state["alch"][0]["pool"]["mushroom"]
+        step = game.step
+        _tap(page, page.locator(f"#board .doe-forest [data-space='{one['target']}'].legal"), phone)
+        page.locator(f"body[data-step='{step + 1}']").wait_for(state="attached", timeout=10_000)
+        assert game.state["alch"][0]["pool"]["mushroom"] == before + 1
+        assert not page.js_errors, page.js_errors
+    finally:
+        ctx.close()
+
+
+def _four_seats_vial_full(game) -> None:
+    """Seed 11, four players; the seat the game waits for has Vial I complete (3 Salamander
+    Eyes)."""
+    game.new(4, 11)
+    game.state["alch"][game.seat()]["brewer"] = {"b-5-3": "salamander", "b-6-3": "salamander",
+                                                 "b-6-4": "salamander"}
+    game.step += 1
+
+
+def test_phone_tabs_one_row(browser, server):
+    """New-user trial (375×812): four seats' Alchilab tabs wrapped onto two lines. They are one
+    row, inside the board (it scrolls sideways when wider); a tap on the last one shows that
+    seat's Alchilab, its tab wholly in the row."""
+    game, url = server
+    _four_seats_vial_full(game)
+    ctx, page = _open(browser, url, "375x812", game.step)
+    try:
+        tops = page.locator("#board .doe-tab").evaluate_all(
+            "els => els.map((e) => Math.round(e.getBoundingClientRect().top))")
+        assert len(tops) == 4 and len(set(tops)) == 1, tops
+        row = _rect(page, "#board .doe-tabs")
+        assert row["right"] <= page.viewport_size["width"], row
+        page.locator("#board .doe-tabs").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "drops_trial_tabs_375x812.png"))
+        # the row scrolls: the shown seat's tab is in it, each end with more beyond fades
+        on, row = _rect(page, "#board .doe-tab.on"), _rect(page, "#board .doe-tabs")
+        assert on["left"] >= row["left"] - 1 and on["right"] <= row["right"] + 1, (on, row)
+        first = page.locator("#board .doe-tab").first
+        first.tap()
+        page.locator(f"#board .doe-lab[data-seat='{first.get_attribute('data-seat-tab')}']").wait_for()
+        assert "more-right" in page.locator("#board .doe-tabs").get_attribute("class")
+        last = page.locator("#board .doe-tab").nth(3)
+        seat = last.get_attribute("data-seat-tab")
+        last.tap()
+        page.locator(f"#board .doe-lab[data-seat='{seat}']").wait_for()
+        tab, row = _rect(page, "#board .doe-tab.on"), _rect(page, "#board .doe-tabs")
+        assert tab["left"] >= row["left"] - 1 and tab["right"] <= row["right"] + 1, (tab, row)
+        assert not page.js_errors, page.js_errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_complete_vial_badge_clear_of_its_resource(browser, server, size):
+    """New-user trial: the "✓2" of a complete Vial lay over the Resource in its first space
+    (Vial I). The badge and that Resource do not overlap."""
+    game, url = server
+    _four_seats_vial_full(game)
+    ctx, page = _open(browser, url, size, game.step)
+    try:
+        assert page.locator("#board .doe-lab.mine .doe-vial-pts").count() == 1
+        cell = page.locator("#board .doe-lab.mine [data-cell='b-5-3']")
+        b, r = _rect(page, "#board .doe-lab.mine .doe-vial-pts"), _rect(
+            page, "#board .doe-lab.mine [data-cell='b-5-3'] .doe-res")
+        overlap = min(b["right"], r["right"]) - max(b["left"], r["left"]) > 0.5 and \
+            min(b["bottom"], r["bottom"]) - max(b["top"], r["top"]) > 0.5
+        assert not overlap, (size, b, r)
+        cell.scroll_into_view_if_needed()
+        cell.screenshot(path=str(ARTIFACTS / f"drops_trial_vial_badge_{size}.png"))
+        assert not page.js_errors, page.js_errors
     finally:
         ctx.close()

@@ -250,7 +250,7 @@ function drawBrewer(ctx, lab, idx, pick, mine) {
       if (vc.full && vc.main) {
         const pts = (lab.toxicity || {})[vc.main];
         tag.append(el("b", {class: "doe-vial-pts", title: `Complete: ${plural(pts, "point")} now`}, `✓${pts}`));
-        node.classList.add("vial-full");
+        node.classList.add("vial-full", "has-pts");
       }
       node.append(tag);
     }
@@ -394,7 +394,8 @@ function drawPawns(ctx, lab, idx, mine) {
     }
     const chip = pawnChip(ctx, lab.seat, p);
     const wrap = el("span", {class: "doe-pawn-wrap"}, chip, el("span", {class: "doe-pawn-name"}, resName(ctx, p)));
-    if (mine && idx.place.has(p)) {
+    // (while you place, the picks are the row above the Forest: renderer.js drawTray)
+    if (mine && idx.place.has(p) && !ctx.tray) {
       pickable(ctx, wrap, `pawn-${p}`, `Pick your ${resName(ctx, p)} (${idx.place.get(p)} spaces)`,
         ctx.picked === `pawn-${p}`);
     }

@@ -21,7 +21,7 @@ function centre(x, y) {
 }
 
 function svgRes(ctx, res, count, x, y) {
-  const g = sv("g", {class: "doe-sres", transform: `translate(${x},${y})`},
+  const g = sv("g", {class: "doe-sres", transform: `translate(${x},${y})`, dataset: {res}},
     gRes(res, 0, 0, 30), sv("title", {}, `${resName(ctx, res)} ×${count}`));
   attachCard(g, () => resCard(ctx, res));
   if (count > 1) {
@@ -41,17 +41,89 @@ function svgPawn(ctx, seat, pawn, x, y, w = 28, h = 18) {
   return sv("g", {dataset: {motionKey: `pawn-${seat}-${pawn}`}}, g);
 }
 
-/** Action by space for the viewer's legal placements (Crow/Cat/Toad/Snake; seer_put on cells)
- *  and the Shapeshifter's moves of a placed Familiar (new-user trial: its ten moves were only
- *  items of the prompt bar's menu). A space takes one Familiar's kind, and a move is of a
- *  Familiar no longer at home: a space is never both a placement's and a move's. */
-function spaceActions(ctx) {
+/** The viewer's legal actions by Forest space: placements (Crow/Cat/Toad/Snake), the Seer's
+ *  Resource to put (seer_put), the Shapeshifter's moves of a placed Familiar (new-user trial:
+ *  its ten moves were only items of the prompt bar's menu) and the Spider Charmer's or the
+ *  Herbalist's Gathering space to take a Spider or a Mushroom from (`target`; new-user trial:
+ *  eight "Activate Spider Charmer on …" items filled the phone's menu). A space may offer more
+ *  than one (a Clearing space: your Crow, or a Spider for your Spider Charmer): space -> list. */
+export function spaceActions(ctx) {
   const out = new Map();
+  const add = (space, a) => out.set(space, [...(out.get(space) || []), a]);
   for (const a of ctx.legal) {
-    if (a.type === "seer_put") out.set(a.space, a);
-    else if (((a.type === "place" && a.pawn !== "coin") || familiarMove(a)) && !out.has(a.space)) out.set(a.space, a);
+    if (a.type === "seer_put") add(a.space, a);
+    else if ((a.type === "place" && a.pawn !== "coin") || familiarMove(a)) add(a.space, a);
+    else if (takeFrom(a)) add(a.target, a);
   }
   return out;
+}
+
+/** Whether `action` takes a Resource from a Gathering space with your Assistant (the Spider
+ *  Charmer, the Herbalist: `{"type": "assistant", "assistant": …, "target": "g-3-2"}`). */
+export function takeFrom(action) {
+  return !!action && action.type === "assistant" && typeof action.target === "string";
+}
+
+/** What an Assistant that takes from a Gathering space takes (rulebook / game-data: the Spider
+ *  Charmer a Spider, the Herbalist a Mushroom), by the Resources there: the one kind of the
+ *  two the space holds, else "spider". */
+function takenRes(ctx, a) {
+  const here = ((ctx.game.forest || {}).resources || {})[a.target] || {};
+  const tile = (ctx.game.assistants || []).find((t) => t.id === a.assistant);
+  const text = tile ? `${tile.name} ${tile.text}`.toLowerCase() : "";
+  if (text.includes("mushroom") && here.mushroom) return "mushroom";
+  if (text.includes("spider") && here.spider) return "spider";
+  return here.spider ? "spider" : "mushroom";
+}
+
+/** The one action a click on a space with `acts` makes: with a pawn picked, that pawn's (the
+ *  prompt names it); else the only one there is; null when the player must choose. */
+export function spaceChoice(acts, pickedPawn) {
+  const mine = pickedPawn ? acts.filter((a) => a.pawn === pickedPawn) : [];
+  if (mine.length === 1) return mine[0];
+  return acts.length === 1 ? acts[0] : null;
+}
+
+/** A space offering several actions (spaceActions): a click asks which, in a small choice by
+ *  the space (the renderer draws it: ctx.choose). Every action stays claimed: the choice's
+ *  buttons are where they are clicked. */
+function choiceSpace(ctx, node, acts, id) {
+  node.classList.add("legal", "choose");
+  node.dataset.choose = id;
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-haspopup", "dialog");
+  const label = `Choose: ${acts.map((a) => ctx.table.label(a)).join(" or ")}`;
+  node.setAttribute("aria-label", label);
+  node.append(sv("title", {}, label));
+  const go = (e) => {
+    e.preventDefault();
+    e.stopPropagation();
+    ctx.choose(id);
+  };
+  node.addEventListener("click", go);
+  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") go(e); });
+  for (const a of acts) ctx.table.claim(a);
+  return node;
+}
+
+/** Make a Forest space act on a click: the one action it offers (a pawn picked: that pawn's),
+ *  or a choice among several. */
+function spaceTarget(ctx, node, acts, id, pickedPawn) {
+  const one = spaceChoice(acts, pickedPawn);
+  if (one) {
+    clickable(ctx, node, one, familiarMove(one) ? "move" : takeFrom(one) ? "take" : "");
+    for (const a of acts) if (a !== one) ctx.table.claim(a);
+  } else {
+    choiceSpace(ctx, node, acts, id);
+  }
+  if (acts.every((a) => dimmed(pickedPawn, a))) node.classList.add("dim");
+  // a Spider or a Mushroom your Assistant may take: a ring around it on the space
+  for (const a of acts.filter(takeFrom)) {
+    const res = takenRes(ctx, a);
+    const icon = node.querySelector(`.doe-sres[data-res="${res}"]`);
+    if (icon) icon.prepend(sv("circle", {class: "take-ring", r: 19}));
+  }
 }
 
 /** The viewer's own Familiar on the Forest that their Shapeshifter may move (`moves`: pawn ->
@@ -65,9 +137,10 @@ function movablePawn(ctx, g, p, moves, pickedPawn, r) {
     `Move your ${resName(ctx, p.pawn)} with your ${hiredName(ctx)} (${n} spaces)`, pickedPawn === p.pawn);
 }
 
-/** A target dimmed while a pawn is picked whose spaces it is not. */
+/** A target dimmed while a pawn is picked whose spaces it is not (an Assistant's Resource to
+ *  take too: the prompt names the picked pawn). */
 function dimmed(pickedPawn, a) {
-  return !!pickedPawn && typeof a.pawn === "string" && a.pawn !== pickedPawn;
+  return !!pickedPawn && a.pawn !== pickedPawn;
 }
 
 export function drawForest(ctx) {
@@ -128,10 +201,7 @@ export function drawForest(ctx) {
     const p = pawns[g.id];
     if (p) node.append(movablePawn(ctx, svgPawn(ctx, p.seat, p.pawn, -C / 2 + 13, -C / 2 + 13, 28), p, moves, pickedPawn, 19));
     const a = acts.get(g.id);
-    if (a) {
-      clickable(ctx, node, a, familiarMove(a) ? "move" : "");
-      if (dimmed(pickedPawn, a)) node.classList.add("dim");
-    }
+    if (a) spaceTarget(ctx, node, a, g.id, pickedPawn);
     mark(ctx, node, `g:${g.id}`, [here, p || null]);
     byId.set(g.id, node);
     cells.append(node);
@@ -166,10 +236,7 @@ export function drawForest(ctx) {
         sv("title", {}, `${resName(ctx, s.pawn)} space`));
     }
     const a = acts.get(s.id);
-    if (a) {
-      clickable(ctx, node, a, familiarMove(a) ? "move" : "");
-      if (dimmed(pickedPawn, a)) node.classList.add("dim");
-    }
+    if (a) spaceTarget(ctx, node, a, s.id, pickedPawn);
     const show = (on) => {
       for (const t of targetsOf.get(s.id) || []) {
         const c = byId.get(t);

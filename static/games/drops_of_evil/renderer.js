@@ -2,13 +2,13 @@
 // Draws the Forest board (SVG), Assistants, Recipes, tracks, bag and one Alchilab at a time
 // (tabs per seat). Clickable legal targets carry data-action; two-step choices (a pawn, a
 // Resource in the pool) are local picks carrying data-pick. Styles: drops.css (injected).
-import {RES, RES_ORDER, el, resChip, pawnChip, resName, seatTag, nameSpan, finalTotal, clickable, mark, familiarMove,
-        hiredName} from "./util.js";
+import {RES, RES_ORDER, PAWN_ORDER, el, resChip, pawnChip, resName, seatTag, nameSpan, finalTotal, clickable, pickable,
+        mark, familiarMove, hiredName} from "./util.js";
 import {actionNodes, actionOf, attachCard} from "../../js/dom.js";
 import {clickVerb, mendCounts} from "../../js/words.js";
 import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {assistantIcon, recipeIcon, resIcon, pawnIcon, scrollIcon, extraIcon, flameIcon, pointsIcon} from "./icons.js";
-import {drawForest} from "./forest.js";
+import {drawForest, spaceActions, takeFrom} from "./forest.js";
 import {drawAlchilab} from "./alchilab.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import {seatShapeMark} from "../../js/table/seat-style.js";
@@ -22,6 +22,7 @@ let table = null;
 let lastView = null;
 let picked = null;        // "pawn-crow" | "res-owl" | null (local UI state)
 let shownSeat = null;     // whose Alchilab is shown
+let choosing = null;      // a Forest space offering several actions whose choice is open
 let lastPhaseKey = null;
 let lastYou = undefined;
 let sigs = new Map();
@@ -36,12 +37,21 @@ export function mount(rootEl, tableObj) {
   }
   root.classList.add("doe-root");
   root.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && picked) {
-      picked = null;
+    if (e.key === "Escape" && (picked || choosing)) {
+      if (choosing) choosing = null;
+      else picked = null;
       e.preventDefault();
       render(false);
     }
   });
+  // a press outside an open choice (and outside its space) closes it
+  document.addEventListener("pointerdown", (e) => {
+    if (!choosing || !root) return;
+    const t = e.target instanceof Element ? e.target : null;
+    if (t && (t.closest(".doe-choice") || t.closest("[data-choose]"))) return;
+    choosing = null;
+    render(false);
+  }, true);
 }
 
 export function update(view) {
@@ -195,6 +205,8 @@ export function hintPlaces(view, action) {
   if (action.type === "place" || familiarMove(action)) {
     q(`[data-pick="pawn-${CSS.escape(String(action.pawn))}"]`);
     q(`[data-space="${CSS.escape(String(action.space))}"]`);
+  } else if (takeFrom(action)) {
+    q(`.doe-forest [data-space="${CSS.escape(String(action.target))}"]`);
   } else if (action.type === "brew") {
     q(`.doe-lab.mine [data-pick="res-${CSS.escape(String(action.res))}"]`);
     q(`.doe-lab.mine [data-cell="${CSS.escape(String(action.cell))}"]`);
@@ -257,20 +269,28 @@ function render(fresh) {
   const legal = legalActions();
   if (picked && picked.startsWith("pawn-") && !legal.some((a) => (a.type === "place" || familiarMove(a)) && a.pawn === picked.slice(5))) picked = null;
   if (picked && picked.startsWith("res-") && !legal.some((a) => a.type === "brew" && a.res === picked.slice(4))) picked = null;
+  if (fresh) choosing = null;
 
   const ctx = {
     view, game, table, you, legal, picked, sigs, prevSigs, fresh,
-    pick(key) { picked = key; render(false); revealTargets(); },
+    pick(key) { picked = key; choosing = null; render(false); revealTargets(); },
+    choose(id) { choosing = choosing === id ? null : id; render(false); },
     redraw() { render(false); },
-    afterAct() {},
+    afterAct() { choosing = null; },
   };
+  // Placement (new-user trial: the pawns to pick were in the Alchilab, far below the Forest):
+  // your pawns at home sit between the round's strip and the Forest while you place
+  const tray = drawTray(ctx);
+  ctx.tray = !!tray;
 
   const focusKey = focusedKey();
   const oldWrap = root.querySelector(".doe-forest-wrap");
   const scrolled = oldWrap ? oldWrap.scrollLeft : 0;  // a redraw keeps the Forest where it was
+  const oldTabs = root.querySelector(".doe-tabs");
+  const tabsScrolled = oldTabs ? oldTabs.scrollLeft : 0;  // and the seats' tabs (a phone's row scrolls)
   const forestWrap = el("div", {class: "doe-forest-wrap"}, drawForest(ctx));
   const forestBox = forestScroller(forestWrap);
-  const left = el("div", {class: "doe-left"}, phaseStrip(ctx), forestBox, drawAssistants(ctx));
+  const left = el("div", {class: "doe-left"}, phaseStrip(ctx), tray, forestBox, drawAssistants(ctx));
   const side = el("aside", {class: "doe-side"}, drawRecipes(ctx), drawTurnOrder(ctx), drawScores(ctx),
     drawBag(ctx));
   const parts = [el("div", {class: "doe-top"}, left, side)];
@@ -297,6 +317,7 @@ function render(fresh) {
   root.replaceChildren(box);
   forestWrap.scrollLeft = scrolled;
   forestCue(forestBox);
+  keepTabInView(box.querySelector(".doe-tabs"), tabsScrolled);
   if (forestSized) {
     forestSized.disconnect();
     forestSized.observe(forestWrap);
@@ -304,6 +325,7 @@ function render(fresh) {
   }
   titlesToCards(box);  // every small titled icon has a card on hover or long-press too
   restoreFocus(focusKey);
+  drawChoice(ctx);
   // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
   // the Forest and the Assistants while placing, the pool, choices, Distiller and Brewer while
   // brewing. The table scrolls it into view when the prompt arrives and after each of your
@@ -315,11 +337,22 @@ function render(fresh) {
     const mine = root.querySelector(".doe-lab.mine .doe-brew");
     const tokens = legal.every((a) => a.type === "bonus") ? [...root.querySelectorAll(".doe-lab.mine [data-action]")]
       .filter((n) => (actionOf(n) || {}).type === "bonus") : [];
+    const brewing = !tokens.length && game.phase === "brewing" && mine && !legal.some((a) => a.type === "seer_put");
+    const phone = matchMedia("(max-width: 520px)").matches;
+    // (a phone's Brewing: from the pool down to the Distiller, the Brewer between them, so all
+    // three are in the window above the "Done brewing" bar; the choices follow below. Placing:
+    // your pawns at home, and the Forest under them where it fits too — on a phone both are in
+    // the window as the page opens: no scroll that would cut the header in two)
     const place = tokens.length ? tokens[0]
-      : game.phase === "brewing" && mine && !legal.some((a) => a.type === "seer_put")
-        ? mine : onlyCoinLeft(legal) ? root.querySelector(".doe-asst-section") : root.querySelector(".doe-left");
+      : brewing ? (phone && mine.querySelector(".doe-pool-panel")) || mine
+        : onlyCoinLeft(legal) ? root.querySelector(".doe-asst-section")
+          : tray || root.querySelector(".doe-left");
     if (place) place.dataset.promptFocus = "";
     if (tokens.length > 1) tokens[tokens.length - 1].dataset.promptFocusEnd = "";
+    const end = brewing && phone ? mine.querySelector(".doe-distiller-panel")
+      : null;
+    if (end && place !== mine) end.dataset.promptFocusEnd = "";
+    if (place && place === tray) forestBox.dataset.promptFocusWish = "";
   }
 }
 
@@ -328,6 +361,86 @@ function render(fresh) {
 function onlyCoinLeft(legal) {
   const places = legal.filter((a) => a.type === "place");
   return places.length > 0 && places.every((a) => a.pawn === "coin");
+}
+
+/** Your Action pawns at home while you place (new-user trial: the Forest's spaces were
+ *  highlighted, the pawns to pick far below in your Alchilab): a row above the Forest, each pawn
+ *  a pick (data-pick "pawn-<pawn>") with how many spaces it has; a click on a highlighted space
+ *  places the pawn that goes there without a pick. Null when you are not placing. */
+function drawTray(ctx) {
+  if (ctx.you === null || ctx.game.phase !== "placement") return null;
+  const count = new Map();
+  for (const a of ctx.legal) if (a.type === "place") count.set(a.pawn, (count.get(a.pawn) || 0) + 1);
+  if (!count.size) return null;
+  const lab = (ctx.game.alchilabs || [])[ctx.you] || {};
+  const home = lab.pawns_home || [];
+  const row = el("div", {class: "doe-tray-pawns"});
+  for (const p of PAWN_ORDER) {
+    if (!home.includes(p)) continue;
+    const n = count.get(p) || 0;
+    const where = p === "coin" ? "Assistant" : "space";
+    const wrap = el("span", {class: "doe-pawn-wrap doe-tray-pawn"}, pawnChip(ctx, ctx.you, p),
+      el("span", {class: "doe-pawn-name"}, resName(ctx, p)));
+    if (n) pickable(ctx, wrap, `pawn-${p}`, `Pick your ${resName(ctx, p)} (${n} ${where}${n === 1 ? "" : "s"})`, ctx.picked === `pawn-${p}`);
+    else wrap.classList.add("none");
+    row.append(wrap);
+  }
+  const verb = clickVerb();
+  const words = ctx.picked && ctx.picked.startsWith("pawn-")
+    ? `${verb} a highlighted ${ctx.picked === "pawn-coin" ? "Assistant" : "space"} for your ${resName(ctx, ctx.picked.slice(5))}, or the pawn again to pick another.`
+    : `${verb} a highlighted space to place the pawn that goes there, or pick a pawn first.`;
+  return el("section", {class: "doe-tray", role: "group", "aria-label": "Your Action pawns at home"},
+    el("h4", {}, "Your Action pawns at home"), row, el("p", {class: "doe-tray-words"}, words));
+}
+
+/** A choice's button words for `a` (a space offering several actions): short, the space is
+ *  the one pointed at. */
+function choiceWords(ctx, a) {
+  if (a.type === "place") return [pawnIcon(a.pawn, ctx.table.seatColor(ctx.you), 24), `Place your ${resName(ctx, a.pawn)} here`];
+  if (familiarMove(a)) return [pawnIcon(a.pawn, ctx.table.seatColor(ctx.you), 24), `Move your ${resName(ctx, a.pawn)} here`];
+  if (takeFrom(a)) {
+    const tile = (ctx.game.assistants || []).find((t) => t.id === a.assistant);
+    const here = ((ctx.game.forest || {}).resources || {})[a.target] || {};
+    const res = tile && /mushroom/i.test(`${tile.name} ${tile.text}`) && here.mushroom ? "mushroom" : here.spider ? "spider" : "mushroom";
+    return [resIcon(res, 24), `Take a ${resName(ctx, res)} with your ${tile ? tile.name : "Assistant"}`];
+  }
+  return [ctx.table.label(a)];
+}
+
+/** The open choice of a Forest space offering several actions (a Clearing space: your Crow, or
+ *  a Spider for your Spider Charmer): its buttons in a small box by the space, in the Forest's
+ *  frame (below the space, or above it where the frame ends), with "Cancel". */
+function drawChoice(ctx) {
+  if (!choosing) return;
+  const node = root.querySelector(`.doe-forest [data-choose="${CSS.escape(choosing)}"]`);
+  const frame = root.querySelector(".doe-forest-frame");
+  const acts = spaceActions(ctx).get(choosing) || [];
+  if (!node || !frame || acts.length < 2) {
+    choosing = null;
+    return;
+  }
+  node.classList.add("choosing");
+  const box = el("div", {class: "doe-choice", role: "dialog", "aria-label": "What to do on this space"});
+  for (const a of acts) {
+    const b = el("button", {type: "button", class: "doe-btn choice"}, ...choiceWords(ctx, a));
+    clickable(ctx, b, a);
+    box.append(b);
+  }
+  const cancel = el("button", {type: "button", class: "doe-btn keep"}, "Cancel");
+  cancel.addEventListener("click", (e) => { e.preventDefault(); choosing = null; render(false); });
+  box.append(cancel);
+  frame.append(box);
+  const f = frame.getBoundingClientRect(), r = node.getBoundingClientRect();
+  const w = box.offsetWidth, h = box.offsetHeight;
+  box.style.left = `${Math.round(Math.max(4, Math.min(r.left + r.width / 2 - f.left - w / 2, f.width - w - 4)))}px`;
+  // under the space when it fits in the window, else above it (it may reach past the Forest)
+  const bar = document.getElementById("prompt-bar");
+  const barBottom = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+  const below = r.bottom + 4 + h <= window.innerHeight || r.top - 4 - h < barBottom;
+  box.style.top = `${Math.round(below ? r.bottom - f.top + 4 : r.top - f.top - h - 4)}px`;
+  const wrap = root.querySelector(".doe-forest-wrap");
+  if (wrap) wrap.addEventListener("scroll", () => { if (choosing) { choosing = null; render(false); } }, {once: true, passive: true});
+  box.querySelector("button").focus({preventScroll: true});
 }
 
 /** The viewer's prompt in words that say what to do now (docs/renderer-contract.md
@@ -364,6 +477,14 @@ export function promptText(view) {
     // (short: on a phone the bar holds these words, "End your turn" and a suggestion in a
     // quarter of the window; three lines of words cut the first off, new-user trial)
     return "Move a Familiar to a highlighted space, or end your turn.";
+  }
+  const take = legal.find(takeFrom);
+  if (take) {
+    const tile = ((ctx.game || {}).assistants || []).find((t) => t.id === take.assistant);
+    const what = tile && /mushroom/i.test(`${tile.name} ${tile.text}`) ? "a Mushroom" : "a Spider";
+    const who = tile ? tile.name : "Assistant";
+    if (kind === "after_placement") return `Take ${what} with your ${who} (${click} a ringed one on the Forest), or end your turn.`;
+    if (legal.some((a) => a.type === "place")) return `Place an Action pawn, or take ${what} with your ${who} (a ringed one on the Forest).`;
   }
   // the Shapeshifter's spaces are highlighted with the placements': say why
   if (kind === "placement" && legal.some(familiarMove)) return `Place an Action pawn, or move a Familiar with your ${hiredName(ctx)}.`;
@@ -410,6 +531,26 @@ function forestScroller(wrap) {
   const box = el("div", {class: "doe-forest-box"}, frame, hint);
   wrap.addEventListener("scroll", () => forestCue(box), {passive: true});
   return box;
+}
+
+/** The seats' tabs where they were scrolled (a phone's row wider than the board), the shown
+ *  seat's tab wholly in the row. */
+function keepTabInView(tabs, left) {
+  if (!tabs) return;
+  tabs.scrollLeft = left;
+  const on = tabs.querySelector(".doe-tab.on");
+  const cue = () => {
+    // each end with more tabs beyond it fades out (more-left, more-right)
+    tabs.classList.toggle("more-left", tabs.scrollLeft > 2);
+    tabs.classList.toggle("more-right", tabs.scrollLeft + tabs.clientWidth < tabs.scrollWidth - 2);
+  };
+  tabs.addEventListener("scroll", cue, {passive: true});
+  if (on && tabs.scrollWidth > tabs.clientWidth + 1) {
+    const a = on.offsetLeft - tabs.offsetLeft, b = a + on.offsetWidth;
+    if (a < tabs.scrollLeft) tabs.scrollLeft = a;
+    else if (b > tabs.scrollLeft + tabs.clientWidth) tabs.scrollLeft = b - tabs.clientWidth;
+  }
+  cue();
 }
 
 /** Show the cue of each side that has more of the Forest beyond it (classes more-left,
