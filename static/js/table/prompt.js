@@ -261,7 +261,11 @@ function layout(pairs, spill = 0) {
     el("span", {class: "action-menu-title"}, spill === 0 ? `Choose: ${choices}` : "More choices"),
     el("button", {type: "button", class: "btn btn-small btn-secondary action-menu-close",
                   onclick: () => closeMenu(openMenu(), true)}, "Close")) : null;
-  const details = el("details", {class: "action-menu"}, summary, el("div", {class: "action-menu-body"}, head, groups));
+  // (a phone's sheet scrolls inside: a cue at its bottom edge while more lies below)
+  const cueNode = PHONE.matches ? el("div", {class: "menu-cue", "aria-hidden": "true"}, el("span", {}, "▾ more below")) : null;
+  const body = el("div", {class: "action-menu-body"}, head, groups, cueNode);
+  if (cueNode) body.addEventListener("scroll", () => sheetCue(body), {passive: true});
+  const details = el("details", {class: "action-menu"}, summary, body);
   // a phone's sheet goes once a choice in it is made (it covers the board the move changes)
   details.addEventListener("click", (ev) => {
     if (PHONE.matches && ev.target.closest(".action-menu-body button[data-action], .action-menu-body #hint-ask")) {
@@ -279,12 +283,18 @@ function layout(pairs, spill = 0) {
   return {nodes: [...bar.flatMap(([, l]) => l.map(([, b]) => b)), ...asking, details], details, more, key};
 }
 
-// ----- a phone's menu: a sheet below the bar --------------------------------------------------
+// ----- a phone's menu: a compact sheet below the bar ------------------------------------------
 
-// On a phone the open menu is a sheet under the bar, over the board, as tall as its choices
-// and at most the window below the bar (it scrolls inside): clipped inside the bar's quarter of
-// the window it showed two choices of twelve (the new-user trial). It closes by its toggle, its
-// Close button, Escape (keys.js) or a tap elsewhere.
+// On a phone the open menu is a sheet right under the bar, over the board. The bar and the
+// sheet together keep to a quarter of the window (issue 14: "the prompt bar never hides the
+// board"; the new-user trial's sheet covered 59-79 % of the screen): the sheet gets what the
+// bar leaves of that quarter and scrolls inside, with a cue while more lies below; the
+// prompt's words keep to one line meanwhile (lair.css). It closes by its toggle, its Close
+// button, Escape (keys.js), a tap elsewhere or a choice.
+
+/** The least height of a sheet: its head and one choice (a bar taller than its quarter, with
+ *  toasts, still leaves a usable sheet). */
+const SHEET_MIN = 92;
 
 /** The open menu (or null). */
 export function openMenu() {
@@ -299,10 +309,21 @@ export function closeMenu(details = openMenu(), refocus = false) {
   if (refocus) details.querySelector("summary").focus({preventScroll: true});
 }
 
-/** The sheet's top: the bar's bottom edge where it is now (CSS --menu-top). */
+/** The sheet's top: the bar's bottom edge where it is now (CSS --menu-top); its height at most
+ *  what the bar leaves of a quarter of the window (CSS --menu-room). */
 function placeSheet() {
   const r = dom.promptBar.getBoundingClientRect();
-  document.documentElement.style.setProperty("--menu-top", `${Math.max(0, Math.round(r.bottom))}px`);
+  const top = Math.max(0, Math.floor(r.bottom));
+  const room = Math.max(SHEET_MIN, Math.floor(window.innerHeight / 4 - (top - Math.max(0, r.top))));
+  document.documentElement.style.setProperty("--menu-top", `${top}px`);
+  document.documentElement.style.setProperty("--menu-room", `${room}px`);
+  const details = openMenu();
+  if (details) sheetCue(details.querySelector(".action-menu-body"));
+}
+
+/** The "more below" cue of the sheet `body` while it has more below its bottom edge. */
+function sheetCue(body) {
+  if (body) body.classList.toggle("scrolls-down", body.scrollTop + body.clientHeight < body.scrollHeight - 2);
 }
 let sheetQueued = false;
 const followBar = () => {
