@@ -158,7 +158,12 @@ let resizing = false;
 addEventListener("resize", () => {
   if (resizing) return;
   resizing = true;
-  requestAnimationFrame(() => { resizing = false; fitPrompt(); });
+  requestAnimationFrame(() => {
+    resizing = false;
+    fitPrompt();
+    const open = openMenu();
+    if (open && !PHONE.matches) fitMenu(open);
+  });
 });
 if (document.fonts && document.fonts.ready) document.fonts.ready.then(() => fitPrompt());
 
@@ -261,10 +266,10 @@ function layout(pairs, spill = 0) {
     el("span", {class: "action-menu-title"}, spill === 0 ? `Choose: ${choices}` : "More choices"),
     el("button", {type: "button", class: "btn btn-small btn-secondary action-menu-close",
                   onclick: () => closeMenu(openMenu(), true)}, "Close")) : null;
-  // (a phone's sheet scrolls inside: a cue at its bottom edge while more lies below)
-  const cueNode = PHONE.matches ? el("div", {class: "menu-cue", "aria-hidden": "true"}, el("span", {}, "▾ more below")) : null;
+  // (the open menu scrolls inside: a cue at its bottom edge while more lies below)
+  const cueNode = el("div", {class: "menu-cue", "aria-hidden": "true"}, el("span", {}, "▾ more below"));
   const body = el("div", {class: "action-menu-body"}, head, groups, cueNode);
-  if (cueNode) body.addEventListener("scroll", () => sheetCue(body), {passive: true});
+  body.addEventListener("scroll", () => sheetCue(body), {passive: true});
   const details = el("details", {class: "action-menu"}, summary, body);
   // a phone's sheet goes once a choice in it is made (it covers the board the move changes)
   details.addEventListener("click", (ev) => {
@@ -276,8 +281,7 @@ function layout(pairs, spill = 0) {
     menuOpen = details.open;
     numberButtons();
     if (details.open && PHONE.matches) placeSheet();
-    // Opening it from the bottom of the bar: show the choices, not just the toggle.
-    else if (details.open) details.querySelector(".action-menu-body").scrollIntoView({block: "nearest"});
+    else if (details.open) fitMenu(details);
     cue();
   });
   return {nodes: [...bar.flatMap(([, l]) => l.map(([, b]) => b)), ...asking, details], details, more, key};
@@ -320,6 +324,24 @@ function placeSheet() {
   const details = openMenu();
   if (details) sheetCue(details.querySelector(".action-menu-body"));
 }
+
+/** A desktop's open menu opens inside the bar: it gets what the rest of the bar leaves of the
+ *  bar's quarter of the window and scrolls inside itself, so the bar itself never scrolls and
+ *  the prompt's words stay whole at its top (the new-user trial, Evil Corp.: the bar scrolled
+ *  with its long menu and cut the prompt's first line). */
+function fitMenu(details) {
+  const body = details.querySelector(".action-menu-body");
+  if (!body) return;
+  body.style.maxHeight = "";
+  const bar = dom.promptBar;
+  const rest = bar.scrollHeight - body.getBoundingClientRect().height;
+  const room = Math.floor(window.innerHeight / 4 - rest - 1);
+  if (body.getBoundingClientRect().height > room) body.style.maxHeight = `${Math.max(MENU_MIN, room)}px`;
+  bar.scrollTop = 0;
+  sheetCue(body);
+}
+/** The least height of a desktop's open menu: two rows of choices. */
+const MENU_MIN = 80;
 
 /** The "more below" cue of the sheet `body` while it has more below its bottom edge. */
 function sheetCue(body) {
