@@ -3,7 +3,8 @@
 // it is BGA's status bar at the top of the table (sticky while the page scrolls; the board
 // starts below it), the CSS keeps it within a quarter of the window, a long list of choices goes
 // into one compact menu ("Choose: N choices"), grouped by kind, that opens inside the bar (on a
-// phone: as a sheet below the bar, over the board, scrolling within the window); when the
+// phone: as a sheet right below it, over the board) and scrolls inside itself, bar and menu
+// together within the quarter, the prompt's words whole at the bar's top; when the
 // buttons still do not fit that quarter, or a phone's one row of buttons, the least-used ones
 // ("Suggest a move", side actions) join the menu ("More: …") rather than hide below the bar's
 // edge; and it hides when it has nothing to offer (a spectator, a finished match) but its toasts.
