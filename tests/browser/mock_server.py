@@ -163,17 +163,21 @@ class Game:
         self.result: dict | None = None
         self.status = "active"
         self.seen_ids: set[str] = set()
+        self.wishes = 0  # extra choices ("Make wish 1"…), for a long menu: /mock/wishes
 
     def legal(self, seat: int | None) -> list[dict]:
         if self.result is not None or seat is None or seat != self.turn:
             return []
         acts = [{"type": "place", "cell": c} for c, o in self.cells.items() if o is None]
+        acts += [{"type": "wish", "n": n} for n in range(1, self.wishes + 1)]
         return acts + [{"type": "pass"}, {"type": "shout", "word": "boo"}, {"type": "gamble"}]
 
     @staticmethod
     def label(action: dict) -> str:
         if action["type"] == "place":
             return f"Claim cell {action['cell'][1:]}"
+        if action["type"] == "wish":
+            return f"Make wish {action['n']}"
         return {"pass": "Pass", "shout": "Shout “boo!”", "gamble": "Gamble (always refused)"}[action["type"]]
 
     def apply(self, seat: int, action: dict) -> None:
@@ -184,6 +188,8 @@ class Game:
             self.log.append({"text": f"{name} claims cell {action['cell'][1:]}.", "to": "all", "irreversible": False})
         elif action["type"] == "pass":
             self.log.append({"text": f"{name} passes.", "to": "all", "irreversible": False})
+        elif action["type"] == "wish":
+            self.log.append({"text": f"{name} makes wish {action['n']}.", "to": "all", "irreversible": False})
         elif action["type"] == "shout":
             self.gold[seat] += 1
             self.log.append({"text": f"{name} shouts “boo!” and finds 1 gold.", "to": "all", "irreversible": False})
@@ -417,6 +423,13 @@ def create_app() -> FastAPI:  # noqa: C901
         received.clear()
         chat_log.clear()
         stats.update(connects=0, attempts=[], refuse=0, refuse_code=1013, busy=0)
+        return {"ok": True}
+
+    @app.post("/mock/wishes")
+    async def wishes(count: int, match_id: str = "f1"):
+        """``count`` more choices for the seat to move ("Make wish 1"…): a long menu."""
+        game(match_id).wishes = count
+        await push_views(match_id)
         return {"ok": True}
 
     @app.post("/mock/drop")

@@ -129,7 +129,20 @@ PLAY_AND_HIRE_JS = """() => {
     hires: [...document.querySelectorAll("#ec-hire .ec-hcell[data-action]")].map(box),
   };
   const all = [...boxes.screen, ...boxes.boards, ...boxes.hires];
-  return {top, bottom: innerHeight, ...boxes,
+  // each applicant whole sideways: in the window, and not cut by a box that clips it (the
+  // phone's head line cut the row off at its right edge: the new-user trial)
+  const cut = [...document.querySelectorAll("#ec-hire .ec-hcell[data-action]")].filter((e) => {
+    const r = e.getBoundingClientRect();
+    let left = 0, right = innerWidth;
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      if (getComputedStyle(p).overflowX === "visible") continue;
+      const q = p.getBoundingClientRect();
+      left = Math.max(left, q.left + p.clientLeft);
+      right = Math.min(right, q.left + p.clientLeft + p.clientWidth);
+    }
+    return r.left < left - 0.5 || r.right > right + 0.5;
+  }).map((e) => e.getAttribute("aria-label") || e.textContent);
+  return {top, bottom: innerHeight, ...boxes, cut,
           shown: boxes.hires.length > 0 && boxes.boards.length > 0 &&
                  all.every(([t, b]) => t >= top - 0.5 && b <= innerHeight + 0.5)};
 }"""
@@ -142,7 +155,9 @@ def test_a_turn_to_play_or_hire_shows_screen_boards_and_applicants(browser, lair
     (the personnel department, below the boards) out of sight. The applicants she may hire now
     sit in a slim row under her screen: when that prompt arrives, her screen, the boards she
     may use and those applicants are all on screen below the prompt bar (4 players at 1366×768:
-    two usable boards). A click on one there hires it. Screenshots: decision/play-or-hire-<size>.png."""
+    two usable boards), each applicant whole (a phone's head line cut the row off at its right
+    edge: the new-user trial). A click on the last one there hires it. Screenshots:
+    decision/play-or-hire-<size>.png."""
     from playwright.sync_api import expect
     with at_a_day_turn_with_a_hire(browser, lair_server, size, players, monster=True) as page:
         try:
@@ -154,10 +169,52 @@ def test_a_turn_to_play_or_hire_shows_screen_boards_and_applicants(browser, lair
         screenshot(page, OUT / f"play-or-hire-{size}.png", full_page=False)
         print(f"\na turn to play or hire at {size}:", page.inner_text("#prompt-text"), got)
         assert got["shown"], ("screen, usable boards and applicants are not all on screen", got)
-        # the row's applicant hires, as the personnel department's does
-        cell = page.locator("#ec-hire .ec-hcell[data-action]").first
+        assert not got["cut"], ("an applicant is cut off at the side of the head line", got)
+        # the row's last applicant hires, as the personnel department's does
+        cell = page.locator("#ec-hire .ec-hcell[data-action]").last
         assert json.loads(cell.get_attribute("data-action"))["type"] == "hire"
         name = cell.locator(".ec-hname").text_content()
-        cell.click()
+        if size == "375x812":
+            cell.tap()
+        else:
+            cell.click()
         expect(page.locator("#log")).to_contain_text(re.compile(f"Morgana hired \\w+ {re.escape(name)} "))
         assert page.js_errors == []
+
+
+def test_every_applicant_on_the_phone_head_line_is_whole(browser, lair_server):
+    """The new-user trial, Evil Corp. at 375×812: the "Hire:" row on the head line of the
+    host's screen was cut off at its right edge (it scrolled sideways with no cue, the second
+    applicant cut in half, the third out of sight). The host plays by taps (deal 4, 4 players)
+    until a Day turn offers two applicants or more there: each is whole on the screen, and a
+    tap on the last one hires it. Screenshot: decision/hire-row-375x812.png."""
+    from playwright.sync_api import expect
+
+    from engines.base import Rng
+    from tests.browser.test_full_match import click_something
+    page = new_table(browser, lair_server, PHONE_812, "evil_corp", 4, bots=False)
+    try:
+        fill_and_start(page, seed=4)
+        rng, got = Rng(3), None
+        for _ in range(12):
+            assert wait_my_turn(page), "the match ended before a turn with applicants to hire"
+            page.wait_for_timeout(300)
+            if page.locator("#ec-hire .ec-hcell[data-action]").count() >= 2:
+                got = page.evaluate(PLAY_AND_HIRE_JS)
+                break
+            before = page.evaluate("document.body.dataset.version")
+            assert click_something(page, rng)
+            page.wait_for_function("(v) => document.body.dataset.version !== v || !!document.querySelector('.toast')",
+                                   arg=before, timeout=10_000)
+        assert got, "no Day turn offered two applicants on the head line"
+        page.locator("#ec-hire").scroll_into_view_if_needed()
+        screenshot(page, OUT / "hire-row-375x812.png", full_page=False)
+        print("\nthe head line's applicants at 375x812:", got)
+        assert not got["cut"], ("an applicant is cut off at the side of the head line", got)
+        cell = page.locator("#ec-hire .ec-hcell[data-action]").last
+        name = cell.locator(".ec-hname").text_content()
+        cell.tap()
+        expect(page.locator("#log")).to_contain_text(re.compile(f"Morgana hired \\w+ {re.escape(name)} "))
+        assert page.js_errors == []
+    finally:
+        page.context.close()

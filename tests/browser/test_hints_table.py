@@ -468,3 +468,65 @@ def test_a_late_viewer_reads_the_hint_between_the_right_moves(browser, server):
     finally:
         for c in ctxs:
             c.close()
+
+
+#: Each highlighted place on the board: whole in the window below the prompt bar (and the
+#: last-move line under it), or not; and whether it plays the move by itself (a button).
+HINT_PLACES_JS = """() => {
+  const bar = document.getElementById("prompt-bar").getBoundingClientRect();
+  const lm = document.getElementById("last-move-box");
+  const m = lm ? lm.getBoundingClientRect() : null;
+  const top = Math.max(bar.bottom, m && m.height ? m.bottom : 0);
+  return [...document.querySelectorAll("#board .hint-hit")].map((e) => {
+    const r = e.getBoundingClientRect();
+    return {top: Math.round(r.top), bottom: Math.round(r.bottom), plays: e.hasAttribute("data-action"),
+            whole: r.height > 0 && r.top >= top - 1 && r.bottom <= innerHeight + 1,
+            what: e.getAttribute("aria-label") || e.textContent.trim().slice(0, 30)};
+  });
+}"""
+
+
+def test_evil_corp_suggestion_comes_into_view_at_1366x768(browser, server):
+    """The new-user trial, Evil Corp. with 4 players at 1366×768: "Suggest a move" lit a
+    monster behind the screen, in view, and the settlement board's cell it goes to, below the
+    window; only the first lit place was brought into view. At each of Morgana's first turns
+    she scrolls to the top of the page (the wheel), clicks "Suggest a move": every lit place is
+    then whole in the window below the bar when they fit there together, else where the move
+    lands (or a lit button that plays it). Screenshots: hints/hint-in-view-<turn>.png."""
+    from engines.base import Rng
+    from tests.browser.test_full_match import click_something
+    page = new_table(browser, server, {"viewport": DESKTOP}, "evil_corp", 4, bots=False)
+    try:
+        fill_and_start(page, seed=1)
+        rng, checked = Rng(3), 0
+        for turn in range(6):
+            page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'"
+                                   " || document.body.dataset.finished === 'true'", timeout=30_000)
+            page.wait_for_timeout(300)  # (the decision is brought into view first)
+            page.mouse.move(640, 400)
+            page.mouse.wheel(0, -5000)  # up to the header, as a player looking at the round
+            page.wait_for_function("scrollY === 0")
+            if page.locator("#hint-ask").is_visible():
+                page.click("#hint-ask")
+                page.wait_for_function("document.body.dataset.hint !== 'asked'", timeout=30_000)
+                page.wait_for_timeout(400)  # (a smooth scroll would end; motion is reduced)
+                places = page.evaluate(HINT_PLACES_JS)
+                screenshot(page, OUT / f"hint-in-view-{turn}.png", full_page=False)
+                print(f"turn {turn}: {page.locator('#hint-answer .hint-label').inner_text()!r} {places}")
+                if places:
+                    checked += 1
+                    room = DESKTOP["height"] - page.evaluate("document.getElementById('prompt-bar').getBoundingClientRect().height")
+                    together = max(p["bottom"] for p in places) - min(p["top"] for p in places) <= room - 16
+                    if together:
+                        assert all(p["whole"] for p in places), (turn, "a lit place is out of view", places)
+                    else:
+                        assert places[-1]["whole"] or any(p["whole"] and p["plays"] for p in places), (turn, places)
+                page.click("#hint-answer .hint-dismiss")
+            before = page.evaluate("document.body.dataset.version")
+            assert click_something(page, rng)
+            page.wait_for_function("(v) => document.body.dataset.version !== v || !!document.querySelector('.toast')",
+                                   arg=before, timeout=10_000)
+        assert checked >= 3, checked
+        assert page.js_errors == []
+    finally:
+        page.context.close()

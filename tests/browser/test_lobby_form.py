@@ -149,3 +149,56 @@ def test_the_pictures_work_without_javascript(browser, lair_server):
             assert len(svg) < 20_000, (game, "keep the lobby light", len(svg))
     finally:
         ctx.close()
+
+
+# The games a stranger sees in the lobby (before a name): each one's picture, name, line and
+# rules link, whether the picture loaded, and whether any of it lies past the window's side.
+STRANGER_JS = """() => [...document.querySelectorAll("#games-shown .game-item")].map((li) => {
+  const img = li.querySelector("img.game-pic"), r = img ? img.getBoundingClientRect() : null;
+  const blurb = li.querySelector(".game-blurb"), b = blurb ? blurb.getBoundingClientRect() : null;
+  return {game: li.id.replace("about-", ""), src: img ? img.getAttribute("src") : null,
+          loaded: !!img && img.complete && img.naturalWidth > 0, alt: img ? img.getAttribute("alt") : null,
+          w: r ? r.width : 0, h: r ? r.height : 0, name: (li.querySelector(".game-name") || {}).innerText || "",
+          blurb: blurb ? blurb.innerText.trim() : "", shown: !!b && b.width > 0 && b.right <= innerWidth + 0.5,
+          rules: (li.querySelector("a[href^='/rules/']") || {href: ""}).href.replace(location.origin, ""),
+          wide: document.documentElement.scrollWidth > innerWidth};
+})"""
+
+
+@pytest.mark.parametrize("size", [{"width": 1366, "height": 768}, {"width": 375, "height": 812}])
+def test_a_stranger_sees_the_games_without_javascript(browser, lair_server, size):
+    """The new-user trial: the lobby of a stranger (before they give a name) was a plain form,
+    the games' pictures and lines only in the create form after it. Without JavaScript, at
+    1366×768 and at 375×812 (touch), a stranger reads each game: its picture, its name, a line
+    about it, its players and its rules link, which opens its rules summary; then they give
+    their name (by clicks, or taps) and the create form follows. Screenshots:
+    lobby/stranger-<width>.png."""
+    phone = size["width"] < 500
+    ctx = browser.new_context(viewport=size, java_script_enabled=False, has_touch=phone, is_mobile=phone)
+    try:
+        page = ctx.new_page()
+        page.goto(lair_server + "/")
+        assert page.locator("#name").is_visible() and not page.locator("#create-form").count()
+        page.wait_for_load_state("load")  # (the pictures loaded)
+        got = page.evaluate(STRANGER_JS)
+        screenshot(page, ARTIFACTS / "lobby" / f"stranger-{size['width']}.png", full_page=True)
+        print(got)
+        assert sorted(g["game"] for g in got) == sorted(TITLES), got
+        for g in got:
+            assert g["src"] == f"/static/img/games/{g['game']}.svg" and g["loaded"] and g["alt"] == "", g
+            assert g["name"] == TITLES[g["game"]] and len(g["blurb"]) > 30 and g["shown"], g
+            assert g["w"] >= (96 if phone else 140) and 1.5 <= g["w"] / g["h"] <= 1.7, g
+            assert g["rules"] == f"/rules/{g['game']}" and not g["wide"], g
+        rules = page.locator("#about-covil a[href='/rules/covil']")
+        rules.tap() if phone else rules.click()
+        page.wait_for_url(re.compile(r"/rules/covil$"))
+        page.go_back()
+        field = page.locator("#name")
+        field.tap() if phone else field.click()
+        page.keyboard.type("Morgana")
+        button = page.locator("#name-submit")
+        button.tap() if phone else button.click()
+        page.wait_for_selector("#create-form")
+        assert not page.locator("#games-shown").count()  # (the create form shows them now)
+    finally:
+        ctx.close()

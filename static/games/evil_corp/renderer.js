@@ -160,14 +160,13 @@ const CSS = `
 .ec-hname { font-size: 14px; font-weight: 600; max-width: 7rem; line-height: 1.1; }
 .ec-hire-all { min-height: 0; padding: .1rem .5rem; font-size: 14px; font-weight: 600;
   background: transparent; color: #fbf4e2; border: 1px solid #fbf4e288; }
-/* a phone: the screen's head keeps one line: your gold, then the applicants, a row that scrolls
-   sideways (the other coins and tokens are in your seat's panel) */
+/* a phone: the screen's head shows your gold, then the applicants, beside it when they fit,
+   else on a line of their own, wrapping: every applicant whole (a row that scrolled sideways
+   cut the second one in half and hid the third, with no cue: the new-user trial); the other
+   coins and tokens are in your seat's panel */
 @media (max-width: 600px) {
-  #ec-my-screen .ec-phead:has(> .ec-hire) { flex-wrap: nowrap; }
   #ec-my-screen .ec-phead:has(> .ec-hire) .ec-money > :not(:first-child) { display: none; }
-  #ec-my-screen .ec-phead:has(> .ec-hire) .ec-chip { min-width: 0; overflow: hidden; text-overflow: ellipsis; flex: 0 1 auto; }
-  .ec-hire { flex: 1 1 0; min-width: 6.5rem; flex-wrap: nowrap; overflow-x: auto; margin-left: 0; scrollbar-width: thin;
-    padding: 0 .3rem; border: 0; }
+  .ec-hire { flex: 1 1 auto; min-width: 0; flex-wrap: wrap; margin-left: 0; padding: 0 .3rem; border: 0; }
   .ec-hire > * { flex: none; }
   .ec-hcell { height: 44px; padding: 0 .3rem 0 .15rem; }  /* the touch-target floor, no more */
   .ec-hire-word .long, .ec-hname, .ec-hire-all { display: none; }

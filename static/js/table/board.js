@@ -254,7 +254,7 @@ export function inViewBelowBar(node) {
 
 /** The height of the window below the status bar once the page has scrolled (the bar sticks to
  *  the top of the window then). */
-function roomBelowBar() {
+export function roomBelowBar() {
   return window.innerHeight - topCover() - bottomCover();
 }
 

@@ -8,7 +8,7 @@
 
 import {actionNodes, el} from "../dom.js";
 import {act, busy, isLegal, label, uuid} from "./actions.js";
-import {bringIntoView, hintPlaces} from "./board.js";
+import {hintPlaces, revealBelowBar, roomBelowBar, visibleBand} from "./board.js";
 import {fitPrompt} from "./prompt.js";
 import {dom, promptKey, S, turnOf} from "./state.js";
 import {clearCode, toast} from "./toasts.js";
@@ -149,9 +149,9 @@ export function onHint(msg) {
     renderHint();
     // The suggestion in the bar, then the highlighted place on the board.
     showAnswer();
-    const first = lit.find((n) => dom.board.contains(n)) || lit[0];
-    for (const n of lit) if (dom.board.contains(n)) revealSideways(n);
-    if (first) bringIntoView(first);
+    const onBoard = lit.filter((n) => dom.board.contains(n));
+    for (const n of onBoard) revealSideways(n);
+    showPlaces(onBoard);
     return;
   }
   toast("The table moved on while the hint was thought over; ask again.", "info", "hint");
@@ -205,6 +205,29 @@ function answerBox() {
   if (!parts.length) return own;
   const top = Math.min(...parts.map((r) => r.top)), bottom = Math.max(...parts.map((r) => r.bottom));
   return {top, bottom, height: bottom - top};
+}
+
+/** Bring the suggested places (the renderer's order: what plays the move, a pick, where it
+ *  lands) into view below the bar: all of them when they fit in the window together, else
+ *  where the move lands (the last), with the first too when that fits. (Only the first was
+ *  brought into view: Evil Corp.'s suggestion lit a monster behind the screen, in view, and
+ *  the cell of a settlement board it goes to, below the window: the new-user trial, 1366×768.)
+ *  A place that plays the move by itself (a button) already whole in view is enough. */
+function showPlaces(nodes) {
+  const boxes = nodes.map((n) => n.getBoundingClientRect()).filter((r) => r.height);
+  if (!boxes.length) return;
+  const [bandTop, bandBottom] = visibleBand();
+  const inView = (r) => r.top >= bandTop - 1 && r.bottom <= bandBottom + 1;
+  if (boxes.every(inView)) return;
+  const top = Math.min(...boxes.map((r) => r.top)), bottom = Math.max(...boxes.map((r) => r.bottom));
+  if (bottom - top <= roomBelowBar() - 16) {
+    const at = (edge) => nodes.find((n) => n.getBoundingClientRect()[edge] === (edge === "top" ? top : bottom));
+    revealBelowBar(at("top"), at("bottom"));
+  } else if (!nodes.some((n) => n.dataset && n.dataset.action !== undefined && inView(n.getBoundingClientRect()))) {
+    // (Evil Corp.'s "Hire": its button in the screen's head line in view is enough, its twin
+    // in the applicants' queue far below)
+    revealBelowBar(nodes[nodes.length - 1], nodes[nodes.length - 1], nodes[0]);
+  }
 }
 
 /** A suggested place inside a box that scrolls sideways (a phone's row of tiles behind the

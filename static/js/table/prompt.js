@@ -3,7 +3,8 @@
 // it is BGA's status bar at the top of the table (sticky while the page scrolls; the board
 // starts below it), the CSS keeps it within a quarter of the window, a long list of choices goes
 // into one compact menu ("Choose: N choices"), grouped by kind, that opens inside the bar (on a
-// phone: as a sheet below the bar, over the board, scrolling within the window); when the
+// phone: as a sheet right below it, over the board) and scrolls inside itself, bar and menu
+// together within the quarter, the prompt's words whole at the bar's top; when the
 // buttons still do not fit that quarter, or a phone's one row of buttons, the least-used ones
 // ("Suggest a move", side actions) join the menu ("More: …") rather than hide below the bar's
 // edge; and it hides when it has nothing to offer (a spectator, a finished match) but its toasts.
@@ -158,7 +159,12 @@ let resizing = false;
 addEventListener("resize", () => {
   if (resizing) return;
   resizing = true;
-  requestAnimationFrame(() => { resizing = false; fitPrompt(); });
+  requestAnimationFrame(() => {
+    resizing = false;
+    fitPrompt();
+    const open = openMenu();
+    if (open && !PHONE.matches) fitMenu(open);
+  });
 });
 if (document.fonts && document.fonts.ready) document.fonts.ready.then(() => fitPrompt());
 
@@ -261,7 +267,11 @@ function layout(pairs, spill = 0) {
     el("span", {class: "action-menu-title"}, spill === 0 ? `Choose: ${choices}` : "More choices"),
     el("button", {type: "button", class: "btn btn-small btn-secondary action-menu-close",
                   onclick: () => closeMenu(openMenu(), true)}, "Close")) : null;
-  const details = el("details", {class: "action-menu"}, summary, el("div", {class: "action-menu-body"}, head, groups));
+  // (the open menu scrolls inside: a cue at its bottom edge while more lies below)
+  const cueNode = el("div", {class: "menu-cue", "aria-hidden": "true"}, el("span", {}, "▾ more below"));
+  const body = el("div", {class: "action-menu-body"}, head, groups, cueNode);
+  body.addEventListener("scroll", () => sheetCue(body), {passive: true});
+  const details = el("details", {class: "action-menu"}, summary, body);
   // a phone's sheet goes once a choice in it is made (it covers the board the move changes)
   details.addEventListener("click", (ev) => {
     if (PHONE.matches && ev.target.closest(".action-menu-body button[data-action], .action-menu-body #hint-ask")) {
@@ -272,19 +282,24 @@ function layout(pairs, spill = 0) {
     menuOpen = details.open;
     numberButtons();
     if (details.open && PHONE.matches) placeSheet();
-    // Opening it from the bottom of the bar: show the choices, not just the toggle.
-    else if (details.open) details.querySelector(".action-menu-body").scrollIntoView({block: "nearest"});
+    else if (details.open) fitMenu(details);
     cue();
   });
   return {nodes: [...bar.flatMap(([, l]) => l.map(([, b]) => b)), ...asking, details], details, more, key};
 }
 
-// ----- a phone's menu: a sheet below the bar --------------------------------------------------
+// ----- a phone's menu: a compact sheet below the bar ------------------------------------------
 
-// On a phone the open menu is a sheet under the bar, over the board, as tall as its choices
-// and at most the window below the bar (it scrolls inside): clipped inside the bar's quarter of
-// the window it showed two choices of twelve (the new-user trial). It closes by its toggle, its
-// Close button, Escape (keys.js) or a tap elsewhere.
+// On a phone the open menu is a sheet right under the bar, over the board. The bar and the
+// sheet together keep to a quarter of the window (issue 14: "the prompt bar never hides the
+// board"; the new-user trial's sheet covered 59-79 % of the screen): the sheet gets what the
+// bar leaves of that quarter and scrolls inside, with a cue while more lies below; the
+// prompt's words keep to one line meanwhile (lair.css). It closes by its toggle, its Close
+// button, Escape (keys.js), a tap elsewhere or a choice.
+
+/** The least height of a sheet: its head and one choice (a bar taller than its quarter, with
+ *  toasts, still leaves a usable sheet). */
+const SHEET_MIN = 92;
 
 /** The open menu (or null). */
 export function openMenu() {
@@ -299,10 +314,39 @@ export function closeMenu(details = openMenu(), refocus = false) {
   if (refocus) details.querySelector("summary").focus({preventScroll: true});
 }
 
-/** The sheet's top: the bar's bottom edge where it is now (CSS --menu-top). */
+/** The sheet's top: the bar's bottom edge where it is now (CSS --menu-top); its height at most
+ *  what the bar leaves of a quarter of the window (CSS --menu-room). */
 function placeSheet() {
   const r = dom.promptBar.getBoundingClientRect();
-  document.documentElement.style.setProperty("--menu-top", `${Math.max(0, Math.round(r.bottom))}px`);
+  const top = Math.max(0, Math.floor(r.bottom));
+  const room = Math.max(SHEET_MIN, Math.floor(window.innerHeight / 4 - (top - Math.max(0, r.top))));
+  document.documentElement.style.setProperty("--menu-top", `${top}px`);
+  document.documentElement.style.setProperty("--menu-room", `${room}px`);
+  const details = openMenu();
+  if (details) sheetCue(details.querySelector(".action-menu-body"));
+}
+
+/** A desktop's open menu opens inside the bar: it gets what the rest of the bar leaves of the
+ *  bar's quarter of the window and scrolls inside itself, so the bar itself never scrolls and
+ *  the prompt's words stay whole at its top (the new-user trial, Evil Corp.: the bar scrolled
+ *  with its long menu and cut the prompt's first line). */
+function fitMenu(details) {
+  const body = details.querySelector(".action-menu-body");
+  if (!body) return;
+  body.style.maxHeight = "";
+  const bar = dom.promptBar;
+  const rest = bar.scrollHeight - body.getBoundingClientRect().height;
+  const room = Math.floor(window.innerHeight / 4 - rest - 1);
+  if (body.getBoundingClientRect().height > room) body.style.maxHeight = `${Math.max(MENU_MIN, room)}px`;
+  bar.scrollTop = 0;
+  sheetCue(body);
+}
+/** The least height of a desktop's open menu: two rows of choices. */
+const MENU_MIN = 80;
+
+/** The "more below" cue of the sheet `body` while it has more below its bottom edge. */
+function sheetCue(body) {
+  if (body) body.classList.toggle("scrolls-down", body.scrollTop + body.clientHeight < body.scrollHeight - 2);
 }
 let sheetQueued = false;
 const followBar = () => {
