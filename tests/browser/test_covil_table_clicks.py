@@ -116,13 +116,13 @@ def _focus_rule(page) -> None:
     and acquiring is."""
     got = page.evaluate("""() => {
       const f = document.querySelector("#board [data-prompt-focus]");
-      const kind = !f ? null : ["cv-focus", "cv-combat", "cv-side", "cv-pool"].find((c) => f.classList.contains(c)) || f.className;
+      const kind = !f ? null : ["cv-focus", "cv-combat", "cv-hand", "cv-hall", "cv-pool"].find((c) => f.closest("." + c)) || f.className;
       return {focus: kind,
               mapPlayable: !!document.querySelector("#board .cv-map [data-action], #board .cv-map [data-pick]")};
     }""")
     acquire = any(a["type"] == "acquire" for a in actions(page))
     if got["mapPlayable"]:
-        assert got["focus"] in ("cv-focus", "cv-combat", "cv-side"), got
+        assert got["focus"] in ("cv-focus", "cv-combat", "cv-hand", "cv-hall"), got
     elif acquire and not page.locator("#board .cv-combat, #board .cv-pay").count():
         assert got["focus"] == "cv-pool", got
 
@@ -194,7 +194,7 @@ def _map_shapes(page) -> None:
 
 PAYABLE_IN_VIEW_JS = """() => {
   const bar = document.getElementById("prompt-bar").getBoundingClientRect();
-  return [...document.querySelectorAll("#board .cv-side .cv-card[data-action]")].some((c) => {
+  return [...document.querySelectorAll("#board .cv-hand .cv-card[data-action], #board .cv-hall.mine .cv-card[data-action]")].some((c) => {
     const a = JSON.parse(c.dataset.action), r = c.getBoundingClientRect();
     return (a.type === "pay_minion" || a.type === "pay_relic") && r.height > 0
       && r.top >= Math.max(0, bar.bottom) - 2 && r.bottom <= innerHeight + 2;
@@ -499,7 +499,7 @@ BELOW_BAR_JS = """(sel) => {
 # where the prompt bar, the map, its zones to act in, the pool and the side column are (for a
 # failure's message)
 GEOMETRY_JS = """() => Object.fromEntries(["#prompt-bar", "#last-move-box", "#board .cv-map", "#board .cv-map .cv-focus",
-  "#board .cv-pool", "#board .cv-pool .cv-card", "#board .cv-side"].map((s) => {
+  "#board .cv-pool", "#board .cv-pool .cv-card", "#board .cv-hand", "#board .cv-hall.mine"].map((s) => {
   const e = document.querySelector(s), r = e ? e.getBoundingClientRect() : null;
   return [s, r ? [Math.round(r.top), Math.round(r.bottom)] : null];
 }).concat([["scrollY", scrollY]]))"""
@@ -731,7 +731,7 @@ def _paying_marked(page, given: list[dict], name: str, phone: bool) -> None:
         assert band[0].startswith("Paying ") and band[0].endswith(" gold") and band[1:] == ["goes back to the pool on Confirm"], band
         assert c.get_attribute("data-action") is None and c.locator(".ex", has_text="Ready").count() == 0
         assert name in c.get_attribute("aria-label")
-    hand = page.locator("#board .cv-side .cv-card.relic.paying")
+    hand = page.locator("#board .cv-hand .cv-card.relic.paying")
     assert hand.count() == len(relics), (hand.count(), relics)
     for i in range(len(relics)):
         band = hand.nth(i).locator(".cv-paying-band").inner_text().split("\n")
