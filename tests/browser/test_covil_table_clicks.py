@@ -860,3 +860,96 @@ def test_covil_afternoon_second_row_card_in_view(browser, lair_server, size):
         assert page.js_errors == []
     finally:
         page.context.close()
+
+
+# What a player buys and pays with while acquiring is open: every card of the pool they can pay
+# for, every card of their Champions Hall and every Power Relic in their hand, each wholly in the
+# window below the prompt bar (and inside it sideways); with ``extra`` selectors that must be
+# shown too (the zones to act in, the day's bar...).
+TOGETHER_JS = """(extra) => {
+  const bar = document.getElementById("prompt-bar").getBoundingClientRect();
+  const top = Math.max(0, bar.bottom);
+  const out = {top: Math.round(top), vh: innerHeight, scrollY, missing: []};
+  const groups = {pool: "#board .cv-pool .cv-card[data-action]", hall: "#board .cv-hall.mine > .cv-cards > .cv-card",
+                  hand: "#board .cv-hand .cv-card.relic"};
+  for (const s of extra) groups[s] = s;
+  for (const [name, sel] of Object.entries(groups)) {
+    const cards = [...document.querySelectorAll(sel)];
+    out[name] = cards.length;
+    for (const c of cards) {
+      const r = c.getBoundingClientRect();
+      if (!(r.height > 0 && r.top >= top - 1 && r.bottom <= innerHeight + 1 && r.left >= -1 && r.right <= innerWidth + 1))
+        out.missing.push(`${name} ${Math.round(r.top)}..${Math.round(r.bottom)}`);
+    }
+  }
+  return out;
+}"""
+
+
+def _together(page, extra: tuple[str, ...] = ()) -> dict:
+    """TOGETHER_JS once it holds (the table brings the place to decide into view after a view is
+    drawn), else as it is after 5 s; the test never scrolls."""
+    try:
+        page.wait_for_function(f"({TOGETHER_JS})({json.dumps(list(extra))}).missing.length === 0", timeout=5000)
+    except PlaywrightTimeout:
+        pass
+    return page.evaluate(TOGETHER_JS, list(extra))
+
+
+def test_covil_acquiring_shows_pool_hall_and_hand_together(browser, lair_server):
+    """New-user trial (issue 14) at 1366×768, 4 players, the Afternoon turn's prompt with
+    acquiring open: the Mercenary pool ran from y 531 to 1277 (its last row cut off), the Power
+    Relics in hand needed a scroll and the Champions Hall stood in a narrow column of two. Now,
+    when the prompt arrives (a move, acquiring open too), every card of the pool the player can
+    pay for, every Minion of their hall and every Power Relic in their hand lie in the window
+    below the prompt bar together with the zones to act in, without a scroll; once the move is
+    made ("Acquire a Minion") too. The pool's small cards show their full card on hover (the
+    ability's words). At 1920×1080, the page at rest, the map, the pool, the hand, the hall and
+    the day's bar with the victory points are all in the window.
+    Screenshots: covil-table-acquire-together-{1366,move,1920}-desktop.png."""
+    from tests.browser.test_full_match import fill_and_start
+    from tests.browser.test_layout import DESKTOP_768, new_table
+    page = new_table(browser, lair_server, DESKTOP_768, "covil", 4, bots=False)
+    fill_and_start(page, seed=AFTERNOON_SEED)
+    clicks = Clicks()
+    try:
+        _to_afternoon(page, clicks, False, shots=False)
+        assert any(a["type"] == "acquire" for a in actions(page)), actions(page)
+        assert page.locator("#board [data-pick]").count(), "a troop to move"
+        got = _together(page, ("#board .cv-map .cv-focus",))
+        page.mouse.move(1, 1)
+        _shot(page, "acquire-together-1366")
+        print("\nacquiring open at 1366x768:", got)
+        assert got["pool"] >= 3 and got["hall"] >= 5 and got["hand"] >= 1, got
+        assert not got["missing"], ("pool, hall and hand not in one window with the zones", got)
+        # a small pool card's full card on hover: the ability's words the small card leaves out
+        card = page.locator("#board .cv-pool .cv-card[data-action]").filter(has=page.locator(".tx")).first
+        words = card.locator(".tx").text_content().strip()
+        name = card.locator(".nm").text_content()
+        assert words and not card.locator(".tx").is_visible(), words
+        card.hover()
+        pop = page.locator(".card-pop")
+        pop.wait_for(state="visible", timeout=3000)
+        assert name in pop.inner_text() and words in pop.inner_text(), (name, words, pop.inner_text())
+        page.mouse.move(1, 1)
+        pop.wait_for(state="detached", timeout=3000)
+        # the move made, the same turn asks to acquire: still all in one window
+        click(page, "#board [data-pick]", clicks)
+        click_action(page, next(a for a in actions(page) if "to" in a and "from" in a), clicks)
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
+        assert page.locator("#prompt-text").inner_text().startswith("Acquire")
+        got = _together(page)
+        page.mouse.move(1, 1)
+        _shot(page, "acquire-together-move")
+        assert not got["missing"], ("pool, hall and hand not in one window on the acquire prompt", got)
+        # 1920x1080, the page at rest: everything a player uses is in the window
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(300)
+        got = page.evaluate(TOGETHER_JS, ["#board .cv-map", "#board .cv-top .cv-bar", "#board .cv-standing"])
+        _shot(page, "acquire-together-1920")
+        print("at 1920x1080:", got)
+        assert not got["missing"], ("not everything a player uses is in the window at 1920x1080", got)
+        assert page.js_errors == []
+    finally:
+        page.context.close()
