@@ -139,7 +139,7 @@ def _standing_and_fit(page) -> None:
     names = [n.strip() for n in page.locator("#seats .seat-name").all_inner_texts()]
     assert len(names) == 2
     scores = page.locator("#seats .seat-score").all_inner_texts()
-    assert len(scores) == 2 and all(re.fullmatch(r"Score\s+\d+", t.strip()) for t in scores), scores
+    assert len(scores) == 2 and all(re.match(r"Score\s+\d+", t.strip()) for t in scores), scores
     line = page.locator("#board .cv-standing").inner_text()
     assert line.startswith("Victory points now"), line
     for n in names:  # the name, the victory points icon (titled) and the number
@@ -147,9 +147,7 @@ def _standing_and_fit(page) -> None:
     assert page.locator("#board .cv-standing svg title", has_text="victory points").count() >= 2
     # "VP" is no word of the table (issue 14 "Names, not codes"): board, log, cards, labels
     assert not re.search(r"\bVP\b", visible_text(page)), "VP abbreviation on the table"
-    own = re.search(r"others see (\d+)", line)
-    if own:  # your own VP counts your hidden relics; the seat panel shows what others see
-        assert own.group(1) == page.locator("#seats .seat-panel.is-you .seat-score strong").inner_text()
+    _scores_agree(page)
     text = visible_text(page)
     assert "Dominance now" not in text and "Night fee (+2 gold) to" in text
     # the header names the round as the rulebook and the board do: "Day 1", never "Round 1"
@@ -168,6 +166,33 @@ def _standing_and_fit(page) -> None:
         .filter((t) => t.scrollHeight > t.clientHeight + 1 || t.getBoundingClientRect().bottom
                  > t.closest('.cv-card').getBoundingClientRect().bottom + 1).map((t) => t.textContent)""")
     assert not cut, f"card texts cut: {cut}"
+
+
+def _scores_agree(page) -> dict:
+    """The new-user trial: a seat's score showed 17 while the "Victory points now" line said
+    "20 (others see 17)" and the end would count 20. Each seat panel's score is the number the
+    line gives that seat, with the same note: your own counts the gold on your Power Relics in
+    hand (the end counts it) and says what the others see, that is your score less that gold;
+    another seat's says how many of its Power Relics are hidden. Returns {name: (score, note)}."""
+    line = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#board .cv-standing .cv-vp')]
+        .map((e) => [e.querySelector('b').textContent, e.innerText.replace(/\\s+/g, ' ').trim()]))""")
+    panels = page.locator("#seats .seat-panel").evaluate_all("""els => els.map((p) => ({
+        name: p.querySelector('.seat-name').textContent, you: p.classList.contains('is-you'),
+        score: p.querySelector('.seat-score strong').textContent,
+        note: (p.querySelector('.seat-score-note') || {textContent: ''}).textContent.trim()}))""")
+    out = {}
+    for p in panels:
+        words = line[p["name"]]
+        assert words == f"{p['name']} {p['score']}" + (f" {p['note']}" if p["note"] else ""), (p, words)
+        out[p["name"]] = (int(p["score"]), p["note"])
+        if p["you"]:
+            gold = sum(int(c.get_attribute("aria-label").split()[1]) for c in
+                       page.locator("#board .cv-hand .cv-card.relic .top [aria-label^='worth']").all())
+            seen = re.fullmatch(r"\(others see (\d+)\)", p["note"])
+            assert (seen and int(seen.group(1)) == int(p["score"]) - gold) if gold else not p["note"], (p, gold)
+        else:
+            assert p["note"] == "" or re.fullmatch(r"\+ \d+ hidden relics?", p["note"]), p
+    return out
 
 
 def _map_shapes(page) -> None:
@@ -933,6 +958,19 @@ def test_covil_acquiring_shows_pool_hall_and_hand_together(browser, lair_server)
         assert name in pop.inner_text() and words in pop.inner_text(), (name, words, pop.inner_text())
         page.mouse.move(1, 1)
         pop.wait_for(state="detached", timeout=3000)
+        # a Power Relic's full card speaks of the solo game's dummy players only in a solo match
+        relic = page.locator("#board .cv-hand .cv-card.relic").first
+        relic.locator(".nm").hover()
+        pop.wait_for(state="visible", timeout=3000)
+        assert relic.locator(".nm").text_content() in pop.inner_text()
+        assert "dumm" not in pop.inner_text().lower(), pop.inner_text()
+        page.mouse.move(1, 1)
+        pop.wait_for(state="detached", timeout=3000)
+        # every seat's score as the "Victory points now" line counts it (the trial: 17 on the
+        # seat, "20 (others see 17)" on the line)
+        scores = _scores_agree(page)
+        assert scores["Morgana"][1].startswith("(others see"), scores
+        assert all(note.startswith("+ 2 hidden relics") for name, (_, note) in scores.items() if name != "Morgana"), scores
         # the move made, the same turn asks to acquire: still all in one window
         click(page, "#board [data-pick]", clicks)
         click_action(page, next(a for a in actions(page) if "to" in a and "from" in a), clicks)

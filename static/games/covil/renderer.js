@@ -491,30 +491,47 @@ function keyRows(g) {
 }
 
 /** Who is winning (rulebook "Final Scoring"): each owner's Victory Points if the game ended
- *  now, best first. ``vp`` counts what this viewer may see: another player's Power Relics in
- *  hand are hidden, so their gold is left out and the number of such cards is said. */
-function vpTitle(p) {
+ *  now, best first. ``vp`` counts what this viewer may see: your own Power Relics in hand count
+ *  (each gold on one is a victory point at the end), another player's are hidden, so their gold
+ *  is left out and the number of such cards is said. */
+function vpTitle(g, p) {
   const parts = [p.destroyed || p.fortress === null ? "none for a fortress" : "5 for the fortress",
     `${p.gold} gold in the Treasury`, "Minions' costs", "Influence"];
   if (p.hand) parts.push("your Power Relics in hand");
-  return `Victory points if the game ended now: ${parts.join(", ")}`
-    + (!p.hand && p.hand_count ? ` (+ the gold on ${plural(p.hand_count, "hidden Power Relic")})` : "");
+  return `Victory points if the game ended now: ${parts.join(", ")}.`
+    + (p.hand && p.hand.length ? ` Your Power Relics are hidden from the other players: they see ${publicVp(g, p)}.` : "")
+    + (!p.hand && p.hand_count ? ` The gold on ${plural(p.hand_count, "hidden Power Relic")} in hand counts too at the end; it is not shown.` : "");
 }
 /** The VP other seats see for ``p`` (its Power Relics in hand are hidden from them). */
 function publicVp(g, p) {
   return p.vp - (p.hand || []).reduce((sum, r) => sum + ((g.relics[r] || {}).gold || 0), 0);
+}
+/** Beside a score: what the others see of yours, or another seat's hidden Power Relics. */
+function scoreNote(g, p) {
+  if (p.hand) return p.hand.length ? `(others see ${publicVp(g, p)})` : null;
+  return p.hand_count ? `+ ${plural(p.hand_count, "hidden relic")}` : null;
+}
+
+/** The seat panel's score (docs/renderer-contract.md `seatScore`), as the "Victory points now"
+ *  line counts it (new-user trial: your seat showed 25, the line "30 (others see 25)"): your
+ *  own with the gold on your Power Relics in hand and what the others see beside it; another
+ *  seat's without its hidden Power Relics, their number beside it. */
+export function seatScore(seat, view) {
+  const g = view && view.game;
+  const p = g && (g.owners || []).find((q) => q.seat === seat);
+  if (!p || typeof p.vp !== "number") return null;
+  return {value: p.vp, note: scoreNote(g, p), title: vpTitle(g, p)};
 }
 function standing(g) {
   if (!g.owners.some((p) => typeof p.vp === "number")) return null;
   const order = g.owners.map((p, o) => o).sort((a, b) => g.owners[b].vp - g.owners[a].vp);
   const items = order.map((o, i) => {
     const p = g.owners[o];
-    return el("span", {class: "it cv-vp", dataset: {owner: String(o)}, title: vpTitle(p)},
+    return el("span", {class: "it cv-vp", dataset: {owner: String(o)}, title: vpTitle(g, p)},
       i === 0 && order.length > 1 && p.vp > g.owners[order[1]].vp ? crownIcon(16) : null,
       el("b", {style: `color:${ownerColor(g, o)}`}, ownerName(g, o)), " ",
       el("span", {class: "it cv-vp-n"}, vpIcon(18), el("b", {}, String(p.vp))),
-      !p.hand && p.hand_count ? el("span", {class: "cv-small"}, ` + ${plural(p.hand_count, "hidden relic")}`) : null,
-      p.hand && p.hand.length ? el("span", {class: "cv-small"}, ` (others see ${publicVp(g, p)})`) : null);
+      scoreNote(g, p) ? el("span", {class: "cv-small"}, ` ${scoreNote(g, p)}`) : null);
   });
   const sig = order.map((o) => `${o}:${g.owners[o].vp}:${g.owners[o].hand_count}`).join("|");
   return mark(el("div", {class: "cv-bar cv-standing", role: "status", "aria-label": "Victory points now"},
@@ -976,7 +993,7 @@ function relicFull(g, r, paying = null) {
     paying ? el("p", {}, `Given in payment for ${paying.name}: discarded from your hand when the payment is confirmed. ` +
       "To keep it, cancel the payment (no card is then paid).") : null,
     el("p", {class: "cv-small"}, `Worth ${d.gold} gold when paying. Activate it for its instant ability; while active it gives its bonus.` +
-      (d.target ? ` Solo dummies read its terrain (${d.target}).` : "")));
+      (d.target && g.owners.some((p) => p.dummy) ? ` The dummy players read its terrain (${d.target}).` : "")));
 }
 /** A Power Relic card; `paying`: as minionCard's. */
 function relicCard(ctx, r, action, paying = null) {
@@ -1104,8 +1121,8 @@ function hallPanel(ctx, o) {
     el("div", {class: "hd"},
       el("h3", {style: `color:${color}`}, `${ownerName(g, o)}${p.dummy ? " (dummy)" : ""}${mine ? " (you)" : ""}`,
         g.first === o ? scepterIcon(18) : null),
-      typeof p.vp === "number" ? el("span", {class: "it cv-vp", title: vpTitle(p)}, vpIcon(20), el("b", {}, String(p.vp)),
-        !p.hand && p.hand_count ? el("span", {class: "cv-small"}, `+ ${p.hand_count} hidden`) : null) : null,
+      typeof p.vp === "number" ? el("span", {class: "it cv-vp", title: vpTitle(g, p)}, vpIcon(20), el("b", {}, String(p.vp)),
+        scoreNote(g, p) ? el("span", {class: "cv-small"}, scoreNote(g, p)) : null) : null,
       el("span", {class: "it", title: `Treasury: ${p.gold} gold of at most ${p.cap}`}, goldIcon(p.gold, 22), el("span", {class: "cv-small"}, `of ${p.cap}`)),
       el("span", {class: "it", title: p.fortress === null ? "no fortress yet" : `fortress in zone ${p.fortress}`},
         fortressIcon(color, null, p.destroyed, 22, markOf(g, o)), p.fortress === null ? "—" : `zone ${p.fortress}`,
