@@ -240,8 +240,12 @@ function layout(pairs, spill = 0) {
        ...rest.filter(([t]) => KEEP_IN_BAR.has(t)).reverse(), ...bar.slice(0, 1)];
   const ask = askShown();
   const candidates = (ask ? 1 : 0) + order.length;
-  const hintIn = ask && spill > 0;
-  const moved = order.slice(0, Math.max(0, spill - (ask ? 1 : 0)));
+  // "Suggest a move" joins the menu first, but on a phone only after the side actions: one tap
+  // reaches it there too (new-user trial: Covil's Afternoon put it behind "3 more", while the
+  // other games showed it in the row)
+  const askAt = ask ? (PHONE.matches ? order.filter(([t]) => !KEEP_IN_BAR.has(t)).length : 0) : Infinity;
+  const hintIn = spill > askAt;
+  const moved = order.slice(0, Math.max(0, spill > askAt ? spill - 1 : spill));
   bar = bar.filter((k) => !moved.includes(k));
   menu = [...menu, ...moved.reverse()];
   const more = spill < candidates;
