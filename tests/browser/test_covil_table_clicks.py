@@ -991,3 +991,54 @@ def test_covil_acquiring_shows_pool_hall_and_hand_together(browser, lair_server)
         assert page.js_errors == []
     finally:
         page.context.close()
+
+
+def test_covil_desktop_bar_with_its_menu_open_keeps_under_22_percent(browser, lair_server):
+    """New-user trial at 1366×768 (4 players): Covil's prompt bar with its menu of choices open
+    (the attacks' long labels: "Ranged attack from C exhausting Slinger (strength 3)") took
+    25.0 % of the window, at the limit. The host plays by clicks until a turn whose choices wait
+    in the bar's menu, opens it by a click: the bar, menu open, keeps within 22 % of the window,
+    the menu's choices scroll inside it with a cue, and a click on one of them plays it.
+    Screenshot: covil-table-bar-menu-desktop.png."""
+    from engines.base import Rng
+    from tests.browser.test_full_match import click_something, fill_and_start
+    from tests.browser.test_layout import DESKTOP_768, new_table
+    page = new_table(browser, lair_server, DESKTOP_768, "covil", 4, bots=False)
+    fill_and_start(page, seed=2)
+    rng = Rng(2)
+    try:
+        found = False
+        for _ in range(80):
+            assert my_turn(page) or page.wait_for_function(
+                "document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'"
+                " || document.body.dataset.finished === 'true'", timeout=20_000)
+            if page.evaluate("document.body.dataset.finished") == "true":
+                break
+            if page.locator("#prompt-actions details.action-menu > summary").count():
+                found = True
+                break
+            before = version(page)
+            assert click_something(page, rng)
+            wait_new_view(page, before)
+        assert found, "no turn offered its choices in the bar's menu"
+        page.locator("#prompt-actions details.action-menu > summary").click()
+        page.wait_for_function("document.querySelector('#prompt-actions details.action-menu').open")
+        page.wait_for_timeout(200)
+        got = page.evaluate("""() => { const bar = document.getElementById("prompt-bar");
+          return {share: bar.getBoundingClientRect().height / innerHeight, scrolls: bar.scrollHeight > bar.clientHeight + 1,
+                  cue: bar.classList.contains("scrolls-down"),
+                  choices: bar.querySelectorAll(".action-menu-body button[data-action]").length}; }""")
+        page.mouse.move(1, 1)
+        _shot(page, "bar-menu")
+        print("\nthe bar with its menu open at 1366x768:", got)
+        assert got["choices"] >= 2, got
+        assert got["share"] <= 0.22 + 1e-3, ("the bar with its menu open takes over 22 % of the window", got)
+        assert not got["scrolls"] or got["cue"], ("the menu scrolls inside the bar without a cue", got)
+        # the last choice, scrolled to inside the bar, plays by a click
+        last = page.locator("#prompt-actions .action-menu-body button[data-action]").last
+        before = version(page)
+        last.click()
+        wait_new_view(page, before)
+        assert page.js_errors == []
+    finally:
+        page.context.close()

@@ -139,6 +139,9 @@ svg .legal:focus .hit,svg [data-pick]:focus .hit{stroke:#000;stroke-width:4}
 .cv-compact .cv-card .ab{flex-wrap:wrap;overflow-wrap:normal;padding:2px 3px 0}
 .cv-compact .cv-card .ex{gap:2px;padding:2px 3px;letter-spacing:-.2px}.cv-compact .cv-card .ex .cv-icon{width:16px;height:16px}
 .cv-compact .cv-cards{gap:4px}.cv-hall.cv-compact{padding:8px 6px}}
+/* Desktops: the prompt bar, its menu open, within 22 % of the window (new-user trial: 25.0 %
+   with Covil's long attack labels, at the limit; lair.css --prompt-bar-max) */
+@media (min-width:721px){:root{--prompt-bar-max:22dvh}}
 .cv-why{background:#fff4d6;border:1px solid #e0a526;border-radius:8px;padding:4px 8px;margin:4px 0;font-size:14px}
 .cv-full{display:flex;flex-direction:column;gap:4px;max-width:240px}
 .cv-full p{margin:0}
@@ -568,7 +571,8 @@ export function promptText(view) {
       : `Move: ${click} a ${zones} to move the picked troop there${cancel}.`;
   }
   if (moves.length) {
-    if (short) return `Move: ${click} a troop ringed in white, then a ${zones}; other actions below.`;
+    // (two lines at 375 px: the other actions are the row of buttons right under them)
+    if (short) return `Move: ${click} a troop ringed in white, then a ${zones}.`;
     return moves.some((a) => a.type === "move")
       ? `Move a troop: ${click} one of your standing troops (ringed in white), then the zone to go to. Other troop actions and attacks are in the bar.`
       : `Move a troop: ${click} the troop (ringed in white), then a ${zones}.`;
@@ -689,8 +693,12 @@ export function labelText(text, view) {
     const price = typeof me.relic_price === "number" ? `${me.relic_price} gold, ` : "";
     return `Buy a Power Relic (${price}apart from this payment)`;
   }
+  // a phone's one row of buttons: "Undo" leaves room for "Suggest a move" beside it (new-user
+  // trial: "Suggest a move" waited behind the bar's "N more")
+  if (words === "Undo my last move" && NARROW.matches) return "Undo";
   return words === "Done responding" && top && top.kind === "combat" && top.side === "atk" ? "Pass" : words;
 }
+const NARROW = matchMedia("(max-width: 720px)");
 
 // ----- map -----------------------------------------------------------------------------------
 const S = 6;    // viewBox scale: zones are placed on 0..100, drawn on 0..600
