@@ -129,7 +129,7 @@ svg .legal:focus .hit,svg [data-pick]:focus .hit{stroke:#000;stroke-width:4}
 .cv-hp-flag{display:none}.cv-hp-badge{display:inline}
 .cv-map text.cv-zl{font-size:29px;transform:translateY(1px)}.cv-map .cv-hp-badge text{font-size:19.5px}
 .cv-card .ex .cv-icon,.cv-panel h3 .cv-icon{width:22px;height:22px}}
-/* Desktops: small cards in the Mercenary pool, your hall and your hand (.cv-compact): the
+/* Desktops: small cards in the Mercenary pool, the halls and your hand (.cv-compact): the
    class, the cost, the name, the ability and the token; the family and the ability's words on
    the full card (hover, focus or long-press). Three pool cards to a row beside the map, six
    Minions to a row in the hall at 1366x768. */
@@ -138,7 +138,8 @@ svg .legal:focus .hit,svg [data-pick]:focus .hit{stroke:#000;stroke-width:4}
 .cv-compact .cv-card .top{padding:2px 4px}
 .cv-compact .cv-card .ab{flex-wrap:wrap;overflow-wrap:normal;padding:2px 3px 0}
 .cv-compact .cv-card .ex{gap:2px;padding:2px 3px;letter-spacing:-.2px}.cv-compact .cv-card .ex .cv-icon{width:16px;height:16px}
-.cv-compact .cv-cards{gap:4px}.cv-hall.cv-compact{padding:8px 6px}}
+.cv-compact .cv-cards{gap:4px}.cv-hall.cv-compact{padding:8px 6px}
+.cv-halls{grid-template-columns:repeat(auto-fill,minmax(360px,1fr))}}
 /* Desktops: the prompt bar, its menu open, within 22 % of the window (new-user trial: 25.0 %
    with Covil's long attack labels, at the limit; lair.css --prompt-bar-max) */
 @media (min-width:721px){:root{--prompt-bar-max:22dvh}}
@@ -1124,7 +1125,7 @@ function hallPanel(ctx, o) {
     ? legal.find((a) => (a.type === "command" || a.type === "defend" || a.type === "pay_minion" || (a.type === "effect" && Object.keys(a).length === 2)) && a.slot === i)
     : null);
   const standing = p.troops.filter((t) => t.up).length;
-  const hall = el("div", {class: `cv-panel cv-hall${mine ? " mine cv-compact" : ""}`, style: `border-left-color:${color}`,
+  const hall = el("div", {class: `cv-panel cv-hall cv-compact${mine ? " mine" : ""}`, style: `border-left-color:${color}`,
                           role: "region", "aria-label": `Champions Hall of ${ownerName(g, o)}`},
     el("div", {class: "hd"},
       el("h3", {style: `color:${color}`}, `${ownerName(g, o)}${p.dummy ? " (dummy)" : ""}${mine ? " (you)" : ""}`,
