@@ -116,13 +116,13 @@ def _focus_rule(page) -> None:
     and acquiring is."""
     got = page.evaluate("""() => {
       const f = document.querySelector("#board [data-prompt-focus]");
-      const kind = !f ? null : ["cv-focus", "cv-combat", "cv-side", "cv-pool"].find((c) => f.classList.contains(c)) || f.className;
+      const kind = !f ? null : ["cv-focus", "cv-combat", "cv-hand", "cv-hall", "cv-pool"].find((c) => f.closest("." + c)) || f.className;
       return {focus: kind,
               mapPlayable: !!document.querySelector("#board .cv-map [data-action], #board .cv-map [data-pick]")};
     }""")
     acquire = any(a["type"] == "acquire" for a in actions(page))
     if got["mapPlayable"]:
-        assert got["focus"] in ("cv-focus", "cv-combat", "cv-side"), got
+        assert got["focus"] in ("cv-focus", "cv-combat", "cv-hand", "cv-hall"), got
     elif acquire and not page.locator("#board .cv-combat, #board .cv-pay").count():
         assert got["focus"] == "cv-pool", got
 
@@ -139,7 +139,7 @@ def _standing_and_fit(page) -> None:
     names = [n.strip() for n in page.locator("#seats .seat-name").all_inner_texts()]
     assert len(names) == 2
     scores = page.locator("#seats .seat-score").all_inner_texts()
-    assert len(scores) == 2 and all(re.fullmatch(r"Score\s+\d+", t.strip()) for t in scores), scores
+    assert len(scores) == 2 and all(re.match(r"Score\s+\d+", t.strip()) for t in scores), scores
     line = page.locator("#board .cv-standing").inner_text()
     assert line.startswith("Victory points now"), line
     for n in names:  # the name, the victory points icon (titled) and the number
@@ -147,9 +147,7 @@ def _standing_and_fit(page) -> None:
     assert page.locator("#board .cv-standing svg title", has_text="victory points").count() >= 2
     # "VP" is no word of the table (issue 14 "Names, not codes"): board, log, cards, labels
     assert not re.search(r"\bVP\b", visible_text(page)), "VP abbreviation on the table"
-    own = re.search(r"others see (\d+)", line)
-    if own:  # your own VP counts your hidden relics; the seat panel shows what others see
-        assert own.group(1) == page.locator("#seats .seat-panel.is-you .seat-score strong").inner_text()
+    _scores_agree(page)
     text = visible_text(page)
     assert "Dominance now" not in text and "Night fee (+2 gold) to" in text
     # the header names the round as the rulebook and the board do: "Day 1", never "Round 1"
@@ -168,6 +166,33 @@ def _standing_and_fit(page) -> None:
         .filter((t) => t.scrollHeight > t.clientHeight + 1 || t.getBoundingClientRect().bottom
                  > t.closest('.cv-card').getBoundingClientRect().bottom + 1).map((t) => t.textContent)""")
     assert not cut, f"card texts cut: {cut}"
+
+
+def _scores_agree(page) -> dict:
+    """The new-user trial: a seat's score showed 17 while the "Victory points now" line said
+    "20 (others see 17)" and the end would count 20. Each seat panel's score is the number the
+    line gives that seat, with the same note: your own counts the gold on your Power Relics in
+    hand (the end counts it) and says what the others see, that is your score less that gold;
+    another seat's says how many of its Power Relics are hidden. Returns {name: (score, note)}."""
+    line = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#board .cv-standing .cv-vp')]
+        .map((e) => [e.querySelector('b').textContent, e.innerText.replace(/\\s+/g, ' ').trim()]))""")
+    panels = page.locator("#seats .seat-panel").evaluate_all("""els => els.map((p) => ({
+        name: p.querySelector('.seat-name').textContent, you: p.classList.contains('is-you'),
+        score: p.querySelector('.seat-score strong').textContent,
+        note: (p.querySelector('.seat-score-note') || {textContent: ''}).textContent.trim()}))""")
+    out = {}
+    for p in panels:
+        words = line[p["name"]]
+        assert words == f"{p['name']} {p['score']}" + (f" {p['note']}" if p["note"] else ""), (p, words)
+        out[p["name"]] = (int(p["score"]), p["note"])
+        if p["you"]:
+            gold = sum(int(c.get_attribute("aria-label").split()[1]) for c in
+                       page.locator("#board .cv-hand .cv-card.relic .top [aria-label^='worth']").all())
+            seen = re.fullmatch(r"\(others see (\d+)\)", p["note"])
+            assert (seen and int(seen.group(1)) == int(p["score"]) - gold) if gold else not p["note"], (p, gold)
+        else:
+            assert p["note"] == "" or re.fullmatch(r"\+ \d+ hidden relics?", p["note"]), p
+    return out
 
 
 def _map_shapes(page) -> None:
@@ -194,7 +219,7 @@ def _map_shapes(page) -> None:
 
 PAYABLE_IN_VIEW_JS = """() => {
   const bar = document.getElementById("prompt-bar").getBoundingClientRect();
-  return [...document.querySelectorAll("#board .cv-side .cv-card[data-action]")].some((c) => {
+  return [...document.querySelectorAll("#board .cv-hand .cv-card[data-action], #board .cv-hall.mine .cv-card[data-action]")].some((c) => {
     const a = JSON.parse(c.dataset.action), r = c.getBoundingClientRect();
     return (a.type === "pay_minion" || a.type === "pay_relic") && r.height > 0
       && r.top >= Math.max(0, bar.bottom) - 2 && r.bottom <= innerHeight + 2;
@@ -499,7 +524,7 @@ BELOW_BAR_JS = """(sel) => {
 # where the prompt bar, the map, its zones to act in, the pool and the side column are (for a
 # failure's message)
 GEOMETRY_JS = """() => Object.fromEntries(["#prompt-bar", "#last-move-box", "#board .cv-map", "#board .cv-map .cv-focus",
-  "#board .cv-pool", "#board .cv-pool .cv-card", "#board .cv-side"].map((s) => {
+  "#board .cv-pool", "#board .cv-pool .cv-card", "#board .cv-hand", "#board .cv-hall.mine"].map((s) => {
   const e = document.querySelector(s), r = e ? e.getBoundingClientRect() : null;
   return [s, r ? [Math.round(r.top), Math.round(r.bottom)] : null];
 }).concat([["scrollY", scrollY]]))"""
@@ -731,7 +756,7 @@ def _paying_marked(page, given: list[dict], name: str, phone: bool) -> None:
         assert band[0].startswith("Paying ") and band[0].endswith(" gold") and band[1:] == ["goes back to the pool on Confirm"], band
         assert c.get_attribute("data-action") is None and c.locator(".ex", has_text="Ready").count() == 0
         assert name in c.get_attribute("aria-label")
-    hand = page.locator("#board .cv-side .cv-card.relic.paying")
+    hand = page.locator("#board .cv-hand .cv-card.relic.paying")
     assert hand.count() == len(relics), (hand.count(), relics)
     for i in range(len(relics)):
         band = hand.nth(i).locator(".cv-paying-band").inner_text().split("\n")
@@ -857,6 +882,163 @@ def test_covil_afternoon_second_row_card_in_view(browser, lair_server, size):
         assert _below_bar(page, "#board .cv-pool .cv-card[data-action]"), ("the card to acquire is in view", page.evaluate(GEOMETRY_JS))
         page.mouse.move(1, 1)
         _shot(page, "afternoon-row2-acquire")
+        assert page.js_errors == []
+    finally:
+        page.context.close()
+
+
+# What a player buys and pays with while acquiring is open: every card of the pool they can pay
+# for, every card of their Champions Hall and every Power Relic in their hand, each wholly in the
+# window below the prompt bar (and inside it sideways); with ``extra`` selectors that must be
+# shown too (the zones to act in, the day's bar...).
+TOGETHER_JS = """(extra) => {
+  const bar = document.getElementById("prompt-bar").getBoundingClientRect();
+  const top = Math.max(0, bar.bottom);
+  const out = {top: Math.round(top), vh: innerHeight, scrollY, missing: []};
+  const groups = {pool: "#board .cv-pool .cv-card[data-action]", hall: "#board .cv-hall.mine > .cv-cards > .cv-card",
+                  hand: "#board .cv-hand .cv-card.relic"};
+  for (const s of extra) groups[s] = s;
+  for (const [name, sel] of Object.entries(groups)) {
+    const cards = [...document.querySelectorAll(sel)];
+    out[name] = cards.length;
+    for (const c of cards) {
+      const r = c.getBoundingClientRect();
+      if (!(r.height > 0 && r.top >= top - 1 && r.bottom <= innerHeight + 1 && r.left >= -1 && r.right <= innerWidth + 1))
+        out.missing.push(`${name} ${Math.round(r.top)}..${Math.round(r.bottom)}`);
+    }
+  }
+  return out;
+}"""
+
+
+def _together(page, extra: tuple[str, ...] = ()) -> dict:
+    """TOGETHER_JS once it holds (the table brings the place to decide into view after a view is
+    drawn), else as it is after 5 s; the test never scrolls."""
+    try:
+        page.wait_for_function(f"({TOGETHER_JS})({json.dumps(list(extra))}).missing.length === 0", timeout=5000)
+    except PlaywrightTimeout:
+        pass
+    return page.evaluate(TOGETHER_JS, list(extra))
+
+
+def test_covil_acquiring_shows_pool_hall_and_hand_together(browser, lair_server):
+    """New-user trial (issue 14) at 1366×768, 4 players, the Afternoon turn's prompt with
+    acquiring open: the Mercenary pool ran from y 531 to 1277 (its last row cut off), the Power
+    Relics in hand needed a scroll and the Champions Hall stood in a narrow column of two. Now,
+    when the prompt arrives (a move, acquiring open too), every card of the pool the player can
+    pay for, every Minion of their hall and every Power Relic in their hand lie in the window
+    below the prompt bar together with the zones to act in, without a scroll; once the move is
+    made ("Acquire a Minion") too. The pool's small cards show their full card on hover (the
+    ability's words). At 1920×1080, the page at rest, the map, the pool, the hand, the hall and
+    the day's bar with the victory points are all in the window.
+    Screenshots: covil-table-acquire-together-{1366,move,1920}-desktop.png."""
+    from tests.browser.test_full_match import fill_and_start
+    from tests.browser.test_layout import DESKTOP_768, new_table
+    page = new_table(browser, lair_server, DESKTOP_768, "covil", 4, bots=False)
+    fill_and_start(page, seed=AFTERNOON_SEED)
+    clicks = Clicks()
+    try:
+        _to_afternoon(page, clicks, False, shots=False)
+        assert any(a["type"] == "acquire" for a in actions(page)), actions(page)
+        assert page.locator("#board [data-pick]").count(), "a troop to move"
+        got = _together(page, ("#board .cv-map .cv-focus",))
+        page.mouse.move(1, 1)
+        _shot(page, "acquire-together-1366")
+        print("\nacquiring open at 1366x768:", got)
+        assert got["pool"] >= 3 and got["hall"] >= 5 and got["hand"] >= 1, got
+        assert not got["missing"], ("pool, hall and hand not in one window with the zones", got)
+        # a small pool card's full card on hover: the ability's words the small card leaves out
+        card = page.locator("#board .cv-pool .cv-card[data-action]").filter(has=page.locator(".tx")).first
+        words = card.locator(".tx").text_content().strip()
+        name = card.locator(".nm").text_content()
+        assert words and not card.locator(".tx").is_visible(), words
+        card.hover()
+        pop = page.locator(".card-pop")
+        pop.wait_for(state="visible", timeout=3000)
+        assert name in pop.inner_text() and words in pop.inner_text(), (name, words, pop.inner_text())
+        page.mouse.move(1, 1)
+        pop.wait_for(state="detached", timeout=3000)
+        # a Power Relic's full card speaks of the solo game's dummy players only in a solo match
+        relic = page.locator("#board .cv-hand .cv-card.relic").first
+        relic.locator(".nm").hover()
+        pop.wait_for(state="visible", timeout=3000)
+        assert relic.locator(".nm").text_content() in pop.inner_text()
+        assert "dumm" not in pop.inner_text().lower(), pop.inner_text()
+        page.mouse.move(1, 1)
+        pop.wait_for(state="detached", timeout=3000)
+        # every seat's score as the "Victory points now" line counts it (the trial: 17 on the
+        # seat, "20 (others see 17)" on the line)
+        scores = _scores_agree(page)
+        assert scores["Morgana"][1].startswith("(others see"), scores
+        assert all(note.startswith("+ 2 hidden relics") for name, (_, note) in scores.items() if name != "Morgana"), scores
+        # the move made, the same turn asks to acquire: still all in one window
+        click(page, "#board [data-pick]", clicks)
+        click_action(page, next(a for a in actions(page) if "to" in a and "from" in a), clicks)
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
+        assert page.locator("#prompt-text").inner_text().startswith("Acquire")
+        got = _together(page)
+        page.mouse.move(1, 1)
+        _shot(page, "acquire-together-move")
+        assert not got["missing"], ("pool, hall and hand not in one window on the acquire prompt", got)
+        # 1920x1080, the page at rest: everything a player uses is in the window
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(300)
+        got = page.evaluate(TOGETHER_JS, ["#board .cv-map", "#board .cv-top .cv-bar", "#board .cv-standing"])
+        _shot(page, "acquire-together-1920")
+        print("at 1920x1080:", got)
+        assert not got["missing"], ("not everything a player uses is in the window at 1920x1080", got)
+        assert page.js_errors == []
+    finally:
+        page.context.close()
+
+
+def test_covil_desktop_bar_with_its_menu_open_keeps_under_22_percent(browser, lair_server):
+    """New-user trial at 1366×768 (4 players): Covil's prompt bar with its menu of choices open
+    (the attacks' long labels: "Ranged attack from C exhausting Slinger (strength 3)") took
+    25.0 % of the window, at the limit. The host plays by clicks until a turn whose choices wait
+    in the bar's menu, opens it by a click: the bar, menu open, keeps within 22 % of the window,
+    the menu's choices scroll inside it with a cue, and a click on one of them plays it.
+    Screenshot: covil-table-bar-menu-desktop.png."""
+    from engines.base import Rng
+    from tests.browser.test_full_match import click_something, fill_and_start
+    from tests.browser.test_layout import DESKTOP_768, new_table
+    page = new_table(browser, lair_server, DESKTOP_768, "covil", 4, bots=False)
+    fill_and_start(page, seed=2)
+    rng = Rng(2)
+    try:
+        found = False
+        for _ in range(80):
+            assert my_turn(page) or page.wait_for_function(
+                "document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'"
+                " || document.body.dataset.finished === 'true'", timeout=20_000)
+            if page.evaluate("document.body.dataset.finished") == "true":
+                break
+            if page.locator("#prompt-actions details.action-menu > summary").count():
+                found = True
+                break
+            before = version(page)
+            assert click_something(page, rng)
+            wait_new_view(page, before)
+        assert found, "no turn offered its choices in the bar's menu"
+        page.locator("#prompt-actions details.action-menu > summary").click()
+        page.wait_for_function("document.querySelector('#prompt-actions details.action-menu').open")
+        page.wait_for_timeout(200)
+        got = page.evaluate("""() => { const bar = document.getElementById("prompt-bar");
+          return {share: bar.getBoundingClientRect().height / innerHeight, scrolls: bar.scrollHeight > bar.clientHeight + 1,
+                  cue: bar.classList.contains("scrolls-down"),
+                  choices: bar.querySelectorAll(".action-menu-body button[data-action]").length}; }""")
+        page.mouse.move(1, 1)
+        _shot(page, "bar-menu")
+        print("\nthe bar with its menu open at 1366x768:", got)
+        assert got["choices"] >= 2, got
+        assert got["share"] <= 0.22 + 1e-3, ("the bar with its menu open takes over 22 % of the window", got)
+        assert not got["scrolls"] or got["cue"], ("the menu scrolls inside the bar without a cue", got)
+        # the last choice, scrolled to inside the bar, plays by a click
+        last = page.locator("#prompt-actions .action-menu-body button[data-action]").last
+        before = version(page)
+        last.click()
+        wait_new_view(page, before)
         assert page.js_errors == []
     finally:
         page.context.close()

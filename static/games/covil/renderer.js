@@ -26,19 +26,35 @@ const CSS = `
 .cv-standing{margin-top:6px;background:#f6eedb}
 .cv-standing .cv-vp-n{font-size:16px}
 @media (max-width:520px){.cv-bar{font-size:13px;gap:2px 10px;padding:4px 8px}.cv-standing .cv-vp-n{font-size:14px}}
-.cv-main{display:grid;grid-template-columns:minmax(0,1.35fr) minmax(290px,1fr);gap:12px;align-items:start}
+/* Desktops: the map, and beside it what you buy and pay with (a combat or a payment under way,
+   the Mercenary pool, your Power Relics); your Champions Hall in one row under both; the day,
+   the night fee and the victory points after it (beside the map where the board is wide:
+   1920x1080), then the other halls. New-user trial at 1366x768 with acquiring open: the pool
+   under the map ran to y 1277, the hand needed a scroll and the hall was a narrow column of
+   two; now the pool, the hall and the hand lie in one window, as small cards (.cv-compact; a
+   card's full text on hover, focus or long-press: attachCard). The map spans the rows beside
+   it; the last of them (1fr) takes what the map is taller by. */
+.cv-root{container:cvroot/inline-size}
+.cv-main{display:grid;grid-template-columns:minmax(0,1fr) minmax(360px,1fr);column-gap:12px;row-gap:0;align-items:start;
+  grid-template-rows:auto auto auto auto 1fr auto auto;
+  grid-template-areas:"map combat" "map pay" "map pool" "map hand" "map rest" "hall hall" "top top"}
+.cv-main>.cv-map{grid-area:map}.cv-main>.cv-combat{grid-area:combat}.cv-main>.cv-pay{grid-area:pay}
+.cv-main>.cv-pool{grid-area:pool}.cv-main>.cv-hand{grid-area:hand}.cv-main>.cv-hall{grid-area:hall}.cv-main>.cv-top{grid-area:top}
+.cv-main>.cv-combat,.cv-main>.cv-pay,.cv-main>.cv-pool,.cv-main>.cv-hand{margin-bottom:10px;min-width:0}
+.cv-main>.cv-hall{margin-top:2px}.cv-main>.cv-top{margin-top:12px}
+@container cvroot (min-width:1100px){.cv-main{grid-template-areas:"map combat" "map pay" "map pool" "map hand" "map top" "hall hall" ". ."}
+.cv-main>.cv-top{margin:0 0 10px}}
 .cv-combat .vs .it{display:inline-flex;align-items:center;gap:6px;white-space:nowrap}
-@media (max-width:820px){.cv-main{grid-template-columns:minmax(0,1fr)}}
-/* Phones: as the desktop's columns, one after the other: the map, the Mercenary pool right under
-   it (new-user trial: under the side column it was below the fold on an Afternoon turn with a
-   troop action and acquiring both open), then the side column (a combat or payment under way,
-   the day, the night fee and the victory points, the hall, the hand) and the other halls. */
-.cv-left{display:flex;flex-direction:column;gap:12px;min-width:0}
-@media (max-width:720px){.cv-main,.cv-left{display:contents}.cv-map{order:1}.cv-pool{order:2}.cv-side{order:3}.cv-halls{order:5}}
-.cv-side>.cv-top{margin-bottom:8px}
+@media (max-width:820px){.cv-main{display:flex;flex-direction:column;gap:10px}.cv-main>*{margin:0}}
+/* Phones: one column: the map, the Mercenary pool right under it (new-user trial: under the side
+   column it was below the fold on an Afternoon turn with a troop action and acquiring both
+   open), then a combat or payment under way, the day, the night fee and the victory points,
+   your hall, your hand, and the other halls. */
+@media (max-width:720px){.cv-main{display:contents}.cv-map{order:1}.cv-pool{order:2}.cv-combat{order:3}.cv-pay{order:4}
+.cv-top{order:5}.cv-hall.mine{order:6}.cv-hand{order:7}.cv-halls{order:8}}
+.cv-top{display:flex;flex-direction:column;min-width:0}
 .cv-map{background:#d9cba6;border:3px solid #7a5c37;border-radius:14px;box-shadow:inset 0 0 0 3px #efe3c2;position:relative}
 .cv-map svg{width:100%;height:auto;max-height:calc(100vh - 150px);display:block;margin:auto;border-radius:11px}
-.cv-side{display:flex;flex-direction:column;gap:10px;min-width:0}
 .cv-panel{border:1px solid #cdbf9f;border-radius:10px;padding:8px 10px;background:#fbf7ee}
 .cv-panel h3{margin:0 0 6px;font-size:15px;display:flex;align-items:center;gap:6px;flex-wrap:wrap}
 .cv-pool-open{font-weight:400}
@@ -111,7 +127,22 @@ svg .legal:focus .hit,svg [data-pick]:focus .hit{stroke:#000;stroke-width:4}
 .cv-card .ab{font-size:13px;font-weight:500;letter-spacing:-.3px;gap:2px;padding:2px 4px 0;overflow-wrap:anywhere}
 .cv-icon text.n{font-size:20.5px}.cv-icon text.n.hp{transform:translateY(2px)}
 .cv-hp-flag{display:none}.cv-hp-badge{display:inline}
+.cv-map text.cv-zl{font-size:29px;transform:translateY(1px)}.cv-map .cv-hp-badge text{font-size:19.5px}
 .cv-card .ex .cv-icon,.cv-panel h3 .cv-icon{width:22px;height:22px}}
+/* Desktops: small cards in the Mercenary pool, the halls and your hand (.cv-compact): the
+   class, the cost, the name, the ability and the token; the family and the ability's words on
+   the full card (hover, focus or long-press). Three pool cards to a row beside the map, six
+   Minions to a row in the hall at 1366x768. */
+@media (min-width:721px){.cv-compact .cv-card{width:110px}.cv-compact .cv-card .fam,.cv-compact .cv-card .tx{display:none}
+.cv-compact .cv-card .nm{letter-spacing:-.4px;padding:2px 3px 0}
+.cv-compact .cv-card .top{padding:2px 4px}
+.cv-compact .cv-card .ab{flex-wrap:wrap;overflow-wrap:normal;padding:2px 3px 0}
+.cv-compact .cv-card .ex{gap:2px;padding:2px 3px;letter-spacing:-.2px}.cv-compact .cv-card .ex .cv-icon{width:16px;height:16px}
+.cv-compact .cv-cards{gap:4px}.cv-hall.cv-compact{padding:8px 6px}
+.cv-halls{grid-template-columns:repeat(auto-fill,minmax(360px,1fr))}}
+/* Desktops: the prompt bar, its menu open, within 22 % of the window (new-user trial: 25.0 %
+   with Covil's long attack labels, at the limit; lair.css --prompt-bar-max) */
+@media (min-width:721px){:root{--prompt-bar-max:22dvh}}
 .cv-why{background:#fff4d6;border:1px solid #e0a526;border-radius:8px;padding:4px 8px;margin:4px 0;font-size:14px}
 .cv-full{display:flex;flex-direction:column;gap:4px;max-width:240px}
 .cv-full p{margin:0}
@@ -309,15 +340,15 @@ function render() {
   const ctx = {view, g, legal, moves, me};
   troopKeys = assignTroopKeys(g);
   const myHall = me >= 0 ? hallPanel(ctx, me) : null;
-  // The map at the top of the board and the Mercenary pool right under it; the day, the night
-  // fee and the victory points beside them (after a combat or a payment under way): above the
-  // map they took ~230 px at 1366x768, and the pool, under the whole side column, was out of
-  // the window on an Afternoon turn (new-user trial). A phone shows the map, the pool, then
-  // the side column (CSS order).
+  // The map, and beside it a combat or a payment under way, the Mercenary pool and your Power
+  // Relics; your Champions Hall under both (new-user trial at 1366x768: the pool under the map
+  // ran below the window, the hand needed a scroll, the hall stood in a narrow column); the
+  // day, the night fee and the victory points after them. A phone shows the map, the pool,
+  // then the rest one after the other (CSS order).
   root.replaceChildren(
     el("div", {class: "cv-main"},
-      el("div", {class: "cv-left"}, el("div", {class: "cv-map"}, drawMap(ctx)), poolPanel(ctx)),
-      el("div", {class: "cv-side"}, combatPanel(ctx), payPanel(ctx), infoBar(ctx), myHall, handPanel(ctx))),
+      el("div", {class: "cv-map"}, drawMap(ctx)),
+      combatPanel(ctx), payPanel(ctx), poolPanel(ctx), handPanel(ctx), myHall, infoBar(ctx)),
     el("div", {class: "cv-halls"}, ...g.owners.map((p, o) => (o === me ? null : hallPanel(ctx, o)))),
   );
   titlesToCards(root);  // every small titled icon has a card on hover or long-press too
@@ -355,18 +386,30 @@ function focusPlace(ctx) {
     // Paying (table review item 1): the player acts with their cards — the ready Minions and
     // the Power Relics offered to pay with — so those come into view below the prompt bar,
     // with the payment panel above them when it all fits (on a phone it seldom does).
-    const cards = [...root.querySelectorAll(".cv-side .cv-card.legal")];
+    const cards = [...root.querySelectorAll(".cv-hall.mine .cv-card.legal, .cv-hand .cv-card.legal")];
     if (cards.length) return [cards[0], cards[cards.length - 1], root.querySelector(".cv-pay")];
-    if (root.querySelector(".cv-side")) return one(root.querySelector(".cv-side"));
+    if (root.querySelector(".cv-pay")) return one(root.querySelector(".cv-pay"));
   }
   const onMap = root.querySelector(".cv-map .cv-focus");
   const acquiring = legal.some((a) => a.type === "acquire");
-  // an Afternoon turn with a troop action and acquiring both open: the zones, and under the map
-  // with them the pool's heading down to its first card to acquire (new-user trial: the pool
-  // out of the window; the whole pool, a few rows of cards, seldom fits with the map)
-  if (onMap) return [onMap, null, acquiring ? root.querySelector(".cv-pool .cv-card.legal") : null];
-  if (acquiring) return one(root.querySelector(".cv-pool"));
-  return one(root.querySelector(".cv-side .legal") ? root.querySelector(".cv-side") : root.querySelector(".cv-map"));
+  // A desktop lays the pool and your hand beside the map, your hall under them: with acquiring
+  // open all of it comes into view when it fits (new-user trial at 1366x768: the pool, the
+  // hall and the hand to pay with in one window). A phone has them one under the other.
+  const desk = getComputedStyle(root.querySelector(".cv-main")).display === "grid";
+  const hall = root.querySelector(".cv-hall.mine");
+  const buy = [...root.querySelectorAll(".cv-pool .cv-card.legal")];
+  // an Afternoon turn with a troop action and acquiring both open: the zones, and with them
+  // (a phone: under the map) the pool's heading down to its first card to acquire (new-user
+  // trial: the pool out of the window; the whole pool, a few rows of cards, seldom fits with
+  // the map on a phone)
+  if (onMap) return [onMap, null, acquiring ? (desk && hall ? hall : buy[0] || null) : null];
+  if (acquiring) {
+    const pool = root.querySelector(".cv-pool");
+    return [pool, buy[buy.length - 1] || null, desk ? hall : null];
+  }
+  // else your cards to act with (a Command, a Power Relic to activate): the hall and the hand
+  const mine = [...root.querySelectorAll(".cv-hand .legal, .cv-hall.mine .legal")];
+  return mine.length ? [mine[0], mine[mine.length - 1], null] : one(root.querySelector(".cv-map"));
 }
 
 /** A local pick (a troop to move) leads to the zones it may go to: keep them in view below the
@@ -452,30 +495,47 @@ function keyRows(g) {
 }
 
 /** Who is winning (rulebook "Final Scoring"): each owner's Victory Points if the game ended
- *  now, best first. ``vp`` counts what this viewer may see: another player's Power Relics in
- *  hand are hidden, so their gold is left out and the number of such cards is said. */
-function vpTitle(p) {
+ *  now, best first. ``vp`` counts what this viewer may see: your own Power Relics in hand count
+ *  (each gold on one is a victory point at the end), another player's are hidden, so their gold
+ *  is left out and the number of such cards is said. */
+function vpTitle(g, p) {
   const parts = [p.destroyed || p.fortress === null ? "none for a fortress" : "5 for the fortress",
     `${p.gold} gold in the Treasury`, "Minions' costs", "Influence"];
   if (p.hand) parts.push("your Power Relics in hand");
-  return `Victory points if the game ended now: ${parts.join(", ")}`
-    + (!p.hand && p.hand_count ? ` (+ the gold on ${plural(p.hand_count, "hidden Power Relic")})` : "");
+  return `Victory points if the game ended now: ${parts.join(", ")}.`
+    + (p.hand && p.hand.length ? ` Your Power Relics are hidden from the other players: they see ${publicVp(g, p)}.` : "")
+    + (!p.hand && p.hand_count ? ` The gold on ${plural(p.hand_count, "hidden Power Relic")} in hand counts too at the end; it is not shown.` : "");
 }
 /** The VP other seats see for ``p`` (its Power Relics in hand are hidden from them). */
 function publicVp(g, p) {
   return p.vp - (p.hand || []).reduce((sum, r) => sum + ((g.relics[r] || {}).gold || 0), 0);
+}
+/** Beside a score: what the others see of yours, or another seat's hidden Power Relics. */
+function scoreNote(g, p) {
+  if (p.hand) return p.hand.length ? `(others see ${publicVp(g, p)})` : null;
+  return p.hand_count ? `+ ${plural(p.hand_count, "hidden relic")}` : null;
+}
+
+/** The seat panel's score (docs/renderer-contract.md `seatScore`), as the "Victory points now"
+ *  line counts it (new-user trial: your seat showed 25, the line "30 (others see 25)"): your
+ *  own with the gold on your Power Relics in hand and what the others see beside it; another
+ *  seat's without its hidden Power Relics, their number beside it. */
+export function seatScore(seat, view) {
+  const g = view && view.game;
+  const p = g && (g.owners || []).find((q) => q.seat === seat);
+  if (!p || typeof p.vp !== "number") return null;
+  return {value: p.vp, note: scoreNote(g, p), title: vpTitle(g, p)};
 }
 function standing(g) {
   if (!g.owners.some((p) => typeof p.vp === "number")) return null;
   const order = g.owners.map((p, o) => o).sort((a, b) => g.owners[b].vp - g.owners[a].vp);
   const items = order.map((o, i) => {
     const p = g.owners[o];
-    return el("span", {class: "it cv-vp", dataset: {owner: String(o)}, title: vpTitle(p)},
+    return el("span", {class: "it cv-vp", dataset: {owner: String(o)}, title: vpTitle(g, p)},
       i === 0 && order.length > 1 && p.vp > g.owners[order[1]].vp ? crownIcon(16) : null,
       el("b", {style: `color:${ownerColor(g, o)}`}, ownerName(g, o)), " ",
       el("span", {class: "it cv-vp-n"}, vpIcon(18), el("b", {}, String(p.vp))),
-      !p.hand && p.hand_count ? el("span", {class: "cv-small"}, ` + ${plural(p.hand_count, "hidden relic")}`) : null,
-      p.hand && p.hand.length ? el("span", {class: "cv-small"}, ` (others see ${publicVp(g, p)})`) : null);
+      scoreNote(g, p) ? el("span", {class: "cv-small"}, ` ${scoreNote(g, p)}`) : null);
   });
   const sig = order.map((o) => `${o}:${g.owners[o].vp}:${g.owners[o].hand_count}`).join("|");
   return mark(el("div", {class: "cv-bar cv-standing", role: "status", "aria-label": "Victory points now"},
@@ -512,7 +572,8 @@ export function promptText(view) {
       : `Move: ${click} a ${zones} to move the picked troop there${cancel}.`;
   }
   if (moves.length) {
-    if (short) return `Move: ${click} a troop ringed in white, then a ${zones}; other actions below.`;
+    // (two lines at 375 px: the other actions are the row of buttons right under them)
+    if (short) return `Move: ${click} a troop ringed in white, then a ${zones}.`;
     return moves.some((a) => a.type === "move")
       ? `Move a troop: ${click} one of your standing troops (ringed in white), then the zone to go to. Other troop actions and attacks are in the bar.`
       : `Move a troop: ${click} the troop (ringed in white), then a ${zones}.`;
@@ -633,8 +694,12 @@ export function labelText(text, view) {
     const price = typeof me.relic_price === "number" ? `${me.relic_price} gold, ` : "";
     return `Buy a Power Relic (${price}apart from this payment)`;
   }
+  // a phone's one row of buttons: "Undo" leaves room for "Suggest a move" beside it (new-user
+  // trial: "Suggest a move" waited behind the bar's "N more")
+  if (words === "Undo my last move" && NARROW.matches) return "Undo";
   return words === "Done responding" && top && top.kind === "combat" && top.side === "atk" ? "Pass" : words;
 }
+const NARROW = matchMedia("(max-width: 720px)");
 
 // ----- map -----------------------------------------------------------------------------------
 const S = 6;    // viewBox scale: zones are placed on 0..100, drawn on 0..600
@@ -752,7 +817,7 @@ function drawZone(ctx, z, d, action) {
   // 26-unit letter reads at 13 px or more there (issue 14: text at least 13 px on phones).
   const px = cx - icons * 15 - 21, py = cy - R + 38;
   const plaque = () => [sv("circle", {cx: px, cy: py, r: 19, fill: "#fbf3df", stroke: "#2b2118", "stroke-width": 2.5}),
-    sv("text", {x: px, y: py + 9, "text-anchor": "middle", "font-size": 26, "font-weight": 800, fill: "#2b2118",
+    sv("text", {class: "cv-zl", x: px, y: py + 9, "text-anchor": "middle", "font-size": 26, "font-weight": 800, fill: "#2b2118",
                 "font-family": "system-ui,sans-serif"}, z)];
   over.append(sv("g", {class: "cv-zone-letter"}, ...plaque(), sv("title", {}, `Zone ${z}: ${terr.join(" and ")}`)));
   grp.append(sv("title", {}, `Zone ${z}: ${terr.join(" and ")}${d.spiral ? " (starting spiral)" : ""}`));
@@ -937,7 +1002,7 @@ function relicFull(g, r, paying = null) {
     paying ? el("p", {}, `Given in payment for ${paying.name}: discarded from your hand when the payment is confirmed. ` +
       "To keep it, cancel the payment (no card is then paid).") : null,
     el("p", {class: "cv-small"}, `Worth ${d.gold} gold when paying. Activate it for its instant ability; while active it gives its bonus.` +
-      (d.target ? ` Solo dummies read its terrain (${d.target}).` : "")));
+      (d.target && g.owners.some((p) => p.dummy) ? ` The dummy players read its terrain (${d.target}).` : "")));
 }
 /** A Power Relic card; `paying`: as minionCard's. */
 function relicCard(ctx, r, action, paying = null) {
@@ -1020,7 +1085,7 @@ function poolPanel(ctx) {
   // how many of them the player can pay for now, said at the top: on an Afternoon turn's move
   // prompt the first such card may be in a row below the window (the map's zones come first)
   const open = g.pool.filter((c) => legal.some((x) => x.type === "acquire" && x.card === c)).length;
-  return el("div", {class: "cv-panel cv-pool"},
+  return el("div", {class: "cv-panel cv-pool cv-compact"},
     el("h3", {}, `Mercenary pool (${g.pool.length})`,
       open ? el("span", {class: "cv-small cv-pool-open"}, `· ${open} you can pay for`) : null),
     el("div", {class: "cv-cards"}, ...g.pool.map((c) => {
@@ -1037,7 +1102,7 @@ function handPanel(ctx) {
   // the copies already added to a payment under way (a hand may hold two of one Power Relic)
   const pay = payState(g, view, legal);
   const given = [...(pay ? pay.relics : [])];
-  return el("div", {class: "cv-panel"}, el("h3", {}, relicIcon(18), `Your Power Relics (${(me.hand || []).length})`),
+  return el("div", {class: "cv-panel cv-hand cv-compact"}, el("h3", {}, relicIcon(18), `Your Power Relics (${(me.hand || []).length})`),
     el("div", {class: "cv-cards"}, ...(me.hand || []).map((r, i) => {
       const k = given.indexOf(r);
       if (k >= 0) {
@@ -1060,13 +1125,13 @@ function hallPanel(ctx, o) {
     ? legal.find((a) => (a.type === "command" || a.type === "defend" || a.type === "pay_minion" || (a.type === "effect" && Object.keys(a).length === 2)) && a.slot === i)
     : null);
   const standing = p.troops.filter((t) => t.up).length;
-  const hall = el("div", {class: `cv-panel cv-hall${mine ? " mine" : ""}`, style: `border-left-color:${color}`,
+  const hall = el("div", {class: `cv-panel cv-hall cv-compact${mine ? " mine" : ""}`, style: `border-left-color:${color}`,
                           role: "region", "aria-label": `Champions Hall of ${ownerName(g, o)}`},
     el("div", {class: "hd"},
       el("h3", {style: `color:${color}`}, `${ownerName(g, o)}${p.dummy ? " (dummy)" : ""}${mine ? " (you)" : ""}`,
         g.first === o ? scepterIcon(18) : null),
-      typeof p.vp === "number" ? el("span", {class: "it cv-vp", title: vpTitle(p)}, vpIcon(20), el("b", {}, String(p.vp)),
-        !p.hand && p.hand_count ? el("span", {class: "cv-small"}, `+ ${p.hand_count} hidden`) : null) : null,
+      typeof p.vp === "number" ? el("span", {class: "it cv-vp", title: vpTitle(g, p)}, vpIcon(20), el("b", {}, String(p.vp)),
+        scoreNote(g, p) ? el("span", {class: "cv-small"}, scoreNote(g, p)) : null) : null,
       el("span", {class: "it", title: `Treasury: ${p.gold} gold of at most ${p.cap}`}, goldIcon(p.gold, 22), el("span", {class: "cv-small"}, `of ${p.cap}`)),
       el("span", {class: "it", title: p.fortress === null ? "no fortress yet" : `fortress in zone ${p.fortress}`},
         fortressIcon(color, null, p.destroyed, 22, markOf(g, o)), p.fortress === null ? "—" : `zone ${p.fortress}`,

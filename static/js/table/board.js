@@ -94,6 +94,20 @@ export function seatBoard(seat) {
   }
 }
 
+/** The seat's score for its seat panel while the match runs, by the renderer's optional
+ *  `seatScore(seat, view)` (docs/renderer-contract.md): `{value, note, title}` (what the
+ *  viewer's own view counts, a short note beside it, its words on hover), or null: the view's
+ *  public `score` alone. */
+export function seatScore(seat) {
+  if (!renderer || typeof renderer.seatScore !== "function" || !S.view) return null;
+  try {
+    return renderer.seatScore(seat, S.view) || null;
+  } catch (e) {
+    console.error("table: seat score failed", e);
+    return null;
+  }
+}
+
 /** The log's words for `text` (a stored log line), by the renderer's optional
  *  `logText(text, view)`: places a line names by a board-dependent number get their name as
  *  on the board. Unchanged without one. */

@@ -233,15 +233,21 @@ function layout(pairs, spill = 0) {
   // L: gain 1 gold" first, it took the room of "Buy a Power Relic" and the menu's toggle.)
   const rest = bar.slice(1);
   const wide = ([, l]) => l.reduce((n, [, b]) => n + b.textContent.length, 0);
+  // (a phone's "Undo" before the other ways out and ends of a step: "Suggest a move" comes
+  // between them, below)
   const order = PHONE.matches
     ? [...bar.filter(([t]) => !KEEP_IN_BAR.has(t)).sort((a, b) => wide(b) - wide(a)),
-       ...bar.filter(([t]) => KEEP_IN_BAR.has(t)).reverse()]
+       ...bar.filter(([t]) => t === "undo"), ...bar.filter(([t]) => KEEP_IN_BAR.has(t) && t !== "undo").reverse()]
     : [...rest.filter(([t]) => !KEEP_IN_BAR.has(t)).reverse(),
        ...rest.filter(([t]) => KEEP_IN_BAR.has(t)).reverse(), ...bar.slice(0, 1)];
   const ask = askShown();
   const candidates = (ask ? 1 : 0) + order.length;
-  const hintIn = ask && spill > 0;
-  const moved = order.slice(0, Math.max(0, spill - (ask ? 1 : 0)));
+  // "Suggest a move" joins the menu first, but on a phone only after the side actions and
+  // "Undo": one tap reaches it there too (new-user trial: Covil's Afternoon put it behind
+  // "3 more", while the other games showed it in the row)
+  const askAt = ask ? (PHONE.matches ? order.filter(([t]) => !KEEP_IN_BAR.has(t) || t === "undo").length : 0) : Infinity;
+  const hintIn = spill > askAt;
+  const moved = order.slice(0, Math.max(0, spill > askAt ? spill - 1 : spill));
   bar = bar.filter((k) => !moved.includes(k));
   menu = [...menu, ...moved.reverse()];
   const more = spill < candidates;

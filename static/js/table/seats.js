@@ -6,7 +6,7 @@ import {el} from "../dom.js";
 import {renderPairs} from "../kv.js";
 import {titlesToCards} from "../legend.js";
 import {motion} from "../motion.js";
-import {seatBoard} from "./board.js";
+import {seatBoard, seatScore} from "./board.js";
 import {$, cfg, dom, kvCtx, paceSeat, postForm, S, seatColor, seatName, turnOf} from "./state.js";
 import {seatShapeMark} from "./seat-style.js";
 
@@ -62,10 +62,14 @@ export function renderSeats() {
     }
     if (canVote(seat, ps)) panel.append(voteForm(seat, ps));
     const prevSeat = prev && prev.seats ? prev.seats[i] : null;
-    const score = scores ? (scores[seat] ?? scores[String(seat)]) : s.score;
+    // (the game's own words for a running match's score: Covil counts the viewer's hidden
+    // Power Relics for their own seat and says what the others see)
+    const own = scores ? null : seatScore(seat);
+    const score = scores ? (scores[seat] ?? scores[String(seat)]) : own && own.value !== undefined ? own.value : s.score;
     if (score !== undefined && score !== null) {
-      panel.append(el("p", {class: "seat-score"}, el("span", {class: "muted"}, "Score "),
-        el("strong", {dataset: {key: "score", count: `seat-${seat}-score`}}, String(score))));
+      panel.append(el("p", {class: "seat-score", title: own && own.title ? own.title : null}, el("span", {class: "muted"}, "Score "),
+        el("strong", {dataset: {key: "score", count: `seat-${seat}-score`}}, String(score)),
+        own && own.note ? el("span", {class: "seat-score-note muted"}, ` ${own.note}`) : null));
     }
     // The game's player board (resources as pictures with counts), else the facts as words.
     const board = seatBoard(seat);
