@@ -241,6 +241,48 @@ def test_the_place_to_decide_comes_into_view_when_the_prompt_arrives(browser, mo
         alice.context.close()
 
 
+def test_bringing_the_place_into_view_never_leaves_the_header_half_shown(browser, mock_url):
+    """The fifth new-user trial (375×812): the table scrolled a place to decide into view by a
+    few pixels less than the header's height, and the phone header stayed half out of the
+    window (top -19 / -38 px). With the board's grid 10 px below the window when Bob's prompt
+    arrives (its cells small: a short scroll brings them in), the table scrolls until the bar
+    sticks: the headers above it wholly out of the window, the grid in view below the bar."""
+    post(mock_url + "/mock/reset")
+    page = open_page(browser, mock_url + "/m/m1?seat=1", "phone")
+    alice = open_page(browser, mock_url + "/m/m1?seat=0", "desktop")
+    try:
+        from playwright.sync_api import expect
+        page.evaluate("window.scrollTo(0, 0)")
+        # (set-up, not a move: the grid's cells made small and the board pushed down so that
+        # the first cell to click ends 10 px below the window: a short scroll brings it in)
+        page.evaluate("""() => {
+          const s = document.createElement("style");
+          s.textContent = ".mock-cell { height: 24px !important; min-height: 0 !important; }";
+          document.head.append(s);
+          const cell = document.querySelector("#board [data-cell='c1']").getBoundingClientRect();
+          document.getElementById("board").style.paddingTop = `${Math.max(0, innerHeight + 10 - cell.bottom)}px`;
+        }""")
+        header = page.locator("#table-header").bounding_box()
+        assert header["y"] >= 0 and header["height"] > 30, header
+        assert not page.evaluate(IN_VIEW_JS, "#board [data-cell='c1']")
+        alice.locator("#board [data-cell='c0']").click()
+        expect(page.locator("body")).to_have_attribute("data-your-turn", "true")
+        page.wait_for_function(f"({IN_VIEW_JS})('#board [data-action]')")
+        page.wait_for_timeout(600)  # (a smooth scroll ends)
+        got = page.evaluate("""() => { const r = document.getElementById("table-header").getBoundingClientRect();
+          return {top: r.top, bottom: r.bottom, bar: document.getElementById("prompt-bar").getBoundingClientRect().top,
+                  scrollY}; }""")
+        screenshot(page, SHOTS / "decision-in-view-header-phone.png", full_page=False)
+        # (what lies above the bar, the header and the site's, whole at the top or wholly gone)
+        assert got["scrollY"] == 0 or got["bar"] <= 0.5, ("the page stopped with the header half out", got)
+        assert got["bottom"] <= 0.5, got
+        assert got["scrollY"] > 0 and page.evaluate(IN_VIEW_JS, ".mock-grid"), got
+        assert page.js_errors == [] and alice.js_errors == []
+    finally:
+        page.context.close()
+        alice.context.close()
+
+
 def test_presence_is_unknown_and_no_move_is_promised_while_offline(browser, mock_url):
     post(mock_url + "/mock/reset")
     page = open_page(browser, mock_url + "/m/m1?seat=0", "desktop")

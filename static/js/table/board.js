@@ -272,6 +272,15 @@ export function roomBelowBar() {
   return window.innerHeight - topCover() - bottomCover();
 }
 
+/** The page's scroll at which the status bar reaches the top of the window and sticks there:
+ *  where it is now when it is not stuck, else the bottom of the table's header above it. */
+function barStickY() {
+  const r = dom.promptBar.getBoundingClientRect();
+  if (r.top > 0.5 || window.scrollY === 0) return Math.max(0, r.top + window.scrollY);
+  const header = document.getElementById("table-header");
+  return header ? Math.max(0, header.getBoundingClientRect().bottom + window.scrollY) : 0;
+}
+
 /** Scroll the page the least so that `first`..`last` (elements; `last` defaults to `first`)
  *  lies below the fixed status bar and above the bottom of the window: the top of `first`
  *  when it cannot all fit. With `wish` (an element, above or below) the span reaches it too
@@ -302,6 +311,12 @@ export function revealBelowBar(first, last = first, wish = null) {
   // a scroll past the page's end does not happen: count only what the page can scroll
   const max = document.scrollingElement.scrollHeight - window.innerHeight;
   dy = Math.round(Math.max(-window.scrollY, Math.min(dy, max - window.scrollY)));
+  // A scroll that would stop with the header half out of the window goes on until the bar
+  // sticks (the new-user trial: a phone header cut 19-38 px): until then the bar moves with the
+  // page, so the span keeps its place under the bar and only gains room at the bottom.
+  const stick = barStickY();
+  const y = window.scrollY + dy;
+  if (dy && y > 0 && y < stick && stick <= max) dy = Math.round(stick - window.scrollY);
   if (dy) {
     const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
     window.scrollBy({top: dy, behavior: reduce ? "auto" : "smooth"});
