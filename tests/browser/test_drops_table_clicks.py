@@ -44,6 +44,8 @@ PHONE = {"width": 375, "height": 812}
 def _start(browser, server: str, viewport: dict, seed: int | None = None):
     ctx = browser.new_context(viewport=viewport, reduced_motion="reduce", has_touch=viewport is PHONE)
     page = ctx.new_page()
+    page.js_errors = []  # (every script error of the page, from the lobby on)
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
     host_new_match(page, server, "Morgana", "drops_of_evil", 2)
     if seed is not None:  # the same deal at every run (tests/chromium.py fix_seed)
         fix_seed(server, match_id(page.url), seed)
@@ -53,6 +55,26 @@ def _start(browser, server: str, viewport: dict, seed: int | None = None):
     page.wait_for_selector("#table")
     page.wait_for_function("document.body.dataset.version !== undefined")
     return ctx, page
+
+
+def my_turns(page, waits: int = 200):
+    """At each of the host's turns, (the phase, the legal actions): the others' turns waited
+    out, ``waits`` rounds of looking at the most."""
+    for _ in range(waits):
+        if not my_turn(page):
+            wait_new_view(page, version(page), timeout=5)
+            continue
+        yield _phase(page), actions(page)
+
+
+def _play_on(page, acts: list[dict], clicks) -> None:
+    """Outside the phases a test looks at: the first legal action but a take-back or a cancel,
+    by a click; none: wait for the next view."""
+    other = [a for a in acts if a["type"] not in ("take_back", "cancel")]
+    if other:
+        click_action(page, other[0], clicks)
+    else:
+        wait_new_view(page, version(page), timeout=5)
 
 
 def _phase(page) -> str:
@@ -242,8 +264,6 @@ def test_drops_round_by_clicks(browser, lair_server, size):
     tasks; no codes on the table; the place to act is on screen when the prompt arrives."""
     viewport = DESKTOP if size == "desktop" else PHONE
     ctx, page = _start(browser, lair_server, viewport)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
     clicks = Clicks()
     placements = 0
     brewed = False
@@ -308,7 +328,7 @@ def test_drops_round_by_clicks(browser, lair_server, size):
     clicks.report(f"Drops of Evil ({size})")
     assert 1 <= clicks.counts["first placement"] <= 2
     assert clicks.counts["a Brewing"] >= 3
-    assert not errors, errors
+    assert not page.js_errors, page.js_errors
     ctx.close()
 
 
@@ -390,19 +410,12 @@ def test_drops_keeps_the_place_to_act_in_view(browser, lair_server, size):
     drops-table-{coin-last,after-worm,after-brew}-<size>.png."""
     phone = size == "phone"
     ctx, page = _start(browser, lair_server, PHONE if phone else DESKTOP, seed=1)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
     clicks = Clicks()
     carded = coin_last = took_worm = brewed = pawn_named = False
     waits = 0
-    for _ in range(200):
+    for phase, acts in my_turns(page):
         if brewed:
             break
-        if not my_turn(page):
-            wait_new_view(page, version(page), timeout=5)
-            continue
-        phase = _phase(page)
-        acts = actions(page)
         if phase == "Placement":
             forest = [a for a in acts if a["type"] == "place" and a["pawn"] != "coin"]
             coins = [a for a in acts if a["type"] == "place" and a["pawn"] == "coin"]
@@ -487,14 +500,10 @@ def test_drops_keeps_the_place_to_act_in_view(browser, lair_server, size):
             _shots(page, "after-brew")
             brewed = True
         else:
-            other = [a for a in acts if a["type"] not in ("take_back", "cancel")]
-            if other:
-                click_action(page, other[0], clicks)
-            else:
-                wait_new_view(page, version(page), timeout=5)
+            _play_on(page, acts, clicks)
     assert carded and coin_last and took_worm and brewed and pawn_named, (
         carded, coin_last, took_worm, brewed, pawn_named)
-    assert not errors, errors
+    assert not page.js_errors, page.js_errors
     ctx.close()
 
 
@@ -555,18 +564,11 @@ def test_drops_the_place_to_decide_is_in_view(browser, lair_server, size):
     Done bar). The header is never cut. Screenshots: drops-table-{placing,brewing}-<size>.png."""
     phone = size == "phone"
     ctx, page = _start(browser, lair_server, PHONE if phone else DESKTOP, seed=1)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
     clicks = Clicks()
     placed_by_space = brewing = False
-    for _ in range(200):
+    for phase, acts in my_turns(page):
         if brewing:
             break
-        if not my_turn(page):
-            wait_new_view(page, version(page), timeout=5)
-            continue
-        phase = _phase(page)
-        acts = actions(page)
         if phase == "Placement":
             forest = [a for a in acts if a["type"] == "place" and a["pawn"] != "coin"]
             if not placed_by_space and forest:
@@ -603,11 +605,7 @@ def test_drops_the_place_to_decide_is_in_view(browser, lair_server, size):
             _shots(page, "brewing")
             print(size, "brewing: header", got["header"])
         else:
-            other = [a for a in acts if a["type"] not in ("take_back", "cancel")]
-            if other:
-                click_action(page, other[0], clicks)
-            else:
-                wait_new_view(page, version(page), timeout=5)
+            _play_on(page, acts, clicks)
     assert placed_by_space and brewing, (placed_by_space, brewing)
-    assert not errors, errors
+    assert not page.js_errors, page.js_errors
     ctx.close()
