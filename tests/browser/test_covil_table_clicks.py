@@ -971,6 +971,16 @@ def test_covil_acquiring_shows_pool_hall_and_hand_together(browser, lair_server)
         scores = _scores_agree(page)
         assert scores["Morgana"][1].startswith("(others see"), scores
         assert all(note.startswith("+ 2 hidden relics") for name, (_, note) in scores.items() if name != "Morgana"), scores
+        # the day's bar reads "deck 10, discard 0": no gap between a number and its comma (the
+        # fourth trial: "deck 16 , discard 0", the item's flex gap between them)
+        gaps = page.evaluate("""() => [...document.querySelectorAll("#board .cv-bar b")].flatMap((b) => {
+          const next = b.nextSibling;
+          if (!next || next.nodeType !== 3 || !/^[,.;:]/.test(next.textContent)) return [];
+          const r = document.createRange();
+          r.setStart(next, 0); r.setEnd(next, 1);
+          return [{after: b.textContent, gap: r.getBoundingClientRect().left - b.getBoundingClientRect().right}];
+        })""")
+        assert gaps and all(g["gap"] < 2 for g in gaps), gaps
         # the move made, the same turn asks to acquire: still all in one window
         click(page, "#board [data-pick]", clicks)
         click_action(page, next(a for a in actions(page) if "to" in a and "from" in a), clicks)

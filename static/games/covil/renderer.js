@@ -438,8 +438,9 @@ function infoBar({g}) {
       ? el("span", {class: "it"}, "Turn: ", el("b", {style: `color:${ownerColor(g, g.turn)}`}, ownerName(g, g.turn))) : null,
     el("span", {class: "it", title: "Rebels in the town"}, rebelIcon(20), el("b", {}, `${g.rebels}`), ` of ${g.rebels_total} in town`),
     el("span", {class: "it", title: "Mercenary deck"}, "Mercenary deck ", el("b", {}, String(g.merc_deck))),
-    el("span", {class: "it", title: "Power Relic deck and discard pile"}, relicIcon(18), "deck ", el("b", {}, String(g.relic_deck)),
-      ", discard ", el("b", {}, String(g.relic_discard.length))),
+    el("span", {class: "it", title: "Power Relic deck and discard pile"}, relicIcon(18),
+      // (one span: the item's flex gap would stand between the number and its comma)
+      el("span", {}, "deck ", el("b", {}, String(g.relic_deck)), ", discard ", el("b", {}, String(g.relic_discard.length)))),
     g.flips && g.flips.length ? el("span", {class: "it"}, "Dummy flips: ", ...g.flips.map((r) => relicChip(g, r))) : null,
     dom.length ? el("span", {class: "it cv-dom", title: "Dominance (rulebook \u201cPhase 3: Night\u201d): a clear majority of the majorities in that terrain's zones, counting troops only; each dominance gains +2 gold at night, a tie gains nobody anything"},
       "Night fee (+2 gold) to: ", ...dom) : null,
