@@ -591,3 +591,35 @@ def test_complete_vial_badge_clear_of_its_resource(browser, server, size):
         assert not page.js_errors, page.js_errors
     finally:
         ctx.close()
+
+
+# Each Assistant card's head: its number's, name's and phase tag's boxes.
+ASSISTANT_HEADS_JS = """() => [...document.querySelectorAll("#board .doe-asst-head")].map((h) => {
+  const box = (s) => { const r = h.querySelector(s).getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  return {name: h.querySelector(".doe-asst-name").textContent, num: box(".doe-asst-num"), nm: box(".doe-asst-name"),
+          phase: box(".doe-phase")};
+})"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_an_assistants_name_stays_beside_its_number(browser, server, size):
+    """The fourth new-user trial: a long Assistant name ("Worm Farmer") went under its number,
+    so at the desktop's fold the card read just "2". Every Assistant's name starts on its
+    number's line, right of it (wrapping inside its own box when long), the phase tag on the
+    line below."""
+    game, url = server
+    game.new(4, 11)
+    game.step += 1  # (the page shows a new step's view)
+    ctx, page = _open(browser, url, size, game.step)
+    try:
+        heads = page.evaluate(ASSISTANT_HEADS_JS)
+        page.locator("#board .doe-assistants").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"drops_trial_assistants_{size}.png"))
+        assert len(heads) >= 4, heads
+        for h in heads:
+            assert h["nm"]["top"] < h["num"]["bottom"] and h["nm"]["left"] >= h["num"]["right"], \
+                (size, "the name is not beside its number", h)
+            assert h["phase"]["top"] >= h["nm"]["bottom"] - 1, (size, "the phase tag is not below the name", h)
+        assert not page.js_errors, page.js_errors
+    finally:
+        ctx.close()
