@@ -527,7 +527,8 @@ def test_your_screen_and_boards_are_on_screen_when_the_prompt_arrives(browser, f
 ROW_JS = """() => {
   const row = document.querySelector('#ec-my-screen .ec-supply');
   return {scrolls: row.scrollWidth > row.clientWidth + 1, tab: row.hasAttribute('tabindex') ? row.tabIndex : null,
-          left: row.scrollLeft, focused: document.activeElement === row};
+          left: row.scrollLeft, focused: document.activeElement === row,
+          fade: [row.classList.contains("more-left"), row.classList.contains("more-right")]};
 }"""
 
 
@@ -536,7 +537,8 @@ def test_the_tile_row_stays_reachable_by_keyboard_after_a_rotation(browser, four
     then takes the keyboard's focus (the arrow keys scroll it), also when the phone is turned
     after the table was drawn: opened in landscape (812×375, the row wraps, no focus stop),
     turned upright with no new view, Tab from the screen's head reaches the row and the arrow
-    key scrolls it; turned back, the row is no focus stop any more."""
+    key scrolls it; turned back, the row is no focus stop any more. Each end of the row with
+    more tiles beyond it fades out (the fourth trial: the cut-off tile said nothing)."""
     page = open_page(browser, {"viewport": {"width": 812, "height": 375}, "device_scale_factor": 2,
                                "is_mobile": True, "has_touch": True},
                      four_players["url"], four_players["cookies"])
@@ -545,11 +547,14 @@ def test_the_tile_row_stays_reachable_by_keyboard_after_a_rotation(browser, four
     page.wait_for_selector("#ec-my-screen .ec-supply > .ec-tile")
     page.wait_for_timeout(300)
     got = page.evaluate(ROW_JS)
-    assert not got["scrolls"] and got["tab"] is None, got
+    assert not got["scrolls"] and got["tab"] is None and got["fade"] == [False, False], got
     version = page.evaluate("document.body.dataset.version")
     page.set_viewport_size({"width": 375, "height": 812})
     page.wait_for_function(f"({ROW_JS})().scrolls && ({ROW_JS})().tab === 0", timeout=3000)
     assert page.evaluate("document.body.dataset.version") == version  # no redraw did it
+    # the end with more tiles beyond it fades out (the fourth trial: no sign of more)
+    page.wait_for_function(f"({ROW_JS})().fade[1]", timeout=3000)
+    assert page.evaluate(ROW_JS)["fade"] == [False, True], page.evaluate(ROW_JS)
     # the keyboard: from the screen's head (a click on its words, no focus stop), Tab, then →
     # (on a Day turn that offers a play and a hire the head line holds the applicants to hire
     # and "All applicants": their focus stops come first, then the row's)
@@ -562,7 +567,7 @@ def test_the_tile_row_stays_reachable_by_keyboard_after_a_rotation(browser, four
             break
     assert got["focused"], (got, page.evaluate("document.activeElement.outerHTML.slice(0, 120)"))
     page.keyboard.press("ArrowRight")
-    page.wait_for_function(f"({ROW_JS})().left > 0", timeout=3000)
+    page.wait_for_function(f"({ROW_JS})().left > 0 && ({ROW_JS})().fade[0]", timeout=3000)
     page.set_viewport_size({"width": 812, "height": 375})
     page.keyboard.press("Shift+Tab")  # the focus leaves the row; it is no focus stop now
     page.wait_for_function(f"!({ROW_JS})().scrolls && ({ROW_JS})().tab === null", timeout=3000)

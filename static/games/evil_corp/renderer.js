@@ -296,6 +296,10 @@ const CSS = `
   /* and a lower tile there: the creature between the corner numbers, its name, its abilities */
   #ec-my-screen .ec-tile.big { height: 4.85rem; }
   #ec-my-screen .ec-tile.big .ec-glyph { margin-top: 0; width: 1.4rem; height: 1.4rem; flex: none; }
+  #ec-my-screen .ec-supply.more-right { mask-image: linear-gradient(to right, #000 calc(100% - 56px), #0004); }
+  #ec-my-screen .ec-supply.more-left { mask-image: linear-gradient(to right, #0004, #000 56px); }
+  #ec-my-screen .ec-supply.more-left.more-right {
+    mask-image: linear-gradient(to right, #0004, #000 56px, #000 calc(100% - 56px), #0004); }
   #ec-my-screen .ec-supply:focus-visible { outline: 2px solid var(--highlight, #f0c93e); outline-offset: -2px; }
 }
 /* Numbers in icons at the text floor of every screen (issue 14 "Done when": 14 px on desktops,
@@ -1336,6 +1340,7 @@ function screenNode(game, s, mine) {
     // resized) after the last redraw keeps it in the focus order exactly while it scrolls
     row.setAttribute("role", "group");
     row.setAttribute("aria-label", "Monsters behind your screen, and your discard pile");
+    row.addEventListener("scroll", () => rowEnds(row), {passive: true});
     rowWatch.observe(row);
   }
   return mark(panel, `screen-${s.seat}`, [s.supply_count, s.shown, s.passed, s.supply]);
@@ -1343,12 +1348,20 @@ function screenNode(game, s, mine) {
 
 /** Your screen's row of tiles takes the keyboard's focus exactly while it scrolls sideways. */
 function rowFocusStop(row) {
+  rowEnds(row);
   if (row.scrollWidth > row.clientWidth + 1) row.tabIndex = 0;
   else if (row !== document.activeElement) row.removeAttribute("tabindex");
   // (the focused row keeps its stop until the focus leaves it)
   else row.addEventListener("blur", () => rowFocusStop(row), {once: true});
 }
 const rowWatch = new ResizeObserver((entries) => { for (const e of entries) rowFocusStop(e.target); });
+
+/** Each end of your screen's row with more tiles beyond it fades out (more-left, more-right:
+ *  the fourth trial saw the cut-off tile at the edge as no sign of more to the right). */
+function rowEnds(row) {
+  row.classList.toggle("more-left", row.scrollLeft > 2);
+  row.classList.toggle("more-right", row.scrollLeft + row.clientWidth < row.scrollWidth - 2);
+}
 
 /** Review item 2: while some tiles behind your screen are a choice (to put into play, discard,
  *  reveal…), and on your Day turn even when none is, the others are drawn faded, and their
