@@ -553,7 +553,13 @@ def test_phone_tabs_one_row(browser, server):
         assert row["right"] <= page.viewport_size["width"], row
         page.locator("#board .doe-tabs").scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / "drops_trial_tabs_375x812.png"))
-        # the row scrolls: the shown seat's tab is in it, each end with more beyond fades
+        # the row scrolls: the shown seat's tab is in it (once the renderer's scroll is done),
+        # each end with more beyond fades
+        page.wait_for_function("""() => {
+          const on = document.querySelector("#board .doe-tab.on").getBoundingClientRect();
+          const row = document.querySelector("#board .doe-tabs").getBoundingClientRect();
+          return on.left >= row.left - 1 && on.right <= row.right + 1;
+        }""", timeout=3000)
         on, row = _rect(page, "#board .doe-tab.on"), _rect(page, "#board .doe-tabs")
         assert on["left"] >= row["left"] - 1 and on["right"] <= row["right"] + 1, (on, row)
         first = page.locator("#board .doe-tab").first
@@ -620,6 +626,50 @@ def test_an_assistants_name_stays_beside_its_number(browser, server, size):
             assert h["nm"]["top"] < h["num"]["bottom"] and h["nm"]["left"] >= h["num"]["right"], \
                 (size, "the name is not beside its number", h)
             assert h["phase"]["top"] >= h["nm"]["bottom"] - 1, (size, "the phase tag is not below the name", h)
+        assert not page.js_errors, page.js_errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_vial_letters_clear_of_their_resources(browser, server, size):
+    """The fourth new-user trial (375×812): a Resource brewed into a Vial's first space covered
+    the Vial's letter (B, C, G, J). With a Resource in the first space of every Vial (none
+    complete), each letter is drawn on top, sharing at most a corner with that Resource (15 %
+    of the letter's box), and is whole in its space."""
+    game, url = server
+    game.new(2, 11)
+    game.step += 1
+    ctx, page = _open(browser, url, size, game.step)
+    page.locator("#board .doe-lab.mine .doe-brewer").scroll_into_view_if_needed()
+    cells = page.locator("#board .doe-lab.mine .doe-cell:has(.doe-vial-tag)").evaluate_all(
+        "els => els.map((e) => e.dataset.cell)")
+    ctx.close()
+    assert len(cells) >= 10, cells
+    game.state["alch"][game.seat()]["brewer"] = {c: "owl" for c in cells}
+    game.step += 1
+    ctx, page = _open(browser, url, size, game.step)
+    try:
+        page.locator("#board .doe-lab.mine .doe-brewer").scroll_into_view_if_needed()
+        got = page.evaluate("""(ids) => ids.map((id) => {
+          const cell = document.querySelector(`#board .doe-lab.mine [data-cell="${id}"]`);
+          const box = (e) => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+          const tag = cell.querySelector(".doe-vial-tag"), t = tag.getBoundingClientRect();
+          const top = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
+          return {id, tag: box(tag), res: box(cell.querySelector(".doe-res")), cell: box(cell),
+                  onTop: !!top && tag.contains(top)};
+        })""", cells)
+        for g in got:
+            t, r, c = g["tag"], g["res"], g["cell"]
+            # the letter drawn over its Resource at most at a corner, and on top there
+            shared = max(0.0, min(t["right"], r["right"]) - max(t["left"], r["left"])) * \
+                max(0.0, min(t["bottom"], r["bottom"]) - max(t["top"], r["top"]))
+            area = (t["right"] - t["left"]) * (t["bottom"] - t["top"])
+            assert g["onTop"] and shared <= 0.15 * area, (size, "a Vial's letter under its Resource", str(g))
+            assert t["left"] >= c["left"] - 1 and t["top"] >= c["top"] - 3, (size, "the letter is cut", g)
+        grid = page.locator("#board .doe-lab.mine .doe-brewer")
+        grid.scroll_into_view_if_needed()
+        grid.screenshot(path=str(ARTIFACTS / f"drops_trial_vial_letters_{size}.png"))
         assert not page.js_errors, page.js_errors
     finally:
         ctx.close()

@@ -258,6 +258,7 @@ function drawBrewer(ctx, lab, idx, pick, mine) {
     if (content) {
       node.append(resChip(ctx, content.res, {size: "md", extra: content.fresh ? "fresh" : "fixed"}));
       node.classList.add(content.fresh ? "has-fresh" : "has-fixed");
+      if (v) node.classList.add("tag-and-res");
     }
     if (pending && pending.kind === "rebrew" && pending.from === c.id) node.classList.add("rebrew-from");
     if (mine) {
