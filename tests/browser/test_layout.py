@@ -82,8 +82,10 @@ PROMPT_JS = """() => {
                // what of its content lies below its bottom edge (nothing, its menu closed)
                below: bar.scrollHeight - bar.clientHeight, open: !!(menu && menu.open)};
   for (const b of bar.querySelectorAll("button")) {
-    // (a toast's close button; a choice waiting in the closed "Choose" menu is not shown)
+    // (a toast's close button; a choice waiting in the closed "Choose" menu is not shown; a
+    // phone's bar buttons step aside while its sheet is open, the toggle reading "Close")
     if (b.closest(".toast") || b.closest("details:not([open]) > :not(summary)")) continue;
+    if (!b.getClientRects().length) continue;
     b.scrollIntoView({block: "nearest", inline: "nearest"});
     const q = b.getBoundingClientRect();
     const hit = document.elementFromPoint(q.left + q.width / 2, q.top + q.height / 2);
