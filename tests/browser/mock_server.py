@@ -7,7 +7,7 @@ game, so the client can be checked in Chromium before (and independently of) the
 Pages: ``/m/{match_id}?seat=N`` (omit ``seat`` to watch as a spectator); ``?ping=ms&dead=ms``
 shorten the client's heartbeat. Match ids: ``m1`` uses a small test renderer that draws clickable
 cells, ``f1`` the fallback renderer, ``broken`` a renderer URL that does not exist, ``crash`` a
-renderer whose update() throws; an id starting with ``t3`` has three seats, seat 2 a bot.
+renderer whose update() throws; an id starting with ``t3`` has three seats, seat 2 a bot; ``t4`` four seats.
 
 Test controls (HTTP): ``POST /mock/reset``, ``/mock/drop?code=1001`` (close every socket with that code), ``/mock/silence``
 (current sockets get no more frames, not even pongs), ``/mock/refuse?count=n&code=1013`` (close the next n
@@ -164,6 +164,7 @@ class Game:
         self.status = "active"
         self.seen_ids: set[str] = set()
         self.wishes = 0  # extra choices ("Make wish 1"…), for a long menu: /mock/wishes
+        self.also: list[int] = []  # more seats the turn waits for (simultaneous): /mock/also_waiting
 
     def legal(self, seat: int | None) -> list[dict]:
         if self.result is not None or seat is None or seat != self.turn:
@@ -222,7 +223,7 @@ class Game:
                        "hand_size": 2, "relics": ["Crypt Key"] if s == 0 else []}
                       for s in range(self.players)],
             "header": {"round": self.round, "phase": "night_phase",
-                       "waiting_for": [] if self.result else [self.turn]},
+                       "waiting_for": [] if self.result else [self.turn] + [s for s in self.also if s != self.turn]},
             "prompt": ({"kind": "turn", "text": "Claim a cell, shout, or pass."}
                        if seat == self.turn and self.result is None else None),
             "legal_actions": legal,
@@ -267,7 +268,7 @@ def create_app() -> FastAPI:  # noqa: C901
     def game(match_id: str) -> Game:
         if match_id not in games:
             # "t3…": three seats, the second played by a bot
-            games[match_id] = Game(match_id, 3 if match_id.startswith("t3") else 2)
+            games[match_id] = Game(match_id, 3 if match_id.startswith("t3") else 4 if match_id.startswith("t4") else 2)
         return games[match_id]
 
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
@@ -429,6 +430,13 @@ def create_app() -> FastAPI:  # noqa: C901
     async def wishes(count: int, match_id: str = "f1"):
         """``count`` more choices for the seat to move ("Make wish 1"…): a long menu."""
         game(match_id).wishes = count
+        await push_views(match_id)
+        return {"ok": True}
+
+    @app.post("/mock/also_waiting")
+    async def also_waiting(seats: str, match_id: str = "f1"):
+        """The turn waits for ``seats`` ("1,2,3") too, as in a simultaneous step."""
+        game(match_id).also = [int(s) for s in seats.split(",") if s]
         await push_views(match_id)
         return {"ok": True}
 

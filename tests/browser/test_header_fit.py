@@ -23,7 +23,10 @@ CUT_JS = """() => {
     // (a closed <details>' body is laid out but not shown)
     return r.width > 0 && !e.closest("dialog, details:not([open]) > :not(summary)") && e.tagName !== "INPUT";
   });
-  const cut = parts.filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "visible")
+  // (a phone's whose-turn line is cut with "…" on purpose: its whole words are a tap away,
+  // test_the_phone_header_keeps_to_15_percent_with_more_open_and_many_waited_for)
+  const tapped = (e) => innerWidth <= 720 && !!e.closest("#turn");
+  const cut = parts.filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "visible" && !tapped(e))
     .map((e) => ({id: e.id, cls: e.className && String(e.className), text: e.textContent.trim().slice(0, 80),
                   scroll: e.scrollWidth, client: e.clientWidth}));
   const past = parts.filter((e) => e.getBoundingClientRect().right > innerWidth + 1)
@@ -88,7 +91,10 @@ PHONE_ROW_JS = """() => {
   // where the round's and the turn's words end (a long name may run past their column)
   const words = document.createRange();
   words.selectNodeContents(document.querySelector("#table-header .table-meta"));
-  const ink = Math.max(...[...words.getClientRects()].filter((q) => q.width).map((q) => q.right));
+  // (words past the edge of a box that clips them, a phone's "…", end at that edge)
+  const clip = [...document.querySelectorAll("#table-header .table-meta *")]
+    .filter((e) => getComputedStyle(e).overflowX !== "visible").map((e) => e.getBoundingClientRect().right);
+  const ink = Math.max(...[...words.getClientRects()].filter((q) => q.width).map((q) => Math.min(q.right, ...clip)));
   return {height: r.height, vh: innerHeight, ink, parts: parts.map((e) => ({id: e.id || e.className, ...box(e)})),
           title: document.getElementById("game-title").textContent.trim()};
 }"""
@@ -135,3 +141,78 @@ def test_the_phone_header_is_one_row(browser, lair_server):
         assert rules.bounding_box()["y"] >= max(p["bottom"] for p in row["parts"]), opened
         screenshot(host, ARTIFACTS / "layout" / "header-phone-more.png", full_page=False)
         assert errors == []
+
+
+#: The phone header's height, the lines of whose-turn words (their distinct tops) and its full
+#: words, and where the open tools are.
+TURN_JS = """() => {
+  const h = document.getElementById("table-header"), turn = document.getElementById("turn");
+  const range = document.createRange();
+  range.selectNodeContents(turn);
+  const tops = new Set([...range.getClientRects()].filter((q) => q.width && q.height).map((q) => Math.round(q.top / 4)));
+  const tools = document.getElementById("table-tools"), t = tools.getBoundingClientRect();
+  return {height: h.getBoundingClientRect().height, bottom: h.getBoundingClientRect().bottom, vh: innerHeight,
+          lines: tops.size, words: turn.textContent.trim(), toolsTop: t.top, toolsShown: t.height > 0 && tools.classList.contains("open")};
+}"""
+
+
+def test_the_phone_header_keeps_to_15_percent_with_more_open_and_many_waited_for(browser, mock_url):
+    """The fourth new-user trial at 375×812 (touch): Drops of Evil's Brewing waits for everyone,
+    and the player's header read "Round 1 · Brewing / Your turn / · also waiting for /
+    Morgana, / Hard bot 3 and / Hard bot 4": 120 px, 14.8 % of the screen; "More" opened its
+    tools on a row that grew the header by 48 px (15.9 % for a spectator). Now whose turn keeps
+    to one line (its whole words a tap away), and More's tools open over the page under the
+    header, which keeps its height: within 15 % of the screen either way. The tools open and
+    close by a tap and by the keyboard (Enter on More goes into them, Escape gives the keyboard
+    back to More). Screenshots: layout/header-phone-waiting-*.png."""
+    from tests.browser.test_table_core import post
+    post(mock_url + "/mock/reset")
+    ctx = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=2, is_mobile=True,
+                              has_touch=True, reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(mock_url + "/m/t4wait?seat=0")
+        page.wait_for_function("document.body.dataset.version !== undefined")
+        post(mock_url + "/mock/also_waiting?seats=1,2,3&match_id=t4wait")
+        page.wait_for_function("document.getElementById('turn').textContent.includes('Dracul')")
+        got = page.evaluate(TURN_JS)
+        screenshot(page, ARTIFACTS / "layout" / "header-phone-waiting-closed.png", full_page=False)
+        print("\nwaiting for three more:", got)
+        assert got["height"] <= 0.15 * got["vh"], ("the phone header is over 15 %", got)
+        assert got["lines"] == 1, ("whose turn takes more than a line", got)
+        # its whole words a tap away
+        page.locator("#turn").tap()
+        full = page.locator("#turn-full")
+        assert full.is_visible() and "Dracul" in full.inner_text() and "Carmilla" in full.inner_text(), got
+        screenshot(page, ARTIFACTS / "layout" / "header-phone-waiting-full.png", full_page=False)
+        assert page.evaluate(TURN_JS)["height"] == got["height"]
+        page.locator("#turn").tap()
+        assert not full.is_visible()
+        # More, by a tap: its tools over the page under the header, which keeps its height
+        page.locator("#tools-toggle").tap()
+        opened = page.evaluate(TURN_JS)
+        screenshot(page, ARTIFACTS / "layout" / "header-phone-waiting-more.png", full_page=False)
+        print("More open:", opened)
+        assert opened["toolsShown"] and opened["toolsTop"] >= opened["bottom"] - 1, opened
+        assert opened["height"] <= 0.15 * opened["vh"] and abs(opened["height"] - got["height"]) <= 1, \
+            ("More grew the header", got, opened)
+        rules = page.locator("#table-tools .tools-rules")
+        box = rules.bounding_box()
+        assert rules.is_visible() and box["y"] + box["height"] <= opened["vh"], box
+        hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.tools-rules') !== null",
+                            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert hit, "the Rules link is covered"
+        page.locator("#tools-toggle").tap()
+        assert not rules.is_visible()
+        # by the keyboard: Enter on More goes into the tools, Escape closes them
+        page.locator("#tools-toggle").focus()
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.getElementById('table-tools').contains(document.activeElement)")
+        page.keyboard.press("Escape")
+        assert not rules.is_visible()
+        assert page.evaluate("document.activeElement.id") == "tools-toggle"
+        assert errors == []
+    finally:
+        ctx.close()

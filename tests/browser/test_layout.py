@@ -30,6 +30,7 @@ from tests.browser.test_full_match import (
     name_yourself,
     no_codes,
 )
+from tests.browser.test_table_core import SHEET_JS
 from tests.chromium import ARTIFACTS, DESKTOP, PHONE, ROOT, screenshot
 
 pytestmark = pytest.mark.e2e
@@ -81,8 +82,10 @@ PROMPT_JS = """() => {
                // what of its content lies below its bottom edge (nothing, its menu closed)
                below: bar.scrollHeight - bar.clientHeight, open: !!(menu && menu.open)};
   for (const b of bar.querySelectorAll("button")) {
-    // (a toast's close button; a choice waiting in the closed "Choose" menu is not shown)
+    // (a toast's close button; a choice waiting in the closed "Choose" menu is not shown; a
+    // phone's bar buttons step aside while its sheet is open, the toggle reading "Close")
     if (b.closest(".toast") || b.closest("details:not([open]) > :not(summary)")) continue;
+    if (!b.getClientRects().length) continue;
     b.scrollIntoView({block: "nearest", inline: "nearest"});
     const q = b.getBoundingClientRect();
     const hit = document.elementFromPoint(q.left + q.width / 2, q.top + q.height / 2);
@@ -721,7 +724,7 @@ def test_covil_afternoon_prompt_fits_the_phone_bar(browser, lair_server):
             page.wait_for_function("document.querySelector('#prompt-actions details.action-menu').open")
             screenshot(page, ARTIFACTS / "layout" / "covil-afternoon-phone-menu.png", full_page=False)
             check_prompt_bar(page, "phone")  # each button, the menu's too: whole and not covered
-            page.locator("#prompt-actions .action-menu-close").tap()
+            page.locator("#prompt-actions details.action-menu[open] > summary", has_text="Close").tap()
             page.wait_for_function("!document.querySelector('#prompt-actions details.action-menu[open]')")
         page.locator("#hint-ask").tap()  # one tap, in the bar's row
         page.wait_for_function("document.body.dataset.hint === 'shown'", timeout=30_000)
@@ -1021,10 +1024,10 @@ def ask_hint(page) -> bool:
 def check_sheet(page, where: str, how: str) -> bool:
     """Open the bar's menu by a tap on its toggle: a compact sheet below the bar, bar and sheet
     within a quarter of the screen, each choice reachable, whole and uncovered in it (phone_top);
-    then close it ``how``: "close" (its Close button), "escape" (opened by the keyboard, Tab goes
+    then close it ``how``: "close" (its toggle, which reads "Close" while open), "escape" (opened by the keyboard, Tab goes
     into it, Escape closes it and gives the keyboard back to the toggle), "outside" (a tap on the
-    header's round, above the bar), "toggle" (a second tap on its toggle) or "choice" (a tap on
-    its last choice, which plays it). True if a move was made."""
+    header's round, above the bar) or "choice" (a tap on its last choice, which plays it). True
+    if a move was made."""
     toggle = page.locator("#prompt-actions details.action-menu > summary")
     if how == "escape":
         toggle.focus()
@@ -1037,15 +1040,22 @@ def check_sheet(page, where: str, how: str) -> bool:
         assert page.evaluate("!!document.activeElement.closest('#prompt-actions .action-menu-body')")
     got = phone_top(page, f"{where}, its menu open", shot=f"{where}-menu".replace(" ", "-"))
     assert got["sheet"], (where, got)
+    # at the sheet's top (the fourth new-user trial: one row of eight shown, cut mid-word under
+    # the cue): every choice shown is whole, two at least, and the prompt's words are not cut
+    sheet = page.evaluate(SHEET_JS)
+    shown = [c for c in sheet["choices"] if c["shown"]]
+    print(f"  sheet {sheet['sheet']['height']:.0f} px, {len(shown)} of {len(sheet['choices'])} choices shown,"
+          f" bar {sheet['bar']['height']:.0f} px, words clamped: {sheet['clamped']}")
+    assert all(c["whole"] for c in shown), (where, "a choice shows cut or under the cue", sheet)
+    assert len(shown) >= min(2, len(sheet["choices"])), (where, "fewer than two choices show", sheet)
+    assert not sheet["clamped"], (where, "the prompt's words are cut", sheet)
     moved = False
-    if how == "close":
-        tap(page, "#prompt-actions .action-menu-close")
+    if how == "close":  # the toggle, beside the prompt's words, reads "Close" while open
+        tap(page, "#prompt-actions details.action-menu[open] > summary")
         assert page.evaluate("document.activeElement.matches('#prompt-actions details.action-menu > summary')")
     elif how == "escape":
         page.keyboard.press("Escape")
         assert page.evaluate("document.activeElement.matches('#prompt-actions details.action-menu > summary')")
-    elif how == "toggle":
-        toggle.tap()
     elif how == "choice":
         before = page.evaluate("document.body.dataset.version")
         page.locator("#prompt-actions .action-menu-body button[data-action]:not([disabled])").last.tap()
@@ -1066,13 +1076,14 @@ def test_phone_top_of_the_table_keeps_the_board_in_view(browser, hint_server, ga
     each game, at every turn of the host's first moves (by taps): the header within 15 % of the
     screen, the bar within a quarter, its words whole, the last move on one line, the three
     within a third; the bar's menu (when it has one) opens as a compact sheet, bar and sheet
-    within a quarter, and closes by its Close button, Escape, a tap elsewhere, its toggle or a
+    within a quarter, every choice shown at its top whole (two at least), the prompt's words not
+    cut, and closes by its toggle (which reads "Close" while open), Escape, a tap elsewhere or a
     choice; with a suggestion shown (asked by a tap, at the first turn and at the first prompt
     after a placement) the same holds. Screenshots: layout/phone-top-<game>*.png."""
     page = new_table(browser, hint_server, PHONE_812, game, 2, bots=False)
     try:
         fill_and_start(page, seed=SEED)
-        rng, closes = Rng(5), ["close", "escape", "outside", "toggle", "choice"]
+        rng, closes = Rng(5), ["close", "escape", "outside", "choice"]
         menus = hints = 0
         asked_after = False
         for move in range(8):

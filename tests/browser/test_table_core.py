@@ -417,3 +417,104 @@ def test_a_long_menu_scrolls_inside_and_keeps_the_prompt_words_whole(browser, mo
         assert page.js_errors == []
     finally:
         page.context.close()
+
+
+#: A phone's open sheet of choices, measured: the bar's and the sheet's boxes, the prompt's words
+#: (cut by a clamp?), the "more below" cue's strip, and each choice in it, at the sheet's scroll
+#: top: shown (any part of it inside the sheet's visible box above the opaque cue), whole (all of it there, clear of the
+#: cue, its middle not covered by anything else).
+SHEET_JS = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, height: r.height}; };
+  const bar = document.getElementById("prompt-bar");
+  const words = document.getElementById("prompt-text");
+  const body = document.querySelector("#prompt-actions details.action-menu[open] > .action-menu-body");
+  if (!body) return null;
+  body.scrollTop = 0;
+  const s = body.getBoundingClientRect(), css = getComputedStyle(body);
+  const visTop = s.top + parseFloat(css.borderTopWidth), visBottom = s.bottom - parseFloat(css.borderBottomWidth);
+  const cueSpan = body.querySelector(".menu-cue > span");
+  const cue = cueSpan && cueSpan.getBoundingClientRect().height ? box(cueSpan) : null;
+  const clear = cue ? Math.min(visBottom, cue.top) : visBottom;
+  const choices = [...body.querySelectorAll("button")].map((c) => {
+    const q = c.getBoundingClientRect();
+    const hit = document.elementFromPoint(q.left + q.width / 2, q.top + q.height / 2);
+    return {text: c.textContent, top: q.top, bottom: q.bottom,
+            shown: q.bottom > visTop + 0.5 && q.top < clear - 0.5,
+            whole: q.top >= visTop - 0.5 && q.bottom <= clear + 0.5 && !!hit && c.contains(hit)};
+  });
+  return {vh: innerHeight, bar: box(bar), sheet: box(body), cue, choices,
+          words: words.innerText, clamped: words.scrollHeight > words.clientHeight + 1,
+          row: [...document.querySelectorAll("#prompt-actions > button, #prompt-actions > details > summary")]
+            .filter((e) => e.getBoundingClientRect().width > 0).map((e) => e.textContent)};
+}"""
+
+
+@pytest.mark.parametrize("wishes", [0, 3])
+def test_a_phones_sheet_shows_whole_choices_and_closes_four_ways(browser, mock_url, wishes):
+    """The fourth new-user trial, Covil at 375×812 (touch): the "N more" sheet was always about
+    127 px, however many choices: with 8 it showed one row, its words cut mid-word under the
+    "▾ more below" cue; with 2 the second was hidden too; the prompt's words were cut to one
+    line. The bar and its open sheet still keep to a quarter of the screen, but the sheet takes
+    the room of the bar's row of buttons (they step aside while it is open, the toggle beside
+    the prompt's words reads "Close"), its visible height ends on a whole choice (none cut, the
+    cue on a strip of its own), at least two choices show whole, and the prompt's words are not
+    cut. The sheet closes by "Close", by Escape (the keyboard back on the toggle), by a tap
+    outside, and by a choice, which is played. The fallback board (nine to eleven choices in
+    the sheet, with group labels) and the mock board (three wishes in the sheet).
+    Screenshots: table-core/phone-sheet-<n>-<how>.png."""
+    post(mock_url + "/mock/reset")
+    match = "f1" if not wishes else "m1"
+    page = open_page(browser, mock_url + f"/m/{match}?seat=0", "phone")
+    try:
+        from playwright.sync_api import expect
+        if wishes:
+            post(mock_url + f"/mock/wishes?count={wishes}&match_id={match}")
+        toggle = page.locator("#prompt-actions details.action-menu > summary")
+        expect(toggle).to_have_text(re.compile(r"^\d+ more$"))
+        height = page.viewport_size["height"]
+        closer = page.locator("#prompt-bar").locator("summary, button").filter(has_text=re.compile(r"^\s*Close\s*$"))
+        opened = lambda: page.evaluate("!!document.querySelector('#prompt-actions details.action-menu[open]')")  # noqa: E731
+        for how in ("close", "escape", "outside", "choice"):
+            if how == "escape":  # the keyboard: Enter on the toggle, Tab into the sheet
+                toggle.focus()
+                page.keyboard.press("Enter")
+            else:
+                toggle.tap()
+            page.wait_for_function("document.querySelector('#prompt-actions details.action-menu').open")
+            page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+            got = page.evaluate(SHEET_JS)
+            screenshot(page, SHOTS / f"phone-sheet-{wishes or 'fallback'}-{how}.png", full_page=False)
+            shown = [c for c in got["choices"] if c["shown"]]
+            print(f"\n{match} {how}: bar {got['bar']} sheet {got['sheet']} cue {got['cue']} row {got['row']}"
+                  f" words {got['words']!r} clamped {got['clamped']};"
+                  f" {sum(c['whole'] for c in got['choices'])} whole of {len(got['choices'])}")
+            share = (got["sheet"]["bottom"] - got["bar"]["top"]) / height
+            assert share <= 0.25 + 0.5 / height, (how, f"bar and sheet take {share:.1%} of the screen", got)
+            assert got["sheet"]["top"] >= got["bar"]["bottom"] - 1, ("the sheet covers the bar", got)
+            for c in shown:
+                assert c["whole"], (how, "a choice shows cut or under the cue", c, got)
+            assert len(shown) >= min(2, len(got["choices"])), (how, "fewer than two choices show", got)
+            assert not got["clamped"], (how, "the prompt's words are cut", got)
+            if how == "close":
+                assert closer.count() == 1 and closer.is_visible(), got
+                closer.tap()
+            elif how == "escape":
+                page.keyboard.press("Tab")
+                assert page.evaluate("!!document.activeElement.closest('#prompt-actions .action-menu-body')")
+                page.keyboard.press("Escape")
+            elif how == "outside":
+                page.locator("#round-phase, #table-header .table-meta").first.tap()
+            else:
+                before = page.evaluate("document.body.dataset.version")
+                last = [c for c in shown if c["whole"]][-1]["text"]
+                page.locator("#prompt-actions .action-menu-body button", has_text=last).first.tap()
+                page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before)
+                expect(page.locator("#log")).to_contain_text(re.compile(r"wish|claims cell|pass|shout|gamble", re.I))
+            page.wait_for_function("!document.querySelector('#prompt-actions details.action-menu[open]')")
+            assert not opened()
+            if how in ("close", "escape"):
+                assert page.evaluate("document.activeElement.matches('#prompt-actions details.action-menu > summary')"), how
+                expect(toggle).to_have_text(re.compile(r"^\d+ more$"))
+        assert page.js_errors == []
+    finally:
+        page.context.close()

@@ -38,6 +38,7 @@ export function renderHeader() {
     dom.turn.append(words);
     words.title = dom.turn.textContent.trim();
   }
+  if (turnFull && !turnFull.hidden) turnFull.textContent = dom.turn.textContent.trim();
   if (myTurn && document.body.dataset.yourTurn === "false") chime();
   document.body.dataset.yourTurn = myTurn ? "true" : "false";
   document.title = `${myTurn ? "▶ Your turn · " : ""}${title} · Lair`;
@@ -122,16 +123,59 @@ function chime() {
   }
 }
 
+// ----- phones: whose turn on one line, its whole words a tap away -------------------------------
+
+// A phone's header keeps to 15 % of the screen: whose turn keeps to one line (lair.css cuts it
+// with "…"; the fourth new-user trial read six stacked lines, "Your turn / · also waiting for /
+// Morgana, / Hard bot 3 and / Hard bot 4"). A tap on it shows its whole words under the header,
+// over the page; another tap, or a tap elsewhere, hides them.
+const PHONE = matchMedia("(max-width: 720px)");
+const turnFull = document.getElementById("turn-full");
+if (turnFull) {
+  dom.turn.addEventListener("click", () => {
+    if (!PHONE.matches) return;
+    turnFull.textContent = dom.turn.textContent.trim();
+    turnFull.hidden = !turnFull.hidden || !turnFull.textContent;
+  });
+  document.addEventListener("pointerdown", (ev) => {
+    if (!turnFull.hidden && !dom.turn.contains(ev.target)) turnFull.hidden = true;
+  }, {capture: true});
+}
+
 // ----- phones: Links, Resign, Sound and Keys behind "More" --------------------------------------
 
+// They open over the page under the header (lair.css), which keeps its height (the fourth
+// new-user trial: a row of its own grew the header by 48 px, past 15 % of the screen). Opened
+// by the keyboard, the keyboard goes to the first of them; Escape, a tap elsewhere or More
+// closes them.
 const toolsToggle = document.getElementById("tools-toggle");
 const tools = document.getElementById("table-tools");
 if (toolsToggle && tools) {
-  toolsToggle.addEventListener("click", () => {
-    const open = !tools.classList.contains("open");
+  const setTools = (open, refocus = false) => {
     tools.classList.toggle("open", open);
     toolsToggle.setAttribute("aria-expanded", String(open));
+    if (refocus) toolsToggle.focus({preventScroll: true});
+  };
+  toolsToggle.addEventListener("click", (ev) => {
+    const open = !tools.classList.contains("open");
+    setTools(open);
+    // (a click by the keyboard has no pointer: detail 0)
+    if (open && ev.detail === 0) {
+      const first = tools.querySelector("a[href], button, summary, input");
+      if (first && first.getBoundingClientRect().width) first.focus({preventScroll: true});
+    }
   });
+  tools.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && tools.classList.contains("open") && !ev.target.closest("dialog")) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      setTools(false, true);
+    }
+  });
+  document.addEventListener("pointerdown", (ev) => {
+    if (tools.classList.contains("open") && PHONE.matches && !tools.contains(ev.target) &&
+        !toolsToggle.contains(ev.target)) setTools(false);
+  }, {capture: true});
 }
 
 // ----- phones: the game's key beside "More" (issue 14, item 7: the phone header) ---------------

@@ -268,14 +268,11 @@ function layout(pairs, spill = 0) {
     list.map(([, b]) => b)));
   if (hintIn) groups.push(el("div", {class: "action-group", role: "group", "aria-label": "Help"}, askNode));
   const summary = el("summary", {class: "btn action-menu-toggle"}, toggle);
-  // (a phone's sheet says what it holds and closes by a button of its own: lair.css)
-  const head = PHONE.matches ? el("div", {class: "action-menu-head"},
-    el("span", {class: "action-menu-title"}, spill === 0 ? `Choose: ${choices}` : "More choices"),
-    el("button", {type: "button", class: "btn btn-small btn-secondary action-menu-close",
-                  onclick: () => closeMenu(openMenu(), true)}, "Close")) : null;
-  // (the open menu scrolls inside: a cue at its bottom edge while more lies below)
+  // (the open menu scrolls inside: a cue at its bottom edge while more lies below; a phone's
+  // sheet is named for screen readers, its toggle in the bar reads "Close" meanwhile)
   const cueNode = el("div", {class: "menu-cue", "aria-hidden": "true"}, el("span", {}, "▾ more below"));
-  const body = el("div", {class: "action-menu-body"}, head, groups, cueNode);
+  const body = el("div", {class: "action-menu-body", role: "group",
+                          "aria-label": spill === 0 ? `Choose: ${choices}` : "More choices"}, groups, cueNode);
   body.addEventListener("scroll", () => sheetCue(body), {passive: true});
   const details = el("details", {class: "action-menu"}, summary, body);
   // a phone's sheet goes once a choice in it is made (it covers the board the move changes)
@@ -286,6 +283,9 @@ function layout(pairs, spill = 0) {
   });
   details.addEventListener("toggle", () => {
     menuOpen = details.open;
+    // a phone's open sheet takes the room of the bar's row: its other buttons wait (lair.css)
+    // and the toggle, left beside the prompt's words, closes it
+    summary.textContent = details.open && PHONE.matches ? "Close" : toggle;
     numberButtons();
     if (details.open && PHONE.matches) placeSheet();
     else if (details.open) fitMenu(details);
@@ -298,14 +298,19 @@ function layout(pairs, spill = 0) {
 
 // On a phone the open menu is a sheet right under the bar, over the board. The bar and the
 // sheet together keep to a quarter of the window (issue 14: "the prompt bar never hides the
-// board"; the new-user trial's sheet covered 59-79 % of the screen): the sheet gets what the
-// bar leaves of that quarter and scrolls inside, with a cue while more lies below; the
-// prompt's words keep to one line meanwhile (lair.css). It closes by its toggle, its Close
-// button, Escape (keys.js), a tap elsewhere or a choice.
+// board"; the new-user trial's sheet covered 59-79 % of the screen). While it is open the
+// bar's row of buttons steps aside (lair.css): the prompt's words, whole, share a row with
+// the toggle, which reads "Close"; the sheet gets what the bar leaves of the quarter, its
+// visible height ending on a whole choice, and scrolls inside, the "more below" cue on a strip
+// of its own under that choice (the fourth new-user trial: a sheet of 127 px showed one row
+// of eight, cut mid-word under the cue). It closes by its toggle ("Close"), Escape (keys.js),
+// a tap elsewhere or a choice.
 
-/** The least height of a sheet: its head and one choice (a bar taller than its quarter, with
- *  toasts, still leaves a usable sheet). */
-const SHEET_MIN = 92;
+/** The least height of a sheet: one choice (a bar taller than its quarter, with toasts, still
+ *  leaves a usable sheet). */
+const SHEET_MIN = 64;
+/** The height of the strip of the sheet's "more below" cue (lair.css .menu-cue on phones). */
+const CUE_H = 22;
 
 /** The open menu (or null). */
 export function openMenu() {
@@ -329,7 +334,28 @@ function placeSheet() {
   document.documentElement.style.setProperty("--menu-top", `${top}px`);
   document.documentElement.style.setProperty("--menu-room", `${room}px`);
   const details = openMenu();
-  if (details) sheetCue(details.querySelector(".action-menu-body"));
+  const body = details && details.querySelector(".action-menu-body");
+  if (!body) return;
+  body.style.maxHeight = `${wholeChoices(body, room)}px`;
+  sheetCue(body);
+}
+
+/** The height of the sheet `body` within `room`: all of it when it fits, else down to the
+ *  bottom of the last choice that shows whole (from the top of its list), the strip of the
+ *  "more below" cue under it. */
+function wholeChoices(body, room) {
+  const style = getComputedStyle(body);
+  const edge = parseFloat(style.borderBottomWidth) || 0;
+  if (body.scrollHeight + (parseFloat(style.borderTopWidth) || 0) + edge <= room) return room;
+  const top = body.getBoundingClientRect().top - body.scrollTop;
+  let best = 0;
+  for (const b of body.querySelectorAll("button")) {
+    const r = b.getBoundingClientRect();
+    if (!r.height) continue;
+    const bottom = Math.ceil(r.bottom - top);
+    if (bottom + CUE_H + edge <= room) best = Math.max(best, bottom);
+  }
+  return best ? best + CUE_H + edge : room;
 }
 
 /** A desktop's open menu opens inside the bar: it gets what the rest of the bar leaves of the
@@ -380,6 +406,8 @@ export function numberButtons() {
     b.removeAttribute("aria-keyshortcuts");
     b.removeAttribute("title");
     if (b.closest("details:not([open])")) continue;
+    // (a phone's open sheet: the bar's other buttons step aside meanwhile)
+    if (PHONE.matches && openMenu() && !b.closest("details")) continue;
     let type = null;
     try { type = JSON.parse(b.dataset.action).type; } catch (e) { /* not an action */ }
     const key = type === "undo" ? UNDO_KEY : (n < 9 ? String(++n) : null);
