@@ -22,7 +22,7 @@ import shutil
 import pytest
 
 from tests.browser.test_full_match import fill_and_start, host_new_match
-from tests.browser.test_layout import PHONE_812, new_table
+from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
 from tests.chromium import ARTIFACTS, ROOT, lair_process, screenshot
 
 pytestmark = pytest.mark.e2e
@@ -527,6 +527,58 @@ def test_evil_corp_suggestion_comes_into_view_at_1366x768(browser, server):
             page.wait_for_function("(v) => document.body.dataset.version !== v || !!document.querySelector('.toast')",
                                    arg=before, timeout=10_000)
         assert checked >= 3, checked
+        assert page.js_errors == []
+    finally:
+        page.context.close()
+
+
+def _covil_move_hint(page, frames: list[dict], hints: int = 5) -> dict:
+    """From the viewer's Afternoon on, ask on each prompt that offers a troop's move ("Play it" on
+    any other suggestion; a prompt without a move is played by _generic's clicks) until the
+    suggestion is a move (an origin and a zone); that suggestion's action."""
+    from tests.browser.test_covil_table_clicks import _generic
+    from tests.table_clicks import Clicks
+    for _ in range(30):
+        wait_my_turn(page)
+        if not page.locator("#board [data-pick]").count():  # (a move starts with its troop)
+            _generic(page, Clicks())
+            continue
+        action = ask(page, frames)["action"]
+        if "from" in action and "to" in action:
+            return action
+        hints -= 1
+        assert hints, "no troop move was suggested"
+        before = page.evaluate("document.body.dataset.version")
+        page.locator("#hint-answer .hint-play").click()
+        page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before, timeout=15_000)
+    raise AssertionError("no troop move was suggested")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_suggested_covil_move_lights_the_troop_and_its_zone(browser, server, size):
+    """Covil's Afternoon, 1366×768 and 375×812, by clicks: a suggested troop move lit nothing
+    (the new-user trial: "hintPlaces failed TypeError: CSS.escape is not a function", the
+    renderer's stylesheet constant named CSS hid the browser's). The troop to move and the zone
+    it goes to are lit on the board, and the table logs no error. Screenshot:
+    hints/hint-covil-move-<size>.png."""
+    from tests.browser.test_covil_table_clicks import AFTERNOON_SEED, _to_afternoon
+    from tests.table_clicks import Clicks
+    phone = size == "phone"
+    page = new_table(browser, server, PHONE_812 if phone else DESKTOP_768, "covil", 2, bots=False)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        frames = frames_of(page)
+        fill_and_start(page, seed=AFTERNOON_SEED)
+        _to_afternoon(page, Clicks(), phone, shots=False)
+        action = _covil_move_hint(page, frames)
+        lit = page.evaluate("""() => [...document.querySelectorAll('#board .hint-hit')].map((e) => ({
+            pick: e.getAttribute('data-pick'), zone: e.getAttribute('data-zone'),
+            shown: e.getClientRects().length > 0}))""")
+        save(page, f"hint-covil-move-{size}")
+        assert not [e for e in errors if "hintPlaces" in e], errors
+        assert any(x["pick"] and x["shown"] for x in lit), ("the troop to move is not lit", action, lit)
+        assert any(x["zone"] == str(action["to"]) and x["shown"] for x in lit), ("its zone is not lit", action, lit)
         assert page.js_errors == []
     finally:
         page.context.close()
