@@ -582,3 +582,59 @@ def test_a_suggested_covil_move_lights_the_troop_and_its_zone(browser, server, s
         assert page.js_errors == []
     finally:
         page.context.close()
+
+
+WHERE_LIT_JS = """() => {
+  let top = 0;
+  for (const id of ["prompt-bar", "last-move-box"]) {
+    const b = document.getElementById(id), r = b && b.getBoundingClientRect();
+    if (r && r.height && r.bottom > top) top = Math.min(r.bottom, innerHeight);
+  }
+  return {scrollY, top, bottom: innerHeight, lit: [...document.querySelectorAll('#board .hint-hit')].map((e) => {
+    const r = e.getBoundingClientRect();
+    return {asst: !!e.closest('.doe-asst'), action: e.getAttribute('data-action'), pick: e.getAttribute('data-pick'),
+            top: Math.round(r.top), bottom: Math.round(r.bottom)};
+  })};
+}"""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_suggested_assistant_to_hire_stays_in_view(browser, server, size):
+    """Drops of Evil, 1366×768 and 375×812, by clicks: the Familiars placed first, the Coin
+    Pouch is the last Action pawn and the table scrolls the Assistants into view; "Suggest a
+    move" then scrolled the page back to its top (to the lit Coin Pouch in the pawn tray), and the
+    Assistant to hire lay below the window (the new-user trial: y 979–1106 of 812 on a phone).
+    The lit Assistant is in the window below the prompt bar. Screenshot:
+    hints/hint-drops-coin-<size>.png."""
+    from tests.browser.test_drops_table_clicks import DESKTOP as DR_DESKTOP
+    from tests.browser.test_drops_table_clicks import PHONE, _start, my_turns
+    from tests.table_clicks import Clicks, click_action
+    ctx, page = _start(browser, server, PHONE if size == "phone" else DR_DESKTOP, seed=1)
+    clicks = Clicks()
+    try:
+        for phase, acts in my_turns(page):
+            places = [a for a in acts if a["type"] == "place"]
+            forest = [a for a in places if a["pawn"] != "coin"]
+            if phase != "Placement" or not places:
+                click_action(page, [a for a in acts if a["type"] not in ("take_back", "cancel")][0], clicks)
+            elif forest:
+                click_action(page, forest[0], clicks)  # the Familiars first: the Coin Pouch last
+            else:
+                page.wait_for_selector("#hint-ask:not([disabled])", state="visible")
+                page.wait_for_timeout(300)  # (the table's own scroll to the Assistants, settled)
+                before = page.evaluate("scrollY")
+                page.click("#hint-ask")
+                page.wait_for_function("document.body.dataset.hint === 'shown'", timeout=30_000)
+                page.wait_for_timeout(300)
+                got = page.evaluate(WHERE_LIT_JS)
+                save(page, f"hint-drops-coin-{size}")
+                print(f"\nbefore {before}:", got)
+                hire = [x for x in got["lit"] if x["asst"]]
+                assert hire, got
+                assert any(x["top"] >= got["top"] - 2 and x["bottom"] <= got["bottom"] + 2 for x in hire), \
+                    ("the Assistant to hire is out of view after the suggestion", before, got)
+                assert page.js_errors == []
+                return
+        raise AssertionError("the Coin Pouch was never the last Action pawn")
+    finally:
+        ctx.close()

@@ -226,7 +226,13 @@ function showPlaces(nodes) {
   } else if (!nodes.some((n) => n.dataset && n.dataset.action !== undefined && inView(n.getBoundingClientRect()))) {
     // (Evil Corp.'s "Hire": its button in the screen's head line in view is enough, its twin
     // in the applicants' queue far below)
-    revealBelowBar(nodes[nodes.length - 1], nodes[nodes.length - 1], nodes[0]);
+    // Where the move lands: the last place that plays it, else the last place. (A renderer
+    // lists what plays the move first: Drops of Evil's Assistant to hire, then the Coin Pouch
+    // to pick in the pawn tray at the board's top; the page scrolled up to the pouch and the
+    // Assistant lay below the window: new-user trial 4.)
+    const plays = nodes.filter((n) => n.dataset && n.dataset.action !== undefined);
+    const land = plays.length ? plays[plays.length - 1] : nodes[nodes.length - 1];
+    revealBelowBar(land, land, nodes.find((n) => n !== land) || null);
   }
 }
 
