@@ -598,6 +598,29 @@ WHERE_LIT_JS = """() => {
 }"""
 
 
+# The suggested pawn in Drops of Evil's tray: the contrast of its name against what lies behind
+# it (the nearest background drawn), whether a glow (a drop-shadow filter) blurs over the name,
+# how far its mark reaches out of its box (outline, box-shadow), and its ring's width.
+PAWN_MARK_JS = """() => {
+  const e = document.querySelector('#board .doe-tray .hint-hit[data-pick]');
+  const name = e.querySelector('.doe-pawn-name');
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= .03928 ? v / 12.92 : ((v + .055) / 1.055) ** 2.4; })
+    .reduce((s, v, i) => s + v * [.2126, .7152, .0722][i], 0);
+  let bg = null;
+  for (let n = name; n && !bg; n = n.parentElement) {
+    const c = rgb(getComputedStyle(n).backgroundColor);
+    if (c.length >= 3 && (c.length < 4 || c[3] > .5)) bg = c;
+  }
+  const fg = rgb(getComputedStyle(name).color), L1 = lum(fg), L2 = lum(bg || [0, 0, 0]);
+  const cs = getComputedStyle(e);
+  const ring = cs.outlineStyle === 'none' ? 0 : parseFloat(cs.outlineWidth);
+  const shadow = cs.boxShadow === 'none' ? 0 : Math.max(...rgb(cs.boxShadow.replace(/rgba?\\([^)]*\\)/g, '')).slice(2, 4));
+  return {text: name.textContent, fg, bg, contrast: (Math.max(L1, L2) + .05) / (Math.min(L1, L2) + .05),
+          glow: /drop-shadow/.test(cs.filter), ring, spill: Math.max(ring + parseFloat(cs.outlineOffset || 0), shadow)};
+}"""
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_suggested_assistant_to_hire_stays_in_view(browser, server, size):
     """Drops of Evil, 1366×768 and 375×812, by clicks: the Familiars placed first, the Coin
@@ -633,6 +656,13 @@ def test_a_suggested_assistant_to_hire_stays_in_view(browser, server, size):
                 assert hire, got
                 assert any(x["top"] >= got["top"] - 2 and x["bottom"] <= got["bottom"] + 2 for x in hire), \
                     ("the Assistant to hire is out of view after the suggestion", before, got)
+                pawn = page.evaluate(PAWN_MARK_JS)
+                print("pawn mark:", pawn)
+                assert pawn["contrast"] >= 4.5, ("the suggested pawn's name is hard to read", pawn)
+                assert not pawn["glow"], ("a glow over the suggested pawn's name", pawn)
+                assert pawn["spill"] <= 3, ("the suggested pawn's mark spills over its neighbours", pawn)
+                assert pawn["ring"] >= 3, ("the suggested pawn is not ringed", pawn)
+                page.locator("#board .doe-tray").screenshot(path=str(OUT / f"hint-drops-pawn-{size}.png"))
                 assert page.js_errors == []
                 return
         raise AssertionError("the Coin Pouch was never the last Action pawn")
