@@ -668,3 +668,64 @@ def test_a_suggested_assistant_to_hire_stays_in_view(browser, server, size):
         raise AssertionError("the Coin Pouch was never the last Action pawn")
     finally:
         ctx.close()
+
+
+MENU_HINT_JS = """() => {
+  const details = document.querySelector('#prompt-actions details.action-menu');
+  if (!details) return null;
+  const summary = details.querySelector('summary'), cs = getComputedStyle(summary), r = summary.getBoundingClientRect();
+  const lit = details.querySelector('.action-menu-body .hint-hit');
+  const body = details.querySelector('.action-menu-body'), b = body.getBoundingClientRect();
+  const q = lit ? lit.getBoundingClientRect() : null;
+  const hit = q && q.height ? document.elementFromPoint(q.left + q.width / 2, q.top + q.height / 2) : null;
+  return {open: details.open, held: !!lit, toggle: summary.textContent, ring: cs.outlineStyle === 'none' ? 0 : parseFloat(cs.outlineWidth),
+          toggleInView: r.height > 0 && r.top >= 0 && r.bottom <= innerHeight,
+          litShown: !!(q && q.height && q.top >= b.top - 1 && q.bottom <= b.bottom + 1 && hit && lit.contains(hit))};
+}"""
+
+
+def test_a_suggestion_in_the_phone_bars_menu_is_marked_on_its_toggle(browser, server):
+    """Covil at 375×812, by taps: a suggestion whose button sits in the bar's "N more" menu
+    marked nothing visible (the new-user trial: the lit button inside the closed menu). The
+    menu's toggle is ringed and says it holds the suggestion; one tap opens the sheet with the
+    suggested choice lit and in view. Screenshots: hints/hint-covil-menu{,-open}.png."""
+    from tests.browser.test_covil_table_clicks import AFTERNOON_SEED, _generic, _to_afternoon
+    from tests.table_clicks import Clicks
+    page = new_table(browser, server, PHONE_812, "covil", 2, bots=False)
+    try:
+        frames = frames_of(page)
+        fill_and_start(page, seed=AFTERNOON_SEED)
+        _to_afternoon(page, Clicks(), True, shots=False)
+        got = None
+        hints = 6
+        for _ in range(40):
+            wait_my_turn(page)
+            if not hints:
+                break
+            if not page.locator("#prompt-actions details.action-menu").count() or not page.is_visible("#hint-ask"):
+                _generic(page, Clicks())
+                continue
+            ask(page, frames)
+            hints -= 1
+            got = page.evaluate(MENU_HINT_JS)
+            if got and got["held"]:
+                break
+            before = page.evaluate("document.body.dataset.version")
+            page.locator("#hint-answer .hint-play").click()
+            page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before, timeout=15_000)
+        assert got and got["held"], ("no suggestion lay in the bar's menu", got)
+        save(page, "hint-covil-menu")
+        assert got["ring"] >= 3 and got["toggleInView"], ("the menu's toggle does not show it holds the suggestion", got)
+        summary = page.locator("#prompt-actions details.action-menu summary")
+        assert "suggest" in summary.get_attribute("aria-label"), got
+        assert "suggestion" in summary.evaluate("(e) => getComputedStyle(e, '::after').content"), got
+        box = page.locator("#prompt-actions details.action-menu summary").bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_function("document.querySelector('#prompt-actions details.action-menu').open")
+        page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+        got = page.evaluate(MENU_HINT_JS)
+        save(page, "hint-covil-menu-open")
+        assert got["litShown"], ("the suggested choice is not in view in the open sheet", got)
+        assert page.js_errors == []
+    finally:
+        page.context.close()

@@ -269,7 +269,31 @@ function light() {
   lit = shown ? [...hintPlaces(shown.action), ...actionNodes(dom.promptActions, shown.action)] : [];
   for (const n of lit) n.classList.add(HIT);
   dom.board.dataset.hintPlaces = String(lit.filter((n) => dom.board.contains(n)).length);
+  // A suggested choice in the bar's closed menu ("N more" on a phone) lit nothing in sight
+  // (new-user trial 4): its toggle is ringed and says it holds the suggestion (lair.css), and
+  // opening it brings the lit choice into the sheet's view (below).
+  for (const d of dom.promptActions.querySelectorAll("details.action-menu")) {
+    const summary = d.querySelector("summary");
+    const holds = !!summary && lit.some((n) => d.contains(n) && !summary.contains(n));
+    if (!summary) continue;
+    summary.classList.toggle("hint-holds", holds);
+    if (holds) summary.setAttribute("aria-label", `${summary.textContent}, holds the suggested move`);
+    else summary.removeAttribute("aria-label");
+  }
 }
+
+// The bar's menu opened: its suggested choice comes into the view of the menu (a phone's sheet,
+// a desktop's menu scroll inside themselves), once the menu has its size (prompt.js).
+dom.promptActions.addEventListener("toggle", (ev) => {
+  const d = ev.target;
+  if (!shown || !(d instanceof HTMLDetailsElement) || !d.open) return;
+  requestAnimationFrame(() => {
+    const body = d.querySelector(".action-menu-body"), n = body && body.querySelector(`.${HIT}`);
+    if (!n || body.scrollHeight <= body.clientHeight) return;
+    const b = body.getBoundingClientRect(), r = n.getBoundingClientRect();
+    body.scrollTop += Math.round((r.top + r.bottom) / 2 - (b.top + b.bottom) / 2);
+  });
+}, true);
 
 // The renderer redraws the board for each view and on its own picks (a pawn, a tile), the
 // prompt bar its buttons: the highlight goes on the new drawing. Only added or removed nodes count, so light()'s own
