@@ -22,7 +22,7 @@ import shutil
 import pytest
 
 from tests.browser.test_full_match import fill_and_start, host_new_match
-from tests.browser.test_layout import PHONE_812, new_table
+from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
 from tests.chromium import ARTIFACTS, ROOT, lair_process, screenshot
 
 pytestmark = pytest.mark.e2e
@@ -527,6 +527,207 @@ def test_evil_corp_suggestion_comes_into_view_at_1366x768(browser, server):
             page.wait_for_function("(v) => document.body.dataset.version !== v || !!document.querySelector('.toast')",
                                    arg=before, timeout=10_000)
         assert checked >= 3, checked
+        assert page.js_errors == []
+    finally:
+        page.context.close()
+
+
+def _covil_move_hint(page, frames: list[dict], hints: int = 5) -> dict:
+    """From the viewer's Afternoon on, ask on each prompt that offers a troop's move ("Play it" on
+    any other suggestion; a prompt without a move is played by _generic's clicks) until the
+    suggestion is a move (an origin and a zone); that suggestion's action."""
+    from tests.browser.test_covil_table_clicks import _generic
+    from tests.table_clicks import Clicks
+    for _ in range(30):
+        wait_my_turn(page)
+        if not page.locator("#board [data-pick]").count():  # (a move starts with its troop)
+            _generic(page, Clicks())
+            continue
+        action = ask(page, frames)["action"]
+        if "from" in action and "to" in action:
+            return action
+        hints -= 1
+        assert hints, "no troop move was suggested"
+        before = page.evaluate("document.body.dataset.version")
+        page.locator("#hint-answer .hint-play").click()
+        page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before, timeout=15_000)
+    raise AssertionError("no troop move was suggested")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_suggested_covil_move_lights_the_troop_and_its_zone(browser, server, size):
+    """Covil's Afternoon, 1366×768 and 375×812, by clicks: a suggested troop move lit nothing
+    (the new-user trial: "hintPlaces failed TypeError: CSS.escape is not a function", the
+    renderer's stylesheet constant named CSS hid the browser's). The troop to move and the zone
+    it goes to are lit on the board, and the table logs no error. Screenshot:
+    hints/hint-covil-move-<size>.png."""
+    from tests.browser.test_covil_table_clicks import AFTERNOON_SEED, _to_afternoon
+    from tests.table_clicks import Clicks
+    phone = size == "phone"
+    page = new_table(browser, server, PHONE_812 if phone else DESKTOP_768, "covil", 2, bots=False)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        frames = frames_of(page)
+        fill_and_start(page, seed=AFTERNOON_SEED)
+        _to_afternoon(page, Clicks(), phone, shots=False)
+        action = _covil_move_hint(page, frames)
+        lit = page.evaluate("""() => [...document.querySelectorAll('#board .hint-hit')].map((e) => ({
+            pick: e.getAttribute('data-pick'), zone: e.getAttribute('data-zone'),
+            shown: e.getClientRects().length > 0}))""")
+        save(page, f"hint-covil-move-{size}")
+        assert not [e for e in errors if "hintPlaces" in e], errors
+        assert any(x["pick"] and x["shown"] for x in lit), ("the troop to move is not lit", action, lit)
+        assert any(x["zone"] == str(action["to"]) and x["shown"] for x in lit), ("its zone is not lit", action, lit)
+        assert page.js_errors == []
+    finally:
+        page.context.close()
+
+
+WHERE_LIT_JS = """() => {
+  let top = 0;
+  for (const id of ["prompt-bar", "last-move-box"]) {
+    const b = document.getElementById(id), r = b && b.getBoundingClientRect();
+    if (r && r.height && r.bottom > top) top = Math.min(r.bottom, innerHeight);
+  }
+  return {scrollY, top, bottom: innerHeight, lit: [...document.querySelectorAll('#board .hint-hit')].map((e) => {
+    const r = e.getBoundingClientRect();
+    return {asst: !!e.closest('.doe-asst'), action: e.getAttribute('data-action'), pick: e.getAttribute('data-pick'),
+            top: Math.round(r.top), bottom: Math.round(r.bottom)};
+  })};
+}"""
+
+
+# The suggested pawn in Drops of Evil's tray: the contrast of its name against what lies behind
+# it (the nearest background drawn), whether a glow (a drop-shadow filter) blurs over the name,
+# how far its mark reaches out of its box (outline, box-shadow), and its ring's width.
+PAWN_MARK_JS = """() => {
+  const e = document.querySelector('#board .doe-tray .hint-hit[data-pick]');
+  const name = e.querySelector('.doe-pawn-name');
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= .03928 ? v / 12.92 : ((v + .055) / 1.055) ** 2.4; })
+    .reduce((s, v, i) => s + v * [.2126, .7152, .0722][i], 0);
+  let bg = null;
+  for (let n = name; n && !bg; n = n.parentElement) {
+    const c = rgb(getComputedStyle(n).backgroundColor);
+    if (c.length >= 3 && (c.length < 4 || c[3] > .5)) bg = c;
+  }
+  const fg = rgb(getComputedStyle(name).color), L1 = lum(fg), L2 = lum(bg || [0, 0, 0]);
+  const cs = getComputedStyle(e);
+  const ring = cs.outlineStyle === 'none' ? 0 : parseFloat(cs.outlineWidth);
+  const shadow = cs.boxShadow === 'none' ? 0 : Math.max(...rgb(cs.boxShadow.replace(/rgba?\\([^)]*\\)/g, '')).slice(2, 4));
+  return {text: name.textContent, fg, bg, contrast: (Math.max(L1, L2) + .05) / (Math.min(L1, L2) + .05),
+          glow: /drop-shadow/.test(cs.filter), ring, spill: Math.max(ring + parseFloat(cs.outlineOffset || 0), shadow)};
+}"""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_suggested_assistant_to_hire_stays_in_view(browser, server, size):
+    """Drops of Evil, 1366×768 and 375×812, by clicks: the Familiars placed first, the Coin
+    Pouch is the last Action pawn and the table scrolls the Assistants into view; "Suggest a
+    move" then scrolled the page back to its top (to the lit Coin Pouch in the pawn tray), and the
+    Assistant to hire lay below the window (the new-user trial: y 979–1106 of 812 on a phone).
+    The lit Assistant is in the window below the prompt bar. Screenshot:
+    hints/hint-drops-coin-<size>.png."""
+    from tests.browser.test_drops_table_clicks import DESKTOP as DR_DESKTOP
+    from tests.browser.test_drops_table_clicks import PHONE, _start, my_turns
+    from tests.table_clicks import Clicks, click_action
+    ctx, page = _start(browser, server, PHONE if size == "phone" else DR_DESKTOP, seed=1)
+    clicks = Clicks()
+    try:
+        for phase, acts in my_turns(page):
+            places = [a for a in acts if a["type"] == "place"]
+            forest = [a for a in places if a["pawn"] != "coin"]
+            if phase != "Placement" or not places:
+                click_action(page, [a for a in acts if a["type"] not in ("take_back", "cancel")][0], clicks)
+            elif forest:
+                click_action(page, forest[0], clicks)  # the Familiars first: the Coin Pouch last
+            else:
+                page.wait_for_selector("#hint-ask:not([disabled])", state="visible")
+                page.wait_for_timeout(300)  # (the table's own scroll to the Assistants, settled)
+                before = page.evaluate("scrollY")
+                page.click("#hint-ask")
+                page.wait_for_function("document.body.dataset.hint === 'shown'", timeout=30_000)
+                page.wait_for_timeout(300)
+                got = page.evaluate(WHERE_LIT_JS)
+                save(page, f"hint-drops-coin-{size}")
+                print(f"\nbefore {before}:", got)
+                hire = [x for x in got["lit"] if x["asst"]]
+                assert hire, got
+                assert any(x["top"] >= got["top"] - 2 and x["bottom"] <= got["bottom"] + 2 for x in hire), \
+                    ("the Assistant to hire is out of view after the suggestion", before, got)
+                pawn = page.evaluate(PAWN_MARK_JS)
+                print("pawn mark:", pawn)
+                assert pawn["contrast"] >= 4.5, ("the suggested pawn's name is hard to read", pawn)
+                assert not pawn["glow"], ("a glow over the suggested pawn's name", pawn)
+                assert pawn["spill"] <= 3, ("the suggested pawn's mark spills over its neighbours", pawn)
+                assert pawn["ring"] >= 3, ("the suggested pawn is not ringed", pawn)
+                page.locator("#board .doe-tray").screenshot(path=str(OUT / f"hint-drops-pawn-{size}.png"))
+                assert page.js_errors == []
+                return
+        raise AssertionError("the Coin Pouch was never the last Action pawn")
+    finally:
+        ctx.close()
+
+
+MENU_HINT_JS = """() => {
+  const details = document.querySelector('#prompt-actions details.action-menu');
+  if (!details) return null;
+  const summary = details.querySelector('summary'), cs = getComputedStyle(summary), r = summary.getBoundingClientRect();
+  const lit = details.querySelector('.action-menu-body .hint-hit');
+  const body = details.querySelector('.action-menu-body'), b = body.getBoundingClientRect();
+  const q = lit ? lit.getBoundingClientRect() : null;
+  const hit = q && q.height ? document.elementFromPoint(q.left + q.width / 2, q.top + q.height / 2) : null;
+  return {open: details.open, held: !!lit, toggle: summary.textContent, ring: cs.outlineStyle === 'none' ? 0 : parseFloat(cs.outlineWidth),
+          toggleInView: r.height > 0 && r.top >= 0 && r.bottom <= innerHeight,
+          litShown: !!(q && q.height && q.top >= b.top - 1 && q.bottom <= b.bottom + 1 && hit && lit.contains(hit))};
+}"""
+
+
+def test_a_suggestion_in_the_phone_bars_menu_is_marked_on_its_toggle(browser, server):
+    """Covil at 375×812, by taps: a suggestion whose button sits in the bar's "N more" menu
+    marked nothing visible (the new-user trial: the lit button inside the closed menu). The
+    menu's toggle is ringed and says it holds the suggestion; one tap opens the sheet with the
+    suggested choice lit and in view. Screenshots: hints/hint-covil-menu{,-open}.png."""
+    from tests.browser.test_covil_table_clicks import AFTERNOON_SEED, _generic, _to_afternoon
+    from tests.table_clicks import Clicks
+    page = new_table(browser, server, PHONE_812, "covil", 2, bots=False)
+    try:
+        frames = frames_of(page)
+        fill_and_start(page, seed=AFTERNOON_SEED)
+        _to_afternoon(page, Clicks(), True, shots=False)
+        got = None
+        hints = 0
+        for _ in range(60):
+            wait_my_turn(page)
+            if hints == 12:
+                break
+            if hints and hints % 6 == 0:  # (6 hints a minute per user: app/settings.py RATE_HINTS)
+                page.wait_for_timeout(61_000)
+            if not page.locator("#prompt-actions details.action-menu").count() or not page.is_visible("#hint-ask"):
+                _generic(page, Clicks())
+                continue
+            ask(page, frames)
+            hints += 1
+            got = page.evaluate(MENU_HINT_JS)
+            if got and got["held"]:
+                break
+            before = page.evaluate("document.body.dataset.version")
+            page.locator("#hint-answer .hint-play").click()
+            page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before, timeout=15_000)
+        assert got and got["held"], ("no suggestion lay in the bar's menu", got)
+        save(page, "hint-covil-menu")
+        assert got["ring"] >= 3 and got["toggleInView"], ("the menu's toggle does not show it holds the suggestion", got)
+        summary = page.locator("#prompt-actions details.action-menu summary")
+        assert "suggest" in summary.get_attribute("aria-label"), got
+        assert "suggestion" in summary.evaluate("(e) => getComputedStyle(e, '::after').content"), got
+        box = page.locator("#prompt-actions details.action-menu summary").bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_function("document.querySelector('#prompt-actions details.action-menu').open")
+        page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+        got = page.evaluate(MENU_HINT_JS)
+        save(page, "hint-covil-menu-open")
+        assert got["litShown"], ("the suggested choice is not in view in the open sheet", got)
         assert page.js_errors == []
     finally:
         page.context.close()

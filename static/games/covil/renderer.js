@@ -281,8 +281,8 @@ export function hintPlaces(view, action) {
   if (!root || !action) return [];
   const out = actionNodes(root, action);
   if ("from" in action && "to" in action) {
-    out.push(...root.querySelectorAll(`[data-pick="${CSS.escape(originKey(action))}"]`));
-    const zone = root.querySelector(`[data-zone="${CSS.escape(String(action.to))}"]`);
+    out.push(...root.querySelectorAll(`[data-pick="${window.CSS.escape(originKey(action))}"]`));
+    const zone = root.querySelector(`[data-zone="${window.CSS.escape(String(action.to))}"]`);
     if (zone) out.push(zone);
   }
   return [...new Set(out)];

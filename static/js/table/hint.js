@@ -226,7 +226,13 @@ function showPlaces(nodes) {
   } else if (!nodes.some((n) => n.dataset && n.dataset.action !== undefined && inView(n.getBoundingClientRect()))) {
     // (Evil Corp.'s "Hire": its button in the screen's head line in view is enough, its twin
     // in the applicants' queue far below)
-    revealBelowBar(nodes[nodes.length - 1], nodes[nodes.length - 1], nodes[0]);
+    // Where the move lands: the last place that plays it, else the last place. (A renderer
+    // lists what plays the move first: Drops of Evil's Assistant to hire, then the Coin Pouch
+    // to pick in the pawn tray at the board's top; the page scrolled up to the pouch and the
+    // Assistant lay below the window: new-user trial 4.)
+    const plays = nodes.filter((n) => n.dataset && n.dataset.action !== undefined);
+    const land = plays.length ? plays[plays.length - 1] : nodes[nodes.length - 1];
+    revealBelowBar(land, land, nodes.find((n) => n !== land) || null);
   }
 }
 
@@ -263,7 +269,31 @@ function light() {
   lit = shown ? [...hintPlaces(shown.action), ...actionNodes(dom.promptActions, shown.action)] : [];
   for (const n of lit) n.classList.add(HIT);
   dom.board.dataset.hintPlaces = String(lit.filter((n) => dom.board.contains(n)).length);
+  // A suggested choice in the bar's closed menu ("N more" on a phone) lit nothing in sight
+  // (new-user trial 4): its toggle is ringed and says it holds the suggestion (lair.css), and
+  // opening it brings the lit choice into the sheet's view (below).
+  for (const d of dom.promptActions.querySelectorAll("details.action-menu")) {
+    const summary = d.querySelector("summary");
+    const holds = !!summary && lit.some((n) => d.contains(n) && !summary.contains(n));
+    if (!summary) continue;
+    summary.classList.toggle("hint-holds", holds);
+    if (holds) summary.setAttribute("aria-label", `${summary.textContent}, holds the suggested move`);
+    else summary.removeAttribute("aria-label");
+  }
 }
+
+// The bar's menu opened: its suggested choice comes into the view of the menu (a phone's sheet,
+// a desktop's menu scroll inside themselves), once the menu has its size (prompt.js).
+dom.promptActions.addEventListener("toggle", (ev) => {
+  const d = ev.target;
+  if (!shown || !(d instanceof HTMLDetailsElement) || !d.open) return;
+  requestAnimationFrame(() => {
+    const body = d.querySelector(".action-menu-body"), n = body && body.querySelector(`.${HIT}`);
+    if (!n || body.scrollHeight <= body.clientHeight) return;
+    const b = body.getBoundingClientRect(), r = n.getBoundingClientRect();
+    body.scrollTop += Math.round((r.top + r.bottom) / 2 - (b.top + b.bottom) / 2);
+  });
+}, true);
 
 // The renderer redraws the board for each view and on its own picks (a pawn, a tile), the
 // prompt bar its buttons: the highlight goes on the new drawing. Only added or removed nodes count, so light()'s own
