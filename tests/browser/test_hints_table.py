@@ -684,6 +684,10 @@ MENU_HINT_JS = """() => {
 }"""
 
 
+# (slow and not deterministic: the hard bot's suggestions vary between runs and hints are limited
+# to 6 a minute, so it may wait a minute and still find no suggestion in the menu: `make
+# test-slow`; a scripted suggestion on the mock server is the way to bring it into `make test`)
+@pytest.mark.slow
 def test_a_suggestion_in_the_phone_bars_menu_is_marked_on_its_toggle(browser, server):
     """Covil at 375×812, by taps: a suggestion whose button sits in the bar's "N more" menu
     marked nothing visible (the new-user trial: the lit button inside the closed menu). The
