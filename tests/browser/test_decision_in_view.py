@@ -59,7 +59,8 @@ def play_to_a_day_turn_with_a_hire(page, monster: bool, turns: int = 60) -> bool
     """Plays the host's Evil Corp. turns by clicks until a Day turn offers a hire and, when
     ``monster``, a monster behind her screen to put into play too (else none). On the way: a
     tile behind her screen onto a highlighted cell, else pass, else the first choice offered (a
-    spawn ability's, the night's keep; in the bar or its menu, where a phone's long labels wait).
+    spawn ability's, the night's keep; on the board or in the bar, else in its menu, where a
+    phone's long labels wait).
     False when no such turn came within ``turns`` prompts."""
     for _ in range(turns):
         assert wait_my_turn(page), "the match ended before the turn looked for"
@@ -71,12 +72,16 @@ def play_to_a_day_turn_with_a_hire(page, monster: bool, turns: int = 60) -> bool
             picks.first.click()  # a tile behind her screen, then a highlighted cell
             page.wait_for_selector("#board .ec-board [data-action]")
             assert click_action(page, lambda a: a["type"] == "play")
-        elif not click_action(page, lambda a: a["type"] == "pass"):
-            menu = page.locator("#prompt-bar details.action-menu:not([open]) > summary")
-            if menu.count():
-                menu.first.click()
-            assert click_action(page, lambda a: a["type"] not in ("skip", "undo")) or \
-                click_action(page, lambda a: True), (page.inner_text("#prompt-text"), targets(page))
+        elif not click_action(page, lambda a: a["type"] == "pass") and \
+                not click_action(page, lambda a: a["type"] not in ("skip", "undo")):
+            # only the menu holds a choice: open it and take its first (a tap outside an open
+            # phone sheet only closes it, and the bar's row coming back moves the board)
+            page.locator("#prompt-bar details.action-menu:not([open]) > summary").first.click()
+            choice = page.locator("#prompt-actions .action-menu-body [data-action]").first
+            before = page.evaluate("document.body.dataset.version")
+            choice.click()
+            page.wait_for_function("(v) => document.body.dataset.version !== v || !!document.querySelector('.toast')",
+                                   arg=before, timeout=10_000)
     return False
 
 

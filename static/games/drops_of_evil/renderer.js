@@ -545,13 +545,22 @@ function keepTabInView(tabs, left) {
     tabs.classList.toggle("more-right", tabs.scrollLeft + tabs.clientWidth < tabs.scrollWidth - 2);
   };
   tabs.addEventListener("scroll", cue, {passive: true});
-  if (on && tabs.scrollWidth > tabs.clientWidth + 1) {
-    const a = on.offsetLeft - tabs.offsetLeft, b = a + on.offsetWidth;
-    if (a < tabs.scrollLeft) tabs.scrollLeft = a;
-    else if (b > tabs.scrollLeft + tabs.clientWidth) tabs.scrollLeft = b - tabs.clientWidth;
-  }
+  const show = () => {
+    if (!on || !on.isConnected || tabs.scrollWidth <= tabs.clientWidth + 1) return;
+    const row = tabs.getBoundingClientRect(), tab = on.getBoundingClientRect();
+    if (tab.left < row.left) tabs.scrollLeft += tab.left - row.left;
+    else if (tab.right > row.right) tabs.scrollLeft += tab.right - row.right;
+    cue();
+  };
+  show();
+  // (the tabs may widen after this drawing, as their font arrives: the shown one is kept in)
+  tabWatch.disconnect();
+  if (on) tabWatch.observe(on);
+  tabWatchShow = show;
   cue();
 }
+let tabWatchShow = null;
+const tabWatch = new ResizeObserver(() => { if (tabWatchShow) tabWatchShow(); });
 
 /** Show the cue of each side that has more of the Forest beyond it (classes more-left,
  *  more-right); a focused arrow that goes passes the focus to the other one. */
