@@ -81,31 +81,31 @@ export function hasRenderer() {
   return renderer !== null;
 }
 
-/** The seat's player board for its seat panel, drawn by the renderer's optional
- *  `seatBoard(seat, view)` (docs/renderer-contract.md): a node, or null when the renderer has
- *  none or it fails (the panel then lists the seat's facts as words). */
-export function seatBoard(seat) {
-  if (!renderer || typeof renderer.seatBoard !== "function" || !S.view) return null;
+/** The renderer's optional hook `name(...args)` (docs/renderer-contract.md): its answer, or
+ *  undefined when the renderer has none, there is no view yet, or it throws (logged as
+ *  "table: <name> failed"; the table works on without it). */
+function callHook(name, ...args) {
+  if (!renderer || typeof renderer[name] !== "function" || !S.view) return undefined;
   try {
-    return renderer.seatBoard(seat, S.view) || null;
+    return renderer[name](...args);
   } catch (e) {
-    console.error("table: seat board failed", e);
-    return null;
+    console.error(`table: ${name} failed`, e);
+    return undefined;
   }
 }
 
+/** The seat's player board for its seat panel, drawn by the renderer's optional
+ *  `seatBoard(seat, view)`: a node, or null when the renderer has none or it fails (the panel
+ *  then lists the seat's facts as words). */
+export function seatBoard(seat) {
+  return callHook("seatBoard", seat, S.view) || null;
+}
+
 /** The seat's score for its seat panel while the match runs, by the renderer's optional
- *  `seatScore(seat, view)` (docs/renderer-contract.md): `{value, note, title}` (what the
- *  viewer's own view counts, a short note beside it, its words on hover), or null: the view's
- *  public `score` alone. */
+ *  `seatScore(seat, view)`: `{value, note, title}` (what the viewer's own view counts, a short
+ *  note beside it, its words on hover), or null: the view's public `score` alone. */
 export function seatScore(seat) {
-  if (!renderer || typeof renderer.seatScore !== "function" || !S.view) return null;
-  try {
-    return renderer.seatScore(seat, S.view) || null;
-  } catch (e) {
-    console.error("table: seat score failed", e);
-    return null;
-  }
+  return callHook("seatScore", seat, S.view) || null;
 }
 
 /** The log's words for `text` (a stored log line), by the renderer's optional
@@ -119,40 +119,23 @@ export function logText(text) {
  *  `labelText(text, view)`, else its `logText` (a button must tell places apart where a log
  *  line may name them as the board does); unchanged without either. */
 export function labelText(text) {
-  if (!renderer || typeof renderer.labelText !== "function" || !S.view) return logText(text);
-  try {
-    return renderer.labelText(text, S.view) || text;
-  } catch (e) {
-    console.error("table: label wording failed", e);
-    return text;
-  }
+  if (!renderer || typeof renderer.labelText !== "function") return logText(text);
+  return callHook("labelText", text, S.view) || text;
 }
 
 /** The renderer's words for the viewer's prompt (its optional `promptText(view)`): one
  *  instruction that says where to click on its board, instead of the server's general one;
- *  null without (docs/renderer-contract.md). */
+ *  null without. */
 export function boardPromptText() {
-  if (!renderer || typeof renderer.promptText !== "function" || !S.view) return null;
-  try {
-    const t = renderer.promptText(S.view);
-    return typeof t === "string" && t.trim() ? t : null;
-  } catch (e) {
-    console.error("table: prompt wording failed", e);
-    return null;
-  }
+  const t = callHook("promptText", S.view);
+  return typeof t === "string" && t.trim() ? t : null;
 }
 
 /** The board's elements that the renderer's optional place hook `hook(...args)` returns
- *  (`logPlaces`, `hintPlaces`: docs/renderer-contract.md), kept to those drawn on the board now;
- *  [] without the hook, without a view, or when it fails (the table works on without them). */
+ *  (`logPlaces`, `hintPlaces`), kept to those drawn on the board now; [] without the hook,
+ *  without a view, or when it fails. */
 function boardPlaces(hook, ...args) {
-  if (!renderer || typeof renderer[hook] !== "function" || !S.view) return [];
-  try {
-    return [...(renderer[hook](...args) || [])].filter((n) => n && dom.board.contains(n));
-  } catch (e) {
-    console.error(`table: ${hook} failed`, e);
-    return [];
-  }
+  return [...(callHook(hook, ...args) || [])].filter((n) => n && dom.board.contains(n));
 }
 
 /** The board's elements that the log line `text` names (the renderer's optional
