@@ -6,6 +6,23 @@ import {canon} from "./table/seat-style.js";
 
 export const SVGNS = "http://www.w3.org/2000/svg";
 
+/** Phone widths: where lair.css lays the table out for a small screen (its
+ *  `@media (max-width: 720px)` rules); `.matches` is read at the moment it matters. */
+export const PHONE = matchMedia("(max-width: 720px)");
+
+/** "A tap elsewhere closes it", for a panel, sheet or choice open over the page: while
+ *  `isOpen()`, a press (mouse, touch or pen) on an element for which `isInside(target)` is false
+ *  calls `close()`. The listener runs in the capture phase and does not stop the press, which
+ *  then does what it does there (a tap on a board's place both closes the sheet and plays).
+ *  `target` is the pressed Element, or null. */
+export function closeOnPressOutside(isOpen, isInside, close) {
+  document.addEventListener("pointerdown", (ev) => {
+    if (!isOpen()) return;
+    const t = ev.target instanceof Element ? ev.target : null;
+    if (!isInside(t)) close();
+  }, {capture: true});
+}
+
 /** Set attributes: `class`, `dataset` (object), `style` (object, custom properties too, or string); booleans as flags;
  *  undefined/null/false are skipped; `on<event>` with a function adds a listener. */
 export function setAttrs(node, attrs = {}) {

@@ -4,7 +4,7 @@
 // Power Relic cards drawn as cards (icons: ./icons.js); the combat with both strengths; every
 // Champions Hall. Clickable legal targets carry data-action; a move's origin is a local pick
 // (data-pick). Hover or long-press any card or piece for its full card (attachCard).
-import {actionNodes, el, sv, attachCard} from "../../js/dom.js";
+import {actionNodes, el, sv, attachCard, PHONE} from "../../js/dom.js";
 import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import {TERRAIN_FILL, terrainIcon, gTerrain, classIcon, abilityIcon, abilityLabel, goldIcon, relicIcon,
@@ -563,7 +563,7 @@ export function promptText(view) {
   if (!legal.length) return null;
   const moves = legal.filter((a) => "to" in a && "from" in a);
   // a phone's prompt bar keeps to about two lines (issue 14, item 7): the same words, shorter
-  const short = PHONE_WIDTH.matches;
+  const short = PHONE.matches;
   const click = clickVerb(true), Click = clickVerb();   // "tap" on a touch screen
   const zones = `zone ${OUTLINED}`;
   if (picked) {
@@ -653,8 +653,6 @@ function payPrompt(pay, short, click) {
 /** How the zones to click are drawn (svg .zone-legal in CSS): the prompt names them so. */
 const OUTLINED = "outlined in white";
 
-/** Phone widths (as the table's: static/js/table/prompt.js). */
-const PHONE_WIDTH = window.matchMedia("(max-width: 720px)");
 
 /** Victory points in words (no "VP" on the table, issue 14 item 3): "3 VP" reads
  *  "3 victory points", "+1 VP per Henchman" "+1 victory point per Henchman". */
@@ -697,10 +695,9 @@ export function labelText(text, view) {
   }
   // a phone's one row of buttons: "Undo" leaves room for "Suggest a move" beside it (new-user
   // trial: "Suggest a move" waited behind the bar's "N more")
-  if (words === "Undo my last move" && NARROW.matches) return "Undo";
+  if (words === "Undo my last move" && PHONE.matches) return "Undo";
   return words === "Done responding" && top && top.kind === "combat" && top.side === "atk" ? "Pass" : words;
 }
-const NARROW = matchMedia("(max-width: 720px)");
 
 // ----- map -----------------------------------------------------------------------------------
 const S = 6;    // viewBox scale: zones are placed on 0..100, drawn on 0..600

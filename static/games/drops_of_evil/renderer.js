@@ -4,7 +4,7 @@
 // Resource in the pool) are local picks carrying data-pick. Styles: drops.css (injected).
 import {RES, RES_ORDER, PAWN_ORDER, el, resChip, pawnChip, resName, seatTag, nameSpan, finalTotal, clickable, pickable,
         mark, familiarMove, hiredName} from "./util.js";
-import {actionNodes, actionOf, attachCard} from "../../js/dom.js";
+import {actionNodes, actionOf, attachCard, closeOnPressOutside} from "../../js/dom.js";
 import {clickVerb, mendCounts} from "../../js/words.js";
 import {keyPanel, titlesToCards} from "../../js/legend.js";
 import {assistantIcon, recipeIcon, resIcon, pawnIcon, scrollIcon, extraIcon, flameIcon, pointsIcon} from "./icons.js";
@@ -45,13 +45,9 @@ export function mount(rootEl, tableObj) {
     }
   });
   // a press outside an open choice (and outside its space) closes it
-  document.addEventListener("pointerdown", (e) => {
-    if (!choosing || !root) return;
-    const t = e.target instanceof Element ? e.target : null;
-    if (t && (t.closest(".doe-choice") || t.closest("[data-choose]"))) return;
-    choosing = null;
-    render(false);
-  }, true);
+  closeOnPressOutside(() => !!(choosing && root),
+    (t) => !!(t && (t.closest(".doe-choice") || t.closest("[data-choose]"))),
+    () => { choosing = null; render(false); });
 }
 
 export function update(view) {

@@ -8,7 +8,7 @@
 // play is two-step: pick a tile behind your screen (data-pick), then a highlighted cell.
 // Hover (mouse), focus (keyboard) or long-press (touch) any piece for its full card (attachCard).
 
-import {actionNodes, el, attachCard} from "../../js/dom.js";
+import {actionNodes, el, attachCard, PHONE} from "../../js/dom.js";
 import {iconCard, keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import * as I from "./icons.js";
@@ -894,7 +894,7 @@ export function promptText(view) {
   const canPass = actionsWhere((a) => a.type === "pass").length > 0;
   const game = view.game;
   // a phone's prompt bar keeps to two lines (issue 14, item 7): the same instruction, shorter
-  const short = PHONE_WIDTH.matches;
+  const short = PHONE.matches;
   if (plays.length && picked !== null) {
     const mine = (game.screens || []).find((x) => x.seat === view.you);
     const tile = mine && (mine.supply || []).find((t) => t.id === picked);
@@ -945,7 +945,7 @@ function opponentCause(view) {
 function opponentPrompt(view) {
   const cause = opponentCause(view);
   if (!cause) return `Choose an opponent for your monster's ability: ${clickVerb(true)} a highlighted name.`;
-  if (PHONE_WIDTH.matches) {
+  if (PHONE.matches) {
     // a phone's prompt bar keeps to two lines: the same in fewer words
     const n = cause.op.n ?? 1;
     const what = {opponent_draws: "draw", opponent_reveals: "reveal", opponent_discards: "discard"}[cause.op.op];
@@ -988,15 +988,13 @@ function keepPrompt(view) {
   const {board, side, name} = fortressMonster(game, view, any.board);
   const where = `in the fortress of board ${any.board + 1}`;
   if (!keeps.length) return `Night: discard ${name} from the fortress of board ${any.board + 1}.`;
-  if (PHONE_WIDTH.matches) return `Night: keep ${name} (fortress of board ${any.board + 1}) or discard it.`;
+  if (PHONE.matches) return `Night: keep ${name} (fortress of board ${any.board + 1}) or discard it.`;
   const ways = [];
   if (keeps.some((a) => !a.pay)) ways.push("for free");
   if (keeps.some((a) => a.pay)) ways.push(board ? `for ${payWords(game, side, board.keep_cost)}` : "for its keep cost");
   return `Night: keep ${name} ${where} ${ways.join(" or ")}, or discard it.`;
 }
 
-/** Phone widths (as the table's: static/js/table/prompt.js). */
-const PHONE_WIDTH = window.matchMedia("(max-width: 720px)");
 
 // ----- settlement boards -------------------------------------------------------------------------
 

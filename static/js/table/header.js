@@ -1,7 +1,7 @@
 // The header: title, match status, round and phase, whose turn it is (with an opt-in chime
 // when it becomes yours), and how many spectators watch.
 
-import {el, sv} from "../dom.js";
+import {closeOnPressOutside, el, PHONE, sv} from "../dom.js";
 import {humanize, seatChip} from "../kv.js";
 import {cfg, dom, kvCtx, root, S, turnOf} from "./state.js";
 
@@ -54,7 +54,7 @@ function fitPace() {
   const pace = document.getElementById("pace-summary");
   if (!pace) return;
   pace.classList.remove("squeezed");
-  if (!window.matchMedia("(min-width: 721px)").matches) return;
+  if (PHONE.matches) return;
   const meta = pace.parentElement;
   const tall = meta.getBoundingClientRect().height;
   pace.classList.add("squeezed");
@@ -129,7 +129,6 @@ function chime() {
 // with "…"; the fourth new-user trial read six stacked lines, "Your turn / · also waiting for /
 // Morgana, / Hard bot 3 and / Hard bot 4"). A tap on it shows its whole words under the header,
 // over the page; another tap, or a tap elsewhere, hides them.
-const PHONE = matchMedia("(max-width: 720px)");
 const turnFull = document.getElementById("turn-full");
 if (turnFull) {
   dom.turn.addEventListener("click", () => {
@@ -137,9 +136,8 @@ if (turnFull) {
     turnFull.textContent = dom.turn.textContent.trim();
     turnFull.hidden = !turnFull.hidden || !turnFull.textContent;
   });
-  document.addEventListener("pointerdown", (ev) => {
-    if (!turnFull.hidden && !dom.turn.contains(ev.target)) turnFull.hidden = true;
-  }, {capture: true});
+  closeOnPressOutside(() => !turnFull.hidden, (t) => dom.turn.contains(t),
+    () => { turnFull.hidden = true; });
 }
 
 // ----- phones: Links, Resign, Sound and Keys behind "More" --------------------------------------
@@ -172,10 +170,8 @@ if (toolsToggle && tools) {
       setTools(false, true);
     }
   });
-  document.addEventListener("pointerdown", (ev) => {
-    if (tools.classList.contains("open") && PHONE.matches && !tools.contains(ev.target) &&
-        !toolsToggle.contains(ev.target)) setTools(false);
-  }, {capture: true});
+  closeOnPressOutside(() => tools.classList.contains("open") && PHONE.matches,
+    (t) => tools.contains(t) || toolsToggle.contains(t), () => setTools(false));
 }
 
 // ----- phones: the game's key beside "More" (issue 14, item 7: the phone header) ---------------

@@ -9,7 +9,7 @@
 // ("Suggest a move", side actions) join the menu ("More: …") rather than hide below the bar's
 // edge; and it hides when it has nothing to offer (a spectator, a finished match) but its toasts.
 
-import {el} from "../dom.js";
+import {closeOnPressOutside, el, PHONE} from "../dom.js";
 import {humanize} from "../kv.js";
 import {act, busy, label} from "./actions.js";
 import {boardPromptText, claims, focusedKey, hasRenderer, restoreFocus} from "./board.js";
@@ -25,7 +25,6 @@ const BAR_CHARS = {desktop: 150, phone: 70};
  *  fills the bar on its own: it waits in the menu, even as its only choice (a way out or the
  *  end of a step, KEEP_IN_BAR, stays). */
 const PHONE_LONG_LABEL = 34;
-const PHONE = matchMedia("(max-width: 720px)");
 // A window turned or resized across the phone width: the bar's room changed, lay it out again.
 PHONE.addEventListener("change", () => { if (S.view) renderPrompt(); });
 /** A menu would hold one choice only, whose label is this short at most: its button instead. */
@@ -389,10 +388,8 @@ const followBar = () => {
 addEventListener("scroll", followBar, {passive: true});
 new ResizeObserver(followBar).observe(dom.promptBar);
 // a tap outside the sheet and its toggle closes it (and does what it does there)
-document.addEventListener("pointerdown", (ev) => {
-  const details = PHONE.matches ? openMenu() : null;
-  if (details && !details.contains(ev.target)) closeMenu(details);
-}, {capture: true});
+closeOnPressOutside(() => PHONE.matches && !!openMenu(), (t) => openMenu().contains(t),
+  () => closeMenu(openMenu()));
 
 // ----- shortcut keys (keys.js presses them) ----------------------------------------------------
 
