@@ -38,7 +38,7 @@ class Settings(BaseSettings):
     gc_freeze: bool = True
     # Net allocations between two collections of the youngest generation (0: CPython's 700);
     # app/serve.py tune_collector.
-    gc_young: int = 20_000
+    gc_young: int = 5_000
     cookie_secure: bool = False
     max_message_bytes: int = 64 * 1024
     chat_max_chars: int = 500

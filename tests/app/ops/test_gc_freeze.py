@@ -49,7 +49,7 @@ print(serve.freeze_start_up(False), gc.get_freeze_count())
 
 
 def test_the_young_generation_is_collected_every_gc_young_allocations():
-    """``GC_YOUNG`` (default 20,000; 0 keeps CPython's 700): set when the app starts."""
+    """``GC_YOUNG`` (default 5,000; 0 keeps CPython's 700): set when the app starts."""
     code = """
 import gc
 from app import serve
@@ -63,4 +63,4 @@ print(*first, *kept, *gc.get_threshold())
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60, check=True).stdout.split()
     first, kept, tuned = out[0:3], out[3:6], out[6:9]
-    assert kept == first and tuned == ["20000", *first[1:]], out
+    assert kept == first and tuned == ["5000", *first[1:]], out
