@@ -46,7 +46,7 @@ def test_the_server_gets_the_real_settings_whatever_the_callers_environment(monk
     monkeypatch.delenv("GC_FREEZE", raising=False)
     monkeypatch.delenv("GC_YOUNG", raising=False)
     assert hardbots.server_env() == {"BOT_THINK_SECONDS": "1.0", "BOT_WORKERS": "0",
-                                     "GC_FREEZE": "True", "GC_YOUNG": "20000"}
+                                     "GC_FREEZE": "True", "GC_YOUNG": "5000"}
     # the collector's settings are the caller's to compare (an A/B), said in the results
     monkeypatch.setenv("GC_FREEZE", "false")
     monkeypatch.setenv("GC_YOUNG", "0")
