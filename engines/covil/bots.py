@@ -60,6 +60,15 @@ def settle(engine, state: dict) -> dict:
     return s
 
 
+def _after(engine, state: dict, seat: int, action: dict) -> dict:
+    """A copy of ``state`` after ``seat`` plays ``action``, one of ``legal_actions(state, seat)``:
+    the trusted apply (``Engine.apply_trusted``) without ``apply``'s legality re-check, which
+    cost as much as the move (greedy tries every legal action of a turn)."""
+    s = clone(state)
+    engine.apply_trusted(s, seat, action)
+    return s
+
+
 def _pay_next(engine, state: dict, seat: int) -> dict:
     """Next payment step: confirm when possible, else the cheapest Minion when the hall is
     full, else the cheapest relic, else the cheapest Minion, else cancel."""
@@ -84,7 +93,7 @@ def _pay_plan(engine, state: dict, seat: int) -> dict:
         a = _pay_next(engine, s, seat)
         if a["type"] == "cancel":
             return state
-        s = engine.apply(s, seat, a)[0]
+        s = _after(engine, s, seat, a)
         if not s["stack"] or s["stack"][-1]["kind"] != "pay":
             return s
     return state
@@ -99,7 +108,7 @@ def _value(engine, state: dict, seat: int, depth: int) -> float:
             acts = [a for a in engine.legal_actions(state, seat)
                     if a["type"] not in ("cancel", "skip", "buy_relic")]
             if acts:
-                return max(_value(engine, engine.apply(state, seat, a)[0], seat, depth - 1)
+                return max(_value(engine, _after(engine, state, seat, a), seat, depth - 1)
                            for a in acts)
     return evaluate(settle(engine, state), seat)
 
@@ -114,7 +123,7 @@ def greedy(engine, state: dict, seat: int, rng: Rng) -> dict:
     choices = [a for a in acts if a["type"] != "cancel"] or acts
     best, best_v = [], None
     for a in choices:
-        v = _value(engine, engine.apply(state, seat, a)[0], seat, 2)
+        v = _value(engine, _after(engine, state, seat, a), seat, 2)
         if a["type"] == "buy_relic":
             v -= 0.5  # only when it clearly pays
         if best_v is None or v > best_v + 1e-9:
