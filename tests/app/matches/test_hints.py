@@ -221,10 +221,10 @@ def test_the_reason_never_says_the_chosen_move_scores_below_the_next_best():
 
     base = {"choices": 5, "searched": True, "considered": 5, "iterations": 200}
     below = reason({**base, "score": 0.56, "next_score": 0.57})
-    assert below is not None and "next best" not in below and "(rated 56; 50 = no better off than now)" in below
+    assert below is not None and "next best" not in below and "(rated 56; 50 = no better off)" in below
     above = reason({**base, "score": 0.61, "next_score": 0.57})
-    assert above is not None and "(rated 61, the next best 57; 50 = no better off than now)" in above
-    assert "Tried 5 moves in 200 imagined games" in above
+    assert above is not None and "(rated 61, the next best 57; 50 = no better off)" in above
+    assert "Picked most often among 5 moves in 200 imagined games" in above
 
 
 def test_the_reason_never_reads_score_65_against_65():
