@@ -103,7 +103,9 @@ test-e2e: $(VENV)/.installed-test
 # Opens every page mid-match at phone and desktop sizes and refreshes docs/screenshots/.
 screenshots: $(VENV)/.installed-test
 	LAIR_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/browser/test_layout.py \
-		tests/browser/test_evil_corp_table.py tests/browser/test_hints_table.py -q -p no:cacheprovider
+		tests/browser/test_evil_corp_table.py tests/browser/test_hints_table.py \
+		"tests/browser/test_full_match.py::test_a_bot_match_ends_on_a_finished_page_and_replay_with_names_only" \
+		-q -p no:cacheprovider
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/load.py

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -290,8 +291,11 @@ def test_a_bot_match_ends_on_a_finished_page_and_replay_with_names_only(browser,
     """A host who only watches fills both seats with bots and starts; the match is played to
     its end by the server (the bots, at the test server's short delay) while the host's page
     follows it live; the finished page (reloaded, as anyone opens it later) and its replay show
-    the result and no catalogue code, cell id or abbreviation (issue 14 item 3)."""
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, reduced_motion="reduce")
+    the result and no catalogue code, cell id or abbreviation (issue 14 item 3). Evil Corp.'s
+    finished page also shows its final boards with the monsters' names and its last log line
+    reads as English (review item 10); it is the docs' ``evil_corp-finished-1366x768.png``.
+    (This was test_evil_corp_table's own test too, playing a second whole match.)"""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -303,7 +307,16 @@ def test_a_bot_match_ends_on_a_finished_page_and_replay_with_names_only(browser,
         page.wait_for_selector("#result")
         assert page.locator("#prompt-actions [data-action]").count() == 0
         no_codes(page, game, "the finished match")
-        shoot(page, f"{game}-bots-final")
+        shoot(page, f"{game}-bots-final", "evil_corp-finished-1366x768" if game == "evil_corp" else None)
+        if game == "evil_corp":
+            page.wait_for_selector("#board .ec-board")
+            assert "Game over" in page.inner_text("#board")
+            assert "Junior" in visible_text(page)  # the monsters by name (texts, titles, labels)
+            # the last log line: "<winner> owns 2 victory tokens", not "own(s)"
+            end = page.locator("#log li", has_text="The game ends").last
+            end.scroll_into_view_if_needed()
+            assert "own(s)" not in page.inner_text("#log")
+            assert re.search(r" owns? 2 victory tokens", end.inner_text()), end.inner_text()
         page.click("#result a[href*='replay']")
         page.wait_for_selector("#step")
         page.wait_for_function(
