@@ -748,3 +748,50 @@ def test_a_suggestion_in_the_phone_bars_menu_is_marked_on_its_toggle(browser, se
         assert page.js_errors == []
     finally:
         page.context.close()
+
+
+def test_a_suggested_cell_never_plays_the_tile_picked_before(browser, server):
+    """New-user trial 5 (Evil Corp., both sizes): with one monster picked from behind the
+    screen, "Suggest a move" for another monster lit that monster and the cell it goes to, but
+    the lit cell still played the picked monster ("Put Junior Orc into raid cell 3" played Junior
+    Goblin there). Now no lit place plays anything but the suggestion: the suggested monster is
+    lit to be picked, then its cell, and the move played is the suggestion. Morgana, at each of
+    her turns, first picks the first monster behind her screen, then asks."""
+    from engines.base import Rng
+    from tests.browser.test_full_match import click_something
+    page = new_table(browser, server, {"viewport": DESKTOP}, "evil_corp", 2, bots=False)
+    frames = frames_of(page)
+    try:
+        fill_and_start(page, seed=1)
+        rng, checked = Rng(5), 0
+        for turn in range(8):
+            page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'"
+                                   " || document.body.dataset.finished === 'true'", timeout=30_000)
+            tiles = page.locator("#ec-my-screen [data-pick]")
+            if not tiles.count() or not page.locator("#hint-ask").is_visible():
+                before = page.evaluate("document.body.dataset.version")
+                assert click_something(page, rng)
+                page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before, timeout=10_000)
+                continue
+            first = tiles.first.get_attribute("data-pick")
+            tiles.first.click()
+            frame = ask(page, frames)
+            action = frame["action"]
+            lit = page.locator(".hint-hit[data-action]").evaluate_all("els => els.map(e => e.dataset.action)")
+            assert all(canon(json.loads(a)) == canon(action) for a in lit), \
+                (turn, "a lit place plays another move than the suggestion", action, lit)
+            if action["type"] == "play" and str(action["tile"]) != first:
+                checked += 1
+                save(page, f"hint-evil_corp-picked-other-{turn}")
+            if action.get("tile") is not None and str(action["tile"]) == first:
+                # the suggested monster is the one picked: its lit cell plays it at once (a
+                # click on the picked monster would put it back)
+                before = page.evaluate("document.body.dataset.version")
+                page.locator("#board .hint-hit[data-action]").first.click()
+                page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before, timeout=15_000)
+            else:
+                play_by_clicks(page, action)
+        assert checked >= 1, "no suggestion of another monster than the picked one in 8 turns"
+        assert page.js_errors == []
+    finally:
+        page.context.close()

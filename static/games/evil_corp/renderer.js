@@ -674,7 +674,11 @@ export function hintPlaces(view, action) {
     const mine = ((view.game || {}).screens || []).find((x) => x.seat === view.you);
     out.push(...root.querySelectorAll(`[data-pick="${esc(action.tile)}"]`));
     if (mine) {
-      out.push(...root.querySelectorAll(`[data-board="${esc(action.board)}"] [data-cell="${esc(action.cell)}"][data-side="${esc(mine.side)}"]`));
+      // where it goes, shown before its monster is picked; but not while another monster is
+      // picked: the cell then plays that one (new-user trial 5: the lit cell played Junior
+      // Goblin for a suggested Junior Orc). The suggested monster is lit, to be picked first.
+      const cells = root.querySelectorAll(`[data-board="${esc(action.board)}"] [data-cell="${esc(action.cell)}"][data-side="${esc(mine.side)}"]`);
+      out.push(...[...cells].filter((c) => !c.hasAttribute("data-action")));
     }
   }
   return [...new Set(out)];
