@@ -440,6 +440,9 @@ def test_lobby_and_waiting_room(browser, site):
         page.wait_for_selector("#start")
         save(page, f"waiting-{size}")
         check_layout(page, size)
+        # badges read the same at both sizes (the review of 2026-12-07: "3 PLAYERS", "HOST",
+        # "YOU" on the phone, "3 Players", "Host", "You" on the desktop)
+        assert page.inner_text("#player-count") == "3 Players", size
         if size == "phone":
             for b in page.locator("main button").all():
                 if not b.is_visible():  # e.g. inside the closed "Cancel match?" dialog
