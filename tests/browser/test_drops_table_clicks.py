@@ -258,6 +258,24 @@ def _brew(page, clicks: Clicks) -> bool:
     return False
 
 
+def _pick_and_put_back(page) -> None:
+    """A second click on the picked Resource puts it back: nothing picked, no Brewer space to
+    click (new-user trial 5: the second click on the picked Mushroom did nothing at all)."""
+    key = page.locator("#board .doe-lab.mine [data-pick^='res-']").first.get_attribute("data-pick")
+    chip = f"#board .doe-lab.mine [data-pick='{key}']"
+    res = key.removeprefix("res-")
+
+    def spaces() -> list[dict]:  # where the Resource may go, clickable now
+        return [a for a in actions(page) if a["type"] == "brew" and a["res"] == res]
+    before = spaces()  # (the Distiller's Mushroom space may be offered without a pick)
+    page.click(chip)
+    assert page.get_attribute(chip, "aria-pressed") == "true"
+    assert len(spaces()) > len(before), "a picked Resource shows where it may go"
+    page.click(chip)
+    assert page.get_attribute(chip, "aria-pressed") == "false", "the second click put it back"
+    assert spaces() == before, (before, spaces())
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_drops_round_by_clicks(browser, lair_server, size):
     """A full round (desktop; the phone stops after its Brewing) by real clicks with counted
@@ -306,6 +324,7 @@ def test_drops_round_by_clicks(browser, lair_server, size):
                 if size == "phone":
                     _done_in_sight(page, "the Brewing prompt")
                 _shots(page, "brewing")
+                _pick_and_put_back(page)
             brewed = _brew(page, clicks) or brewed
             if brewed:
                 clicks.task = None

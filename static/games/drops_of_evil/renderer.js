@@ -199,12 +199,13 @@ export function hintPlaces(view, action) {
   const out = actionNodes(root, action);
   const q = (sel) => out.push(...root.querySelectorAll(sel));
   if (action.type === "place" || familiarMove(action)) {
-    q(`[data-pick="pawn-${CSS.escape(String(action.pawn))}"]`);
+    // (a pick is lit until it is picked: a click on the picked one puts it back)
+    q(`[data-pick="pawn-${CSS.escape(String(action.pawn))}"]:not(.picked)`);
     q(`[data-space="${CSS.escape(String(action.space))}"]`);
   } else if (takeFrom(action)) {
     q(`.doe-forest [data-space="${CSS.escape(String(action.target))}"]`);
   } else if (action.type === "brew") {
-    q(`.doe-lab.mine [data-pick="res-${CSS.escape(String(action.res))}"]`);
+    q(`.doe-lab.mine [data-pick="res-${CSS.escape(String(action.res))}"]:not(.picked)`);
     q(`.doe-lab.mine [data-cell="${CSS.escape(String(action.cell))}"]`);
   } else if (action.type === "done") {
     q(`.doe-lab.mine [data-pick="ask-done"]`);
@@ -269,7 +270,9 @@ function render(fresh) {
 
   const ctx = {
     view, game, table, you, legal, picked, sigs, prevSigs, fresh,
-    pick(key) { picked = key; choosing = null; render(false); revealTargets(); },
+    // a click on the picked pawn or Resource puts it back (new-user trial 5: a second click
+    // on the picked Mushroom did nothing; Evil Corp.'s screen works the same way)
+    pick(key) { picked = picked === key ? null : key; choosing = null; render(false); if (picked) revealTargets(); },
     choose(id) { choosing = choosing === id ? null : id; render(false); },
     redraw() { render(false); },
     afterAct() { choosing = null; },

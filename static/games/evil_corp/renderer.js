@@ -672,7 +672,8 @@ export function hintPlaces(view, action) {
   const out = actionNodes(root, action);
   if (action.type === "play") {
     const mine = ((view.game || {}).screens || []).find((x) => x.seat === view.you);
-    out.push(...root.querySelectorAll(`[data-pick="${esc(action.tile)}"]`));
+    // (not once picked: a click on the picked monster puts it back)
+    out.push(...root.querySelectorAll(`[data-pick="${esc(action.tile)}"]:not(.picked)`));
     if (mine) {
       // where it goes, shown before its monster is picked; but not while another monster is
       // picked: the cell then plays that one (new-user trial 5: the lit cell played Junior
