@@ -4,6 +4,7 @@
 import {motion} from "./motion.js";
 import {drawHintUses} from "./table/hint-log.js";
 import {drawLines, drawLog, logWords, wireLogHover} from "./table/log.js";
+import {drawPhoneScores} from "./table/phone-scores.js";
 import {resultParts} from "./table/result.js";
 import {seatColor, seatNameIn, seatShape} from "./table/seat-style.js";
 
@@ -134,11 +135,33 @@ async function show(n) {
   renderer.update(current);
   motion.play(document.getElementById("board"), before);
   drawLogAndResult(current, step);
+  drawScores(current);
   logHover.refresh();
   nowHover.refresh();
   // Only now is the step fully drawn: the counter (and data-shown, for tests) say so.
   text(document.getElementById("step"), `${cur()} / ${steps}`);
   root.dataset.shown = String(step);
+}
+
+/** The renderer's optional hook `name(...args)`, or undefined (none, or it throws). */
+function hook(name, ...args) {
+  if (!renderer || typeof renderer[name] !== "function") return undefined;
+  try {
+    return renderer[name](...args);
+  } catch (e) {
+    console.error(`replay: ${name} failed`, e);
+    return undefined;
+  }
+}
+
+/** Phones: every seat's score at the step shown on one line under the controls, as on the
+ *  table (phone-scores.js; hidden on desktops, lair.css). */
+function drawScores(view) {
+  const icon = hook("scoreIcon");
+  drawPhoneScores(document.getElementById("phone-scores"), view, Array.isArray(view.seats) ? view.seats : [], {
+    seatName, seatScore: (seat) => hook("seatScore", seat, view) || null,
+    scoreIcon: () => (icon instanceof Node ? icon : null),
+    scoreWord: renderer && typeof renderer.scoreWord === "string" ? renderer.scoreWord : "Score"});
 }
 
 // Hovering a log line shows where it happened on the board (the renderer's logPlaces).

@@ -25,7 +25,8 @@ CUT_JS = """() => {
   });
   // (a phone's whose-turn line is cut with "…" on purpose: its whole words are a tap away,
   // test_the_phone_header_keeps_to_15_percent_with_more_open_and_many_waited_for)
-  const tapped = (e) => innerWidth <= 720 && !!e.closest("#turn");
+  // (so is a long name in the line of every seat's score: its whole words are a tap away too)
+  const tapped = (e) => innerWidth <= 720 && !!e.closest("#turn, #phone-scores");
   const cut = parts.filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "visible" && !tapped(e))
     .map((e) => ({id: e.id, cls: e.className && String(e.className), text: e.textContent.trim().slice(0, 80),
                   scroll: e.scrollWidth, client: e.clientWidth}));
@@ -95,7 +96,9 @@ PHONE_ROW_JS = """() => {
   const clip = [...document.querySelectorAll("#table-header .table-meta *")]
     .filter((e) => getComputedStyle(e).overflowX !== "visible").map((e) => e.getBoundingClientRect().right);
   const ink = Math.max(...[...words.getClientRects()].filter((q) => q.width).map((q) => Math.min(q.right, ...clip)));
-  return {height: r.height, vh: innerHeight, ink, parts: parts.map((e) => ({id: e.id || e.className, ...box(e)})),
+  // (the line of every seat's score under the row, test_phone_scores.py: the row is above it)
+  const scores = document.getElementById("phone-scores").getBoundingClientRect();
+  return {height: r.height, row: scores.height ? scores.top - r.top : r.height, scores: scores.height, vh: innerHeight, ink, parts: parts.map((e) => ({id: e.id || e.className, ...box(e)})),
           title: document.getElementById("game-title").textContent.trim()};
 }"""
 
@@ -105,7 +108,8 @@ def test_the_phone_header_is_one_row(browser, lair_server):
     the first screen; the header was three rows (the title and Rules, the round, whose turn
     beside Key and More: 11.5 %). Now one row, Covil's long title and a spectator included: "←",
     the round and whose turn, the spectators, the connection, Key and More, no word cut, no part
-    over another; within 8 % of the screen height on the player's turn, within 15 % for a
+    over another; the row within 8 % of the screen height on the player's turn (the line of
+    every seat's score under it, at most 22 px, test_phone_scores.py), within 15 % for a
     spectator waiting for a long name (it wraps in its column). The title stays the page's
     heading for screen readers; the Rules wait behind More, where a tap finds them.
     Screenshots: layout/header-phone-*.png."""
@@ -118,8 +122,10 @@ def test_the_phone_header_is_one_row(browser, lair_server):
             print(f"\n{who} at 375x812:", got)
             # (the player on their turn: "Your turn"; the spectator reads "Waiting for" a long name,
             # which wraps in its column)
+            # (the line of scores under the row adds at most 22 px: test_phone_scores.py)
             share = 0.08 if who == "host" else 0.15
-            assert got["height"] <= share * got["vh"], (who, f"the phone header is over {share:.0%} of the screen", got)
+            assert got["row"] <= share * got["vh"], (who, f"the phone header's row is over {share:.0%} of the screen", got)
+            assert got["height"] <= 0.15 * got["vh"] and got["scores"] <= 22, (who, "the phone header is over 15 %", got)
             middle = [(p["top"] + p["bottom"]) / 2 for p in got["parts"]]
             assert len(got["parts"]) >= 5 and max(middle) - min(middle) <= 22, (who, "not one row", got)
             # nothing of the row overlaps another part of it (a long name ran under the eye)

@@ -15,6 +15,9 @@ import {clickVerb, keyHint, mendCounts, nounFor, plural} from "../../js/words.js
 export const title = "Covil: The Dark Overlords";
 /** The rulebook's rounds are Days (the table's header: "Day 1 · Afternoon"). */
 export const roundWord = "Day";
+/** What the phone's line of scores calls the score, and its picture (docs/renderer-contract.md). */
+export const scoreWord = "Victory points";
+export const scoreIcon = () => vpIcon(18);
 
 const DUMMY_COLORS = ["#555555", "#8a6d3b"];
 const CSS = `

@@ -14,6 +14,10 @@ import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import {seatShapeMark} from "../../js/table/seat-style.js";
 
 export const title = "Drops of Evil";
+/** What the phone's line of scores calls the score, and its picture (a drop of poison without
+ *  a number; docs/renderer-contract.md). */
+export const scoreWord = "Poison Points";
+export const scoreIcon = () => pointsIcon("", 18);
 
 const PHASES = ["placement", "gathering", "brewing", "income"];
 

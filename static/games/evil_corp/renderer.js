@@ -15,6 +15,9 @@ import * as I from "./icons.js";
 import {clickVerb, keyHint, mendCounts, plural} from "../../js/words.js";
 
 export const title = "Evil Corp.";
+/** What the phone's line of scores calls the score, and its picture (docs/renderer-contract.md). */
+export const scoreWord = "Victory tokens";
+export const scoreIcon = () => I.victoryToken();
 
 let root = null;
 let table = null;
@@ -574,6 +577,18 @@ export function update(view) {
   titlesToCards(box);
 
   bringIntoView(view, box);
+}
+
+/** The seat panel's score (docs/renderer-contract.md `seatScore`): its side's victory tokens,
+ *  of those needed to win (the view's seats carry no public score; the phone's line of scores
+ *  under the header reads it from here, as the panel does). */
+export function seatScore(seat, view) {
+  const game = view.game;
+  const s = game && (game.screens || []).find((x) => x.seat === seat);
+  const sd = s && game.sides ? game.sides[s.side] : null;
+  if (!sd || typeof sd.vp !== "number") return null;
+  return {value: sd.vp, note: `of ${game.victory_to_win}`,
+          title: `Victory tokens: ${sd.vp} of the ${game.victory_to_win} needed to win`};
 }
 
 /** A seat's player board for its seat panel (docs/renderer-contract.md): its side's gold,

@@ -75,6 +75,8 @@ export async function loadRenderer(claimed) {
   // The header names a round as the rulebook does (Covil plays four Days): one word
   // everywhere on the table, not "Round 1" above a panel that says "Day 1 of 4".
   S.roundWord = typeof mod.roundWord === "string" ? mod.roundWord : "Round";
+  // ... and its score (Covil's "Victory points"): the phone's line of scores says it (seats.js)
+  S.scoreWord = typeof mod.scoreWord === "string" ? mod.scoreWord : "Score";
 }
 
 export function hasRenderer() {
@@ -106,6 +108,13 @@ export function seatBoard(seat) {
  *  note beside it, its words on hover), or null: the view's public `score` alone. */
 export function seatScore(seat) {
   return callHook("seatScore", seat, S.view) || null;
+}
+
+/** The game's picture of its score (a victory point, a victory token), drawn by the
+ *  renderer's optional `scoreIcon()`: a node, or null (the words `scoreWord` then say it). */
+export function scoreIcon() {
+  const node = callHook("scoreIcon");
+  return node instanceof Node ? node : null;
 }
 
 /** The log's words for `text` (a stored log line), by the renderer's optional

@@ -38,7 +38,7 @@ export function renderHeader() {
     dom.turn.append(words);
     words.title = dom.turn.textContent.trim();
   }
-  if (turnFull && !turnFull.hidden) turnFull.textContent = dom.turn.textContent.trim();
+  if (turnFull && !turnFull.hidden && turnFull.dataset.from === "turn") turnFull.textContent = dom.turn.textContent.trim();
   if (myTurn && document.body.dataset.yourTurn === "false") chime();
   document.body.dataset.yourTurn = myTurn ? "true" : "false";
   document.title = `${myTurn ? "▶ Your turn · " : ""}${title} · Lair`;
@@ -129,14 +129,22 @@ function chime() {
 // with "…"; the fourth new-user trial read six stacked lines, "Your turn / · also waiting for /
 // Morgana, / Hard bot 3 and / Hard bot 4"). A tap on it shows its whole words under the header,
 // over the page; another tap, or a tap elsewhere, hides them.
+// The line of scores under the header's row (seats.js) shows its whole words the same way:
+// "Victory points: Morgana 17 (others see 15), Easy bot 2 15 + 2 hidden relics".
 const turnFull = document.getElementById("turn-full");
 if (turnFull) {
-  dom.turn.addEventListener("click", () => {
+  const sources = {turn: () => dom.turn.textContent.trim(), scores: () => (dom.phoneScores ? dom.phoneScores.title : "")};
+  const show = (from) => {
     if (!PHONE.matches) return;
-    turnFull.textContent = dom.turn.textContent.trim();
-    turnFull.hidden = !turnFull.hidden || !turnFull.textContent;
-  });
-  closeOnPressOutside(() => !turnFull.hidden, (t) => dom.turn.contains(t),
+    const again = !turnFull.hidden && turnFull.dataset.from === from;
+    turnFull.dataset.from = from;
+    turnFull.textContent = sources[from]();
+    turnFull.hidden = again || !turnFull.textContent;
+  };
+  dom.turn.addEventListener("click", () => show("turn"));
+  if (dom.phoneScores) dom.phoneScores.addEventListener("click", () => show("scores"));
+  closeOnPressOutside(() => !turnFull.hidden,
+    (t) => dom.turn.contains(t) || (!!dom.phoneScores && dom.phoneScores.contains(t)),
     () => { turnFull.hidden = true; });
 }
 

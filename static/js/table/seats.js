@@ -6,8 +6,9 @@ import {el} from "../dom.js";
 import {renderPairs} from "../kv.js";
 import {titlesToCards} from "../legend.js";
 import {motion} from "../motion.js";
-import {seatBoard, seatScore} from "./board.js";
+import {scoreIcon, seatBoard, seatScore} from "./board.js";
 import {$, cfg, dom, kvCtx, paceSeat, postForm, S, seatColor, seatName, turnOf} from "./state.js";
+import {drawPhoneScores, seatScoreOf} from "./phone-scores.js";
 import {seatShapeMark} from "./seat-style.js";
 
 const SEAT_FIXED_KEYS = ["seat", "name", "bot", "level", "connected", "host", "color", "colour", "score"];
@@ -18,7 +19,6 @@ export function renderSeats() {
   const v = S.view;
   const seats = Array.isArray(v.seats) ? v.seats : [];
   const {waiting, me} = turnOf();
-  const scores = v.result && v.result.scores ? v.result.scores : null;
   const prev = S.prevView;
   const before = motion.snapshot(dom.seats);  // the player boards' numbers flash when they change
   const panels = seats.map((s, i) => {
@@ -62,14 +62,11 @@ export function renderSeats() {
     }
     if (canVote(seat, ps)) panel.append(voteForm(seat, ps));
     const prevSeat = prev && prev.seats ? prev.seats[i] : null;
-    // (the game's own words for a running match's score: Covil counts the viewer's hidden
-    // Power Relics for their own seat and says what the others see)
-    const own = scores ? null : seatScore(seat);
-    const score = scores ? (scores[seat] ?? scores[String(seat)]) : own && own.value !== undefined ? own.value : s.score;
-    if (score !== undefined && score !== null) {
-      panel.append(el("p", {class: "seat-score", title: own && own.title ? own.title : null}, el("span", {class: "muted"}, "Score "),
+    const {score, note, title} = scoreOf(seat, s);
+    if (score !== null) {
+      panel.append(el("p", {class: "seat-score", title}, el("span", {class: "muted"}, "Score "),
         el("strong", {dataset: {key: "score", count: `seat-${seat}-score`}}, String(score)),
-        own && own.note ? el("span", {class: "seat-score-note muted"}, ` ${own.note}`) : null));
+        note ? el("span", {class: "seat-score-note muted"}, ` ${note}`) : null));
     }
     // The game's player board (resources as pictures with counts), else the facts as words.
     const board = seatBoard(seat);
@@ -85,8 +82,20 @@ export function renderSeats() {
   });
   dom.seats.replaceChildren(...panels);
   motion.play(dom.seats, before);
+  renderPhoneScores(seats);
   voteShown = voteKey();
   tickClocks();
+}
+
+/** A seat's score as its seat panel says it (phone-scores.js), the renderer's `seatScore`
+ *  asked through the table's hook. */
+function scoreOf(seat, s) {
+  return seatScoreOf(S.view, seat, s, seatScore);
+}
+
+/** Phones: every seat's score on one line under the header's row (phone-scores.js). */
+function renderPhoneScores(seats) {
+  drawPhoneScores(dom.phoneScores, S.view, seats, {seatName, seatScore, scoreIcon, scoreWord: S.scoreWord});
 }
 
 /** The presence dot of a seat panel: green (connected, or a bot), hollow (not connected), or

@@ -29,6 +29,7 @@ export const $ = (id) => document.getElementById(id);
 export const dom = {
   title: $("game-title"), status: $("match-status"), roundPhase: $("round-phase"), turn: $("turn"),
   spectators: $("spectators"), conn: $("conn"), seats: $("seats"), board: $("board"),
+  phoneScores: $("phone-scores"),
   result: $("result"), promptBar: $("prompt-bar"), promptText: $("prompt-text"),
   promptActions: $("prompt-actions"), toasts: $("toasts"), log: $("log"), lastMove: $("last-move"),
   lastMoveBox: $("last-move-box"),
@@ -52,6 +53,7 @@ export const S = {
   rematchUrl: root.dataset.rematchUrl || null,  // a rematch made before this page loaded
   words: (text) => text,  // the renderer's words for places in texts (board.js logText)
   roundWord: "Round",  // what the game calls a round (the renderer's optional `roundWord`)
+  scoreWord: "Score",  // what the game calls its score (the renderer's optional `scoreWord`)
 };
 
 /** Take `v` as the current view. */
