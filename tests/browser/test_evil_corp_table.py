@@ -124,10 +124,13 @@ def click_action(page, pred) -> bool:
         a = el.get_attribute("data-action")
         if a and pred(json.loads(a)) and el.is_visible():
             before = page.evaluate("document.body.dataset.version")
-            el.click()
+            # the element that plays exactly this action (a redraw between the reading and the
+            # click, e.g. a bot's move arriving, may have put another one at this index: the CI
+            # run of a6affb8 clicked and waited 10 s for a move that never went)
+            page.locator(f"#board [data-action='{a}'], #prompt-actions [data-action='{a}']").first.click()
             page.wait_for_function(
                 "(v) => document.body.dataset.version !== v || !!document.querySelector('.toast')",
-                arg=before, timeout=10_000)
+                arg=before, timeout=20_000)
             return True
     return False
 
