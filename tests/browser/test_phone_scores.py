@@ -6,15 +6,15 @@ right edge."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from tests.browser.test_layout import GAMES, PHONE_812, new_table, settle_scroll
+from tests.chromium import ARTIFACTS
 
 pytestmark = pytest.mark.e2e
 
-SHOTS = Path("/work/notes/phonescore")
+SHOTS = ARTIFACTS / "phone-scores"
 
 #: Each seat's name and score as its seat panel says them, and every element outside the seat
 #: panels, whole inside the first screen (page at its top) and not covered, that says both; the
@@ -63,7 +63,7 @@ def test_every_score_on_a_phones_first_screen(browser, lair_server, game, player
     """A player at 375×812 (touch) opens their table: every seat's name and score (the seat
     panel's, in the game's words) are whole on the first screen, not covered, and the header
     keeps to 15 % of the screen. Its replay shows every seat's score on the first screen the same
-    way. Screenshots: /work/notes/phonescore/<game>.png, replay-<game>.png."""
+    way. Screenshots: artifacts/phone-scores/<game>.png, replay-<game>.png."""
     page = new_table(browser, lair_server, PHONE_812, game, players)
     try:
         page.wait_for_function("document.querySelectorAll('#seats [data-key=score]').length >= 2", timeout=20_000)
