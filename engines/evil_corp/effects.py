@@ -29,6 +29,7 @@ from .state import (
     locate,
     opponents,
     pay,
+    price_words,
     protected,
     remove_from_supply,
     side_name,
@@ -58,14 +59,29 @@ def push_fx(state: dict, actor: int, ops: list[dict], src: int | None = None) ->
                            "ops": expand(ops)})
 
 
+#: Why a choice frame with no option skips its effect, in words (the log's line).
+SKIPPED = {"flip_tile": "no opponent's monster tile to flip",
+           "flip_demon": "no demon to flip",
+           "discard_supply": "no monster behind the screen to discard",
+           "opp_discard": "no monster behind the opponent's screen to discard",
+           "return_to_bag": "no monster in the discard pile to put back into the bag",
+           "remove": "no monster to remove from the game",
+           "move_pick": "no monster to move",
+           "move_dest": "no free cell to move the monster to",
+           "send": "no monster to send to the discard pile",
+           "choose_opponent": "no opponent to choose",
+           "hire_fx": "no affordable applicant",
+           "queue_ability": "no applicant's ability to use",
+           "summon": "no demon to summon"}
+
+
 def push_choice(state: dict, frame: dict) -> None:
     """Push a choice frame if it has any option; otherwise the effect fizzles (logged)."""
     frame.setdefault("src", None)
     if options(state, frame):
         state["stack"].append(frame)
     else:
-        log(state, f"{SEAT_NAMES[frame['actor']]}: no possible choice for "
-                   f"{frame['kind'].replace('_', ' ')}; the effect is skipped.")
+        log(state, f"{SEAT_NAMES[frame['actor']]}'s effect is skipped: {SKIPPED[frame['kind']]}.")
 
 
 # ----- queue (Hire a Monster) ------------------------------------------------------------------
@@ -106,17 +122,20 @@ def hire(state: dict, seat: int, slot: int, to_screen: bool = False) -> None:
     """Hire a Monster: pay, put the tile into the bag (or behind the screen), shift the queue."""
     side = side_of(state, seat)
     price = hire_price(state, slot)
+    paid = price_words(state, side, price)
     pay(state, side, price)
     t = take_from_queue(state, slot)
     if to_screen:
         st = state["seats"][seat]
         st["supply"].append(t)
         st["shown"].append(t)  # everyone saw which tile went behind the screen
-        log(state, f"{SEAT_NAMES[seat]} hired {data.label(t)} for {price} gold, behind the screen.")
+        log(state, f"{SEAT_NAMES[seat]} hires {data.label(t)} for {paid} and puts it behind "
+                   f"the screen.")
     else:
         state["sides"][side]["bag"].append(t)
         state["sides"][side]["bag"].sort()
-        log(state, f"{SEAT_NAMES[seat]} hired {data.label(t)} for {price} gold into the bag.")
+        log(state, f"{SEAT_NAMES[seat]} hires {data.label(t)} for {paid} and puts it into the "
+                   f"bag.")
 
 
 # ----- helpers on board targets -----------------------------------------------------------------
@@ -157,7 +176,8 @@ def port_cargo(state: dict, seat: int, b: int, tile: int) -> None:
     if n:
         bd["cargo"][key] = 0
         state["sides"][side_of(state, seat)]["gold"] += n
-        log(state, f"{SEAT_NAMES[seat]} takes {n} gold from the {key} port cargo of board {b + 1}.")
+        log(state, f"{SEAT_NAMES[seat]} takes {n} gold from the "
+                   f"{'yellow' if key == 'yellow' else 'red/blue'} port cargo of board {b + 1}.")
 
 
 def move_tile(state: dict, seat: int, tile: int, b: int, h: int, c: str) -> None:
@@ -190,8 +210,9 @@ def run_op(state: dict, fx: dict, op: dict) -> None:  # noqa: C901
         log(state, f"{SEAT_NAMES[seat]} receives {n} gold.")
     elif name == "pay_gold":
         p = min(n, funds(state, side))
+        paid = price_words(state, side, p)
         pay(state, side, p)
-        log(state, f"{SEAT_NAMES[seat]} pays {p} gold.")
+        log(state, f"{SEAT_NAMES[seat]} pays {paid}.")
     elif name == "flip_opponent_tile":
         push_choice(state, {"kind": "flip_tile", **base})
     elif name == "flip_demon":
@@ -428,16 +449,17 @@ def resolve(state: dict, seat: int, action: dict) -> None:  # noqa: C901
         st = state["seats"][actor]
         if tile in st["supply"]:
             remove_from_supply(state, actor, tile)
-            where = "supply"
+            where = "behind the screen"
         elif tile in state["sides"][side]["discard"]:
             state["sides"][side]["discard"].remove(tile)
-            where = "discard pile"
+            where = "in the discard pile"
         else:
-            _remove_slot(state, *locate(state, tile))
-            where = "board"
+            b, h, c = locate(state, tile)
+            _remove_slot(state, b, h, c)
+            where = f"on board {b + 1}"
         state["box"].append(tile)
-        log(state, f"{SEAT_NAMES[actor]} removes {data.label(tile)} ({where}) from the game.",
-            irreversible=where == "supply")
+        log(state, f"{SEAT_NAMES[actor]} removes {data.label(tile)} from the game (it was "
+                   f"{where}).", irreversible=where == "behind the screen")
     elif k == "move_pick":
         slot = state["boards"][action["board"]]["cells"][action["half"]][action["cell"]]
         state["stack"].append({"kind": "move_dest", "seats": [actor], "actor": actor, "src": src,
@@ -472,12 +494,13 @@ def resolve(state: dict, seat: int, action: dict) -> None:  # noqa: C901
     elif k == "summon":
         d = action["demon"]
         price = demon_price(d, fr["ss"])
+        paid = price_words(state, side, price)
         if price:
             pay(state, side, price)
         state["demons"][d] = False
         lv = demon_level(fr["ss"])
         log(state, f"{SEAT_NAMES[actor]} summons {data.DEMONS[d]['name']} at level {lv + 1} "
-                   f"(summoning strength {fr['ss']})" + (f", paying {price} gold." if price else "."))
+                   f"(summoning strength {fr['ss']})" + (f", paying {paid}." if price else "."))
         push_fx(state, actor, data.DEMONS[d]["levels"][lv]["ops"])
     else:  # pragma: no cover
         raise ValueError(k)

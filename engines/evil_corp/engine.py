@@ -11,12 +11,20 @@ from . import data, day, effects, night, rules_help, views
 from .setup import setup as _setup
 from .state import SEAT_NAMES, board_tiles, cell_names, seats_of, side_of
 
-#: The choice frames' kinds as a stored log line words them ("no possible choice for hire fx"),
-#: where that reads as a code.
+#: The choice frames' kinds as a stored log line of rules versions 1 and 2 words them ("no
+#: possible choice for hire fx"), where that reads as a code. A one-word kind ("remove") is
+#: named only after "choice for": the word alone is also the log's English. Version 3 writes
+#: the reason in words (effects.SKIPPED); these stay for the older versions' stored lines
+#: (version 1 has no names of its own and reads these: app.matches.views.game_namer).
 _FRAME_WORDS = {"hire fx": "a hire", "opp discard": "the opponent's discard",
                 "discard supply": "a discard from the supply", "move pick": "a monster to move",
                 "move dest": "a cell to move to", "queue ability": "an applicant's ability",
-                "flip tile": "a monster tile to flip"}
+                "flip tile": "a monster tile to flip", "flip demon": "a demon to flip",
+                "return to bag": "a monster to return to the bag",
+                "choose opponent": "an opponent to choose",
+                "choice for remove": "choice for a monster to remove from the game",
+                "choice for send": "choice for a monster to send to the discard",
+                "choice for summon": "choice for a demon to summon"}
 
 
 def _display_names() -> dict[str, str]:
@@ -55,7 +63,7 @@ class EvilCorpEngine(Engine):
     static_view_keys = ("catalog",)
     min_players = 2
     max_players = 4
-    version = 2
+    version = 3
     options = EvilCorpOptions
     teams: ClassVar[dict[int, list[list[int]]]] = {4: [[0, 2], [1, 3]]}
 

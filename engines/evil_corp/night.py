@@ -12,11 +12,14 @@ from .effects import draw_corp, log
 from .setup import board_setup
 from .state import (
     SEAT_NAMES,
+    and_list,
+    count,
     funds,
     kind,
     magic_left,
     marker,
     pay,
+    price_words,
     seats_of,
     side_name,
     side_of,
@@ -41,8 +44,8 @@ def check_board(state: dict, b: int) -> bool:
             return False
         h = bd["halves"].index(st)
         bd["conquest"][h] = max(0, bd["conquest"][h] - 1)
-        log(state, f"Board {b + 1}: tie; {side_name(state, st)} holds the power stone and moves "
-                   f"its conquest token 1 step.")
+        log(state, f"Board {b + 1}: tie, won with the power stone by {side_name(state, st)}, "
+                   f"whose conquest token moves 1 step toward the centre.")
         if bd["conquest"][h] == 0:
             _award_vp(state, st, b, "conquest token in the centre")
             return True
@@ -52,11 +55,12 @@ def check_board(state: dict, b: int) -> bool:
     cells = track[:abs(m)]
     shields = cells.count("shield")
     magic = cells.count("magic") * data.MAGIC_PER_SYMBOL
-    log(state, f"Board {b + 1}: the fear marker is {abs(m)} cells toward "
+    log(state, f"Board {b + 1}: the fear marker is {count(abs(m), 'cell')} toward "
                f"{side_name(state, bd['halves'][1 - h])}; {side_name(state, winner)} wins.")
     if shields:
         bd["conquest"][h] = max(0, bd["conquest"][h] - shields)
-        log(state, f"{side_name(state, winner)} moves its conquest token {shields} step(s).")
+        log(state, f"The conquest token of {side_name(state, winner)} moves "
+                   f"{count(shields, 'step')} toward the centre.")
     if magic:
         state["night_magic"].append([winner, magic])
     if "victory" in cells or bd["conquest"][h] == 0:
@@ -110,15 +114,17 @@ def boards_step(state: dict) -> None:
         if side in owed:
             got = min(owed[side], magic_left(state))
             state["sides"][side]["magic"] += got
-            log(state, f"{side_name(state, side)} receives {got} magic coins"
-                       + (f" (of {owed[side]}: no more are left)." if got < owed[side] else "."))
+            log(state, f"{side_name(state, side)} receives {count(got, 'magic coin')}"
+                       + (f" of the {owed[side]} owed: no more are left." if got < owed[side]
+                          else "."))
     winners = [s for s in range(state["nsides"]) if state["sides"][s]["vp"] >= data.VICTORY_TO_WIN]
     if winners:
         state["phase"] = "over"
         state["winner"] = winners
         state["night"] = None
-        log(state, "The game ends: " + ", ".join(side_name(state, s) for s in winners)
-            + " own(s) 2 victory tokens.")
+        log(state, "The game ends: " + and_list([side_name(state, s) for s in winners])
+            + (" has" if len(winners) == 1 else " have")
+            + f" the {data.VICTORY_TO_WIN} victory tokens needed to win.")
         return
     frame = keep_frame(state, free)
     if frame:
@@ -205,7 +211,9 @@ def keep_resolve(state: dict, seat: int, action: dict) -> None:
     if action["type"] == "release":
         _release(state, b, h)
     else:
+        paid = "free"
         if action["pay"]:
+            paid = price_words(state, side, _keep_cost(state, b))
             pay(state, side, _keep_cost(state, b))
         else:
             frame["free"][side] -= 1
@@ -213,7 +221,7 @@ def keep_resolve(state: dict, seat: int, action: dict) -> None:
         slot["up"] = False
         slot["kept"] = slot["held"] = True
         log(state, f"{SEAT_NAMES[seat]} keeps {data.label(slot['t'])} in the fortress of board "
-                   f"{b + 1}" + (f" for {_keep_cost(state, b)} gold." if action["pay"] else " for free."))
+                   f"{b + 1} for {paid}.")
     _settle(state, frame)
     if not frame["seats"]:
         state["stack"].pop()
@@ -233,7 +241,7 @@ def cleanup_step(state: dict) -> None:
                 to_discard(state, bd["halves"][h], slot["t"])
     for seat, st in enumerate(state["seats"]):
         if st["supply"]:
-            log(state, f"{SEAT_NAMES[seat]} discards {len(st['supply'])} unplayed tile(s): "
+            log(state, f"{SEAT_NAMES[seat]} discards {count(len(st['supply']), 'unplayed tile')}: "
                        + ", ".join(data.label(t) for t in st["supply"]) + ".", irreversible=True)
         state["sides"][side_of(state, seat)]["discard"] += st["supply"]
         st["supply"], st["shown"], st["passed"] = [], [], False

@@ -129,6 +129,25 @@ def funds(state: dict, side: int) -> int:
     return s["gold"] + s["magic"]
 
 
+def count(n: int, noun: str) -> str:
+    """A count with its noun in the number it takes, for the log: "1 step", "2 steps"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def and_list(names: list[str]) -> str:
+    """"Ana", "Ana and Bo", "Ana, Bo and Cy"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def price_words(state: dict, side: int, n: int) -> str:
+    """What paying ``n`` takes from the side, as :func:`pay` spends it (gold first, then magic
+    coins), for the log: "2 gold", "1 gold and 1 magic coin", "2 magic coins". Before paying."""
+    g = min(state["sides"][side]["gold"], n)
+    if g == n:
+        return f"{n} gold"
+    return (f"{g} gold and " if g else "") + count(n - g, "magic coin")
+
+
 def pay(state: dict, side: int, n: int) -> None:
     """Pay ``n`` (gold first: unspent gold is returned at night anyway, magic coins are kept)."""
     s = state["sides"][side]
@@ -159,7 +178,7 @@ def draw(state: dict, seat: int, n: int, why: str = "") -> list[int]:
             if not sd["discard"]:
                 break
             sd["bag"], sd["discard"] = sorted(sd["discard"]), []
-            state["log"].append(event(f"{side_name(state, side)} put the discard pile into the bag."))
+            state["log"].append(event(f"{side_name(state, side)} puts the discard pile into the bag."))
         got.append(sd["bag"].pop(rng.below(len(sd["bag"]))))
     sd["bag"].sort()
     state["rng"] = rng.state
@@ -169,7 +188,7 @@ def draw(state: dict, seat: int, n: int, why: str = "") -> list[int]:
         others = [s for s in range(state["players"]) if s != seat]
         state["log"].append(event(f"You drew {names}{why}.", to=[seat], irreversible=True))
         if others:
-            state["log"].append(event(f"{SEAT_NAMES[seat]} drew {len(got)} tile(s){why}.",
+            state["log"].append(event(f"{SEAT_NAMES[seat]} drew {count(len(got), 'tile')}{why}.",
                                       to=others, irreversible=True, spectators=True))
     return got
 

@@ -44,6 +44,15 @@ def test_the_import_check_catches_a_copy_that_reaches_the_live_package(tmp_path)
                                          "a.py:5: engines.evil_corp.night"]
 
 
+def test_a_frozen_copy_may_keep_its_hard_bot_on_the_shared_search(tmp_path):
+    """The hard bots' search (engines.search) is game-agnostic and picks among legal actions
+    only, so a frozen bots.py may import it (the first freeze after the hard bots came in,
+    Evil Corp.'s version 2, was refused for it)."""
+    (tmp_path / "bots.py").write_text("from engines.search import SearchSpec, sampled_greedy\n"
+                                      "import engines.search\n")
+    assert foreign_imports(tmp_path) == []
+
+
 @pytest.mark.parametrize("version", [0, -1, 99, "1", 1.0, True, None])
 def test_an_unknown_version_is_a_typed_key_error(version):
     live = registry.get("covil")

@@ -26,8 +26,10 @@ ROOT = Path(__file__).resolve().parents[2]
 RECORDS = Path(__file__).resolve().parent
 
 #: Modules outside its own package a frozen copy may import: the engine contract and the rules
-#: help plumbing every version shares (they are checked by every version's golden records).
-SHARED = ("engines.base", "engines.rules_help")
+#: help plumbing every version shares (they are checked by every version's golden records), and
+#: the hard bots' game-agnostic search (a frozen ``bots.py`` passes it its own ``SearchSpec``;
+#: a bot only chooses among the legal actions, so the search changes no stored replay).
+SHARED = ("engines.base", "engines.rules_help", "engines.search")
 
 
 def foreign_imports(package: Path) -> list[str]:

@@ -208,15 +208,15 @@ def test_starting_tiles_are_three_bags_of_two_blue_three_red_three_yellow():
 
 # ----- (c): spectators read the public lines the players read --------------------------------------
 def test_spectators_read_the_public_wording_of_a_draw():
-    """Views (docs/design.md: spectators see what is public): "Player 1 drew 5 tile(s)" is addressed
+    """Views (docs/design.md: spectators see what is public): "Player 1 drew 5 tiles" is addressed
     to the other seats and now read by spectators too; the tiles' names stay with their owner
     (issue 14 item 11)."""
     s = ENGINE.setup(2, {}, 3)
     spectator = [e["text"] for e in ENGINE.view(s, None)["log"]]
-    assert any(t.startswith("Player 1 drew 5 tile(s)") for t in spectator)
+    assert any(t.startswith("Player 1 drew 5 tiles") for t in spectator)
     assert not any(t.startswith("You drew") for t in spectator)
     seat1 = [e["text"] for e in ENGINE.view(s, 1)["log"]]
-    assert any(t.startswith("Player 1 drew 5 tile(s)") for t in seat1)
+    assert any(t.startswith("Player 1 drew 5 tiles") for t in seat1)
     seat0 = [e["text"] for e in ENGINE.view(s, 0)["log"]]
     assert not any(t.startswith("Player 1 drew") for t in seat0)
 
