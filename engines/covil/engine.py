@@ -49,6 +49,19 @@ _FRAME_TEXT = {
 }
 
 
+def _turn_text(state: dict, f: dict) -> str:
+    """The afternoon turn's prompt, naming only the steps still open (rulebook, Phase 2: "2.1
+    Acquire a Minion", "2.2 free actions", "2.3 lie down one troop"): a Minion acquired or a
+    troop laid down drops out (the table review: the prompt listed both after the log showed
+    them done). Prompts are not stored: no rules version."""
+    can_lay = not f["lay"] and core.any_standing(state, f["owner"])
+    steps = ([] if f["acq"] else ["acquire a Minion"]) + ["free actions"] + \
+        (["lie down one troop"] if can_lay else [])
+    if not can_lay:  # (turn.turn_actions: the turn may end)
+        return f"Your afternoon turn: {', '.join(steps)}, or end your turn"
+    return f"Your afternoon turn: {', '.join(steps)}"
+
+
 _DISPLAY_NAMES: dict[str, str] = {
     **{cid: c["name"] for cid, c in data.CARDS.items()},
     **{rid: r["name"] for rid, r in data.RELICS.items()},
@@ -125,6 +138,8 @@ class CovilEngine(Engine):
                 text = f"{text} (attack {a} vs defence {d})"
         elif f["kind"] == "effect":
             text = f"{text}: {f['do'].replace('_', ' ')}"
+        elif f["kind"] == "turn":
+            text = _turn_text(state, f)
         return {s: {"kind": f["kind"], "text": text} for s in f["seats"]}
 
     def _combat_choices(self, state: dict, f: dict) -> list[dict]:

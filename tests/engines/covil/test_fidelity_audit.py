@@ -153,3 +153,25 @@ def test_a_player_with_no_standing_troop_acquires_once_and_may_move_a_lying_troo
     assert s["own"][1]["troops"] == [{"z": "F", "up": False}]
     s = act(s, 1, {"type": "end_turn"})
     assert ENGINE.prompts(s).keys() == {0}
+
+
+def test_the_afternoon_prompt_names_only_the_steps_still_open():
+    """Phase 2: Afternoon: "During a player's afternoon turn you may execute these following
+    actions once, in any order: 2.1) Acquire a Minion 2.2) Perform any amount of free actions
+    2.3) Lie down a troop to perform one troop action". The prompt lists what is left: a
+    Minion acquired or a troop laid down drops out, and the turn may then end (the table
+    review: it kept "acquire a Minion, free actions, lie down one troop" after both)."""
+    from engines.covil import ENGINE
+
+    s = placed(2)
+    text = ENGINE.prompts(s)[0]["text"]
+    assert text == "Your afternoon turn: acquire a Minion, free actions, lie down one troop"
+    s = act(s, 0, {"type": "move", "from": "H", "to": "C"})  # a troop laid down (2.3)
+    assert ENGINE.prompts(s)[0]["text"] == \
+        "Your afternoon turn: acquire a Minion, free actions, or end your turn"
+    pay = next(a for a in legal(s, 0) if a["type"] == "acquire")
+    s = act(s, 0, pay)
+    while "confirm" not in {a["type"] for a in legal(s, 0)}:
+        s = act(s, 0, next(a for a in legal(s, 0) if a["type"] in ("pay_minion", "pay_relic")))
+    s = act(s, 0, {"type": "confirm"})
+    assert ENGINE.prompts(s)[0]["text"] == "Your afternoon turn: free actions, or end your turn"
