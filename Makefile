@@ -47,9 +47,14 @@ XDIST = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile)
 
 # ruff first (a fraction of a second); mypy (~10 s of CPU, ~20 s on a busy machine) as one
 # more part beside the tests: `make lint`'s commands.
+# LAIR_E2E_QUICK=1: the browser tests take no screenshots, draw phones at 1x pixels and
+# reduce motion unless a test asks for it (tests/chromium.py QUICK); E2E_QUICK=0 keeps them.
+E2E_QUICK ?= 1
+
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
-	$(MAKE) -j$(TEST_PARTS) -O test-part-browsers test-part-engines $(APP_PARTS) test-mypy
+	LAIR_E2E_QUICK=$(E2E_QUICK) $(MAKE) -j$(TEST_PARTS) -O test-part-browsers test-part-engines \
+		$(APP_PARTS) test-mypy
 
 # The renderers' browser tests (a tiny server in a thread, no database) run in `make test`
 # after the engines' tests, in that part's process: the engines' part ended minutes before
@@ -57,12 +62,21 @@ test: $(VENV)/.installed-test
 # `make test-engines` and `make test-e2e`.
 RENDERER_TESTS := tests/browser/test_covil_renderer.py tests/browser/test_drops_renderer.py \
 	tests/browser/test_evil_corp_renderer.py
+# Two browser files (the hints', with their own server and hard searches; the mid-match
+# layouts) run in the first database's app part: once the app's database tests ran on one
+# backend only, that part ended at 3.5 minutes and the browsers' part at 13 (clean-clone CI of
+# 67a38ff); the hints' were a quarter of the latter, and with them moved (e2a3806) the parts
+# ended at 6:44 (SQLite), 11:20, 11:35 and 13:13 (browsers). `make test-e2e` runs the folder.
+# The phone's sticky bars and the desktop's seat panels (2026-12-07, ~100 s) joined them: with
+# them in the browsers' part it ended at 14:20, the SQLite part at 10:08 (clean-clone CI).
+E2E_BESIDE_APP := tests/browser/test_hints_table.py tests/browser/test_layout.py \
+	tests/browser/test_phone_bars.py tests/browser/test_desk_panels.py
 
 test-part-engines: $(VENV)/.installed-test
 	$(PYTEST) $(XDIST) tests/engines tests/records tests/bench $(RENDERER_TESTS)
 
 test-part-browsers: $(VENV)/.installed-test
-	$(PYTEST) $(XDIST) tests/browser $(addprefix --ignore=,$(RENDERER_TESTS))
+	$(PYTEST) $(XDIST) tests/browser $(addprefix --ignore=,$(RENDERER_TESTS) $(E2E_BESIDE_APP))
 
 test-mypy: $(VENV)/.installed-test
 	$(BIN)/mypy app
@@ -87,15 +101,16 @@ APP_PARTS := $(addprefix test-app-,$(subst $(comma), ,$(LAIR_TEST_DATABASES)))
 
 FIRST_DATABASE := $(firstword $(subst $(comma), ,$(LAIR_TEST_DATABASES)))
 
-# The app's tests on every database of LAIR_TEST_DATABASES (`make -j2 test-app`: side by side);
+# The app's tests on the databases of LAIR_TEST_DATABASES (`make -j2 test-app`: side by side);
 # test-app-sqlite, test-app-postgresql: on one. The tests that take no database run once, in
-# the first database's part (tests/app/conftest.py, DATABASE_TESTS_ONLY).
+# the first database's part (tests/app/conftest.py, DATABASE_TESTS_ONLY); every database test
+# on the primary backend of the whole list, the modules marked every_database on each (PRIMARY).
 test-app: $(APP_PARTS)
 
 test-app-%: $(VENV)/.installed-test
-	LAIR_TEST_DATABASES=$* \
+	LAIR_TEST_DATABASES=$* LAIR_TEST_LISTED_DATABASES=$(LAIR_TEST_DATABASES) \
 	LAIR_TEST_DATABASE_TESTS_ONLY=$(if $(filter $*,$(FIRST_DATABASE)),0,1) \
-	$(PYTEST) $(XDIST) tests/app
+	$(PYTEST) $(XDIST) tests/app $(if $(filter $*,$(FIRST_DATABASE)),$(E2E_BESIDE_APP))
 
 test-e2e: $(VENV)/.installed-test
 	$(PYTEST) $(XDIST) tests/browser
@@ -105,6 +120,7 @@ screenshots: $(VENV)/.installed-test
 	LAIR_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/browser/test_layout.py \
 		tests/browser/test_evil_corp_table.py tests/browser/test_hints_table.py \
 		"tests/browser/test_full_match.py::test_a_bot_match_ends_on_a_finished_page_and_replay_with_names_only" \
+		tests/browser/test_phone_bars.py tests/browser/test_desk_panels.py tests/browser/test_marks.py \
 		-q -p no:cacheprovider
 
 bench: $(VENV)/.installed-test

@@ -79,6 +79,10 @@ def click_action(page, action: dict, clicks: Clicks, wait: bool = True) -> None:
     clicks.add()
     if wait:
         wait_new_view(page, before)
+        # and its answer: a loaded machine can take longer than the view's wait, and while the
+        # action is pending every button of the bar is disabled (a Cancel read then was missing:
+        # test_covil_day_by_clicks, one run in three under five parallel test runs)
+        page.wait_for_function("document.body.dataset.pending !== 'true'", timeout=30_000)
 
 
 def click(page, selector: str, clicks: Clicks) -> None:

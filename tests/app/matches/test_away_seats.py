@@ -76,7 +76,8 @@ def test_a_bot_move_that_fails_is_tried_again(client, monkeypatch):
     monkeypatch.setattr(BotPool, "decide", flaky)
     mid, _ = started(client, bots=True)  # the bot bids at once (a simultaneous bid): fails
     client.portal.call(client.app.state.service.drain)
-    assert calls == [1] and state_of(client, mid)[0] == 0
+    # (on a busy machine the 1 s retry may already have run inside the drain)
+    assert calls[:1] == [1]
     deadline = time.monotonic() + 10  # nobody else acts: only the retry can make it bid
     while state_of(client, mid)[0] < 1 and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -24,6 +24,9 @@ from tests.app.realtime.test_live import recv
 from tests.app.toy3 import TOY3
 from tests.csrf import as_browser
 
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
+
 
 @pytest.fixture(autouse=True, scope="module")
 def toy3():

@@ -9,10 +9,14 @@ from __future__ import annotations
 import asyncio
 import gc
 
+import pytest
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.background import retry_forever, spawn, supervise
 from tests.app.conftest import named
+
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
 
 
 class Starved:

@@ -20,6 +20,9 @@ from app.matches.views import Presence
 from app.realtime import fanout
 from app.realtime.presence import Announce
 
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
+
 EVERY = [Moved(), SeatsChanged(), ClocksChanged(), Started(), Cancelled(), Finished(),
          ChatPosted(42), Notice("Ana resigned: a bot plays the seat."), Rematch("AbC123")]
 

@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from app.matches.service import Outcome, ServiceError
 from tests.app.processes import services, toy_match_at_take_phase
+
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
 
 
 async def test_two_concurrent_actions_at_one_version_apply_exactly_once(database_url):

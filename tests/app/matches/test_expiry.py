@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
@@ -13,6 +14,9 @@ from app.models import ChatMessage, Match, Seat, User
 from tests.app.conftest import create, named, new_client, release_cancelled_connections
 from tests.app.matches.test_pace import FakeClock, call
 from tests.csrf import as_browser
+
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
 
 
 def _ids(client, model, column) -> set:

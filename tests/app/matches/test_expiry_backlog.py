@@ -6,6 +6,7 @@ default). A sweep takes at most ``MAX_BATCHES`` batches of each kind, yielding b
 """
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import func, select
 
 from app.matches import expiry as expiry_module
@@ -13,6 +14,9 @@ from app.matches.expiry import Expiry
 from app.models import Match, User
 from tests.app.matches.test_pace import FakeClock
 from tests.app.processes import services
+
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
 
 
 async def _count(service, model) -> int:

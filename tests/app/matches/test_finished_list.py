@@ -3,8 +3,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from app.matches.history import finished_matches
 from tests.app.conftest import create, named, new_client
+
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
 
 
 def play_out(client, mid: str, seats: list) -> None:

@@ -3,7 +3,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.app.conftest import create, named, new_client
+
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
 
 
 def _tokens(html: str) -> dict[str, str]:
@@ -42,6 +47,8 @@ def test_create_join_by_invite_start_and_lists(client):
     tokens = _tokens(page)
     assert {"invite", "watch"} <= set(tokens)
     assert 'id="make-rejoin-link"' in page  # a link for another device, made when asked
+    # the seated host is offered to move, not to "take" a second seat (review 7)
+    assert "Move to this seat" in page and "Take this seat" not in page
     assert mid in client.get("/").text  # "your matches"
     friend = new_client(client)
     named(friend, "Friend")
@@ -50,7 +57,7 @@ def test_create_join_by_invite_start_and_lists(client):
     r = friend.post(f"/m/{mid}/seat", data={"seat": "1", "invite": ""})
     assert r.status_code == 404
     page = friend.get(f"/invite/{tokens['invite']}").text
-    assert 'id="take-1"' in page
+    assert 'id="take-1"' in page and "Take this seat" in page and "Move to this seat" not in page
     r = friend.post(f"/m/{mid}/seat", data={"seat": "1", "invite": tokens["invite"]},
                     follow_redirects=False)
     assert r.status_code == 303

@@ -24,6 +24,9 @@ from tests.app.conftest import PG_ADMIN, create, named, new_client
 from tests.app.processes import services, toy_match_at_take_phase
 from tests.csrf import as_browser
 
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
+
 
 class Statements:
     """Records every statement an engine's connections send: through SQLAlchemy's cursors, and

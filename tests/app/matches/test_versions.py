@@ -22,6 +22,9 @@ from tests.app.matches.test_records_import import imported_id, upload
 from tests.app.realtime.test_live import started
 from tests.app.toygame import TOY, ToyEngine
 
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
+
 
 class ToyV2(ToyEngine):
     """The toy game after a rules change: a pile of 9, take 1-3."""

@@ -118,6 +118,18 @@ def test_a_skipped_effect_names_its_choice_in_words():
         "Player 1: no possible choice for a hire; the effect is skipped."
     assert named("Player 2: no possible choice for move dest; the effect is skipped.") == \
         "Player 2: no possible choice for a cell to move to; the effect is skipped."
+    # every kind effects.push_choice can skip reads as words (the table review's "no possible
+    # choice for return to bag"); a one-word kind only after "choice for"
+    import re
+
+    from engines.evil_corp import effects
+    kinds = set(re.findall(r'push_choice\(state, \{"kind": "(\w+)"', open(effects.__file__).read()))
+    assert len(kinds) >= 12, kinds
+    for kind in kinds:
+        line = named(f"Player 1: no possible choice for {kind.replace('_', ' ')}; the effect is skipped.")
+        assert re.fullmatch(r"Player 1: no possible choice for (a|an|the) [a-z' ]+; the effect is skipped\.",
+                            line), (kind, line)
+    assert named("Player 1 may remove a monster.") == "Player 1 may remove a monster."
 
 
 def test_a_game_without_display_names_reads_its_texts_unchanged():

@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
+
 ROOT = Path(__file__).resolve().parents[3]
 
 

@@ -38,6 +38,9 @@ from engines.records import replay_states, state_hash
 from tests.app.servers import SECRET, START_TIMEOUT, complete, free_port, start_server
 from tests.csrf import as_browser
 
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
+
 KILLS = int(os.environ.get("LAIR_KILLS", "3"))
 MATCHES = [("drops_of_evil", 2), ("evil_corp", 2), ("covil", 1), ("toy", 2)]
 BOT_DELAY = 0.05  # long enough that the first kills land while the real games are still playing

@@ -1,10 +1,14 @@
 """Every schema change is a migration (docs/design.md "Folders" > migrations/)."""
 from __future__ import annotations
 
+import pytest
 from alembic import command
 from alembic.config import Config
 
 from tests.app.conftest import ROOT
+
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
 
 
 def test_models_match_the_migrations(database_url):

@@ -17,6 +17,9 @@ from websockets.sync.client import connect
 from tests.app.servers import SECRET, free_port, start_server, view_at
 from tests.csrf import as_browser
 
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
+
 
 def _msg(ws, kind: str) -> dict:
     while True:

@@ -20,6 +20,9 @@ from tests.app.conftest import _pg
 from tests.app.ops.test_ops_cli import play_two_matches
 from tests.csrf import as_browser
 
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
+
 
 def verdicts(url: str) -> dict[str, tuple]:
     async def run():

@@ -11,6 +11,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 
+import pytest
 from sqlalchemy import update
 
 from app.db import make_engine
@@ -19,6 +20,9 @@ from app.ops.cli import main, run
 from tests.app.conftest import create, named
 from tests.app.realtime.test_live import act, recv, started, view_at
 from tests.app.toygame import TOY
+
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
 
 
 def lair(url: str, *args: str) -> tuple[int, str]:

@@ -9,10 +9,14 @@ import json
 import signal
 
 import httpx
+import pytest
 from websockets.sync.client import connect
 
 from tests.app.servers import SECRET, free_port, start_server, view_at
 from tests.csrf import as_browser
+
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
 
 
 def test_restart_mid_match_continues_from_identical_state(database_url):

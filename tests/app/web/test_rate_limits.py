@@ -19,6 +19,9 @@ from app.ratelimit import Limiter, address_key
 from tests.app.conftest import create, named, new_client, release_cancelled_connections
 from tests.csrf import as_browser
 
+#: The store's own behaviour: on every database (tests/app/conftest.py).
+pytestmark = pytest.mark.every_database
+
 
 def _app(settings, **limits):
     return create_app(settings.model_copy(update=limits))
