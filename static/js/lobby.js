@@ -1,4 +1,5 @@
-// The lobby: touching a game's settings chooses that game (the radio buttons are easy to miss).
+// The lobby: touching a game's settings chooses that game (only the chosen game's settings show,
+// lair.css; this keeps a keyboard change of a hidden one honest).
 // A game's solo settings show only when 1 player is chosen, and a setting that solo always
 // plays one way (Covil's board B) shows that value, fixed, for 1 player (issue 14, item 10); a
 // setting of some player counts only (Drops of Evil's small Forest side: 2 players) shows for those.

@@ -19,7 +19,8 @@ function snapshot(root) {
   const places = new Map();
   const counts = new Map();
   if (!root) return {places, counts};
-  for (const node of root.querySelectorAll("[data-motion-key]")) {
+  // (nothing slides with reduced motion: no places to measure, no layout forced for them)
+  if (!reducedMotion()) for (const node of root.querySelectorAll("[data-motion-key]")) {
     const r = node.getBoundingClientRect();
     if (r.width || r.height) places.set(node.dataset.motionKey, r);
   }
@@ -67,8 +68,10 @@ function slide(node, from) {
 /** Flash `node` (a number that changed): the CSS class "num-flash" for its animation's length;
  *  with reduced motion the class stays as a still highlight until the next drawing. */
 function flash(node) {
-  node.classList.remove("num-flash");
-  void node.offsetWidth;  // restart the animation when it is already running
+  if (node.classList.contains("num-flash")) {
+    node.classList.remove("num-flash");
+    void node.offsetWidth;  // restart the animation already running (a forced layout: only then)
+  }
   node.classList.add("num-flash");
   if (!reducedMotion()) setTimeout(() => node.classList.remove("num-flash"), 1200);
 }

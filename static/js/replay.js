@@ -2,6 +2,7 @@
 // log and the result are drawn with the live table's own modules.
 
 import {motion} from "./motion.js";
+import {callHook, placesOnBoard, rendererWords, scoreIconOf} from "./renderer-hooks.js";
 import {drawHintUses} from "./table/hint-log.js";
 import {drawLines, drawLog, logWords, wireLogHover} from "./table/log.js";
 import {drawPhoneScores} from "./table/phone-scores.js";
@@ -51,7 +52,9 @@ function drawLogAndResult(view, shown) {
   const panel = document.getElementById("result");
   panel.hidden = !view.result;
   if (view.result) {
-    panel.replaceChildren(...resultParts(view.result, {seatName, seatColor, seatShape, seats: seatCount()}));
+    const reason = callHook(renderer, "replay", "resultReason", view);
+    panel.replaceChildren(...resultParts(view.result, {seatName, seatColor, seatShape, seats: seatCount()},
+      typeof reason === "string" && reason.trim() ? reason : null));
   } else {
     panel.replaceChildren();
   }
@@ -138,43 +141,52 @@ async function show(n) {
   drawScores(current);
   logHover.refresh();
   nowHover.refresh();
+  if (drawn) showPlace(moveLines(current.log, step)[0].filter((e) => e.step === step));
+  drawn = true;
   // Only now is the step fully drawn: the counter (and data-shown, for tests) say so.
   text(document.getElementById("step"), `${cur()} / ${steps}`);
   root.dataset.shown = String(step);
 }
 
-/** The renderer's optional hook `name(...args)`, or undefined (none, or it throws). */
-function hook(name, ...args) {
-  if (!renderer || typeof renderer[name] !== "function") return undefined;
-  try {
-    return renderer[name](...args);
-  } catch (e) {
-    console.error(`replay: ${name} failed`, e);
-    return undefined;
-  }
+let drawn = false;  // a step was drawn before (the page opens where it is, at its top)
+
+/** Desktops: the place where the move shown happened (the renderer's `logPlaces` of its lines)
+ *  into view below the controls, which stay at the top of the window (lair.css), when none of
+ *  it is in the window (review 7, problem 6: "Move 57: Morgana brews Bat Wing into Vial F" over
+ *  the Forest). The least scroll; none on phones, whose controls scroll with the page. */
+function showPlace(lines) {
+  if (matchMedia("(max-width: 720px)").matches) return;
+  const places = lines.flatMap((e) => placesOf(e.text));
+  if (!places.length) return;
+  const top = document.querySelector(".replay-header").getBoundingClientRect().bottom;
+  const seen = places.some((n) => {
+    const r = n.getBoundingClientRect();
+    return r.height > 0 && r.top >= top - 1 && r.bottom <= window.innerHeight + 1;
+  });
+  if (seen) return;
+  places[0].scrollIntoView({block: "nearest", behavior: motion.reducedMotion() ? "auto" : "smooth"});
 }
 
-/** Phones: every seat's score at the step shown on one line under the controls, as on the
- *  table (phone-scores.js; hidden on desktops, lair.css). */
+// The height of the controls at the top of the window (desktops), for the page's scrolling and
+// the log beside the board (lair.css).
+new ResizeObserver(() => {
+  const head = document.querySelector(".replay-header");
+  const sticky = getComputedStyle(head).position === "sticky";
+  document.documentElement.style.setProperty("--replay-head-h", `${sticky ? Math.ceil(head.getBoundingClientRect().height) : 0}px`);
+}).observe(document.querySelector(".replay-header"));
+
+/** Every seat's score at the step shown under the controls, as on the table (phone-scores.js):
+ *  on phones one line or two, on desktops a line of its own (lair.css). */
 function drawScores(view) {
-  const icon = hook("scoreIcon");
+  const icon = scoreIconOf(renderer, "replay");
   drawPhoneScores(document.getElementById("phone-scores"), view, Array.isArray(view.seats) ? view.seats : [], {
-    seatName, seatScore: (seat) => hook("seatScore", seat, view) || null,
-    scoreIcon: () => (icon instanceof Node ? icon : null),
-    scoreWord: renderer && typeof renderer.scoreWord === "string" ? renderer.scoreWord : "Score"});
+    seatName, seatScore: (seat) => callHook(renderer, "replay", "seatScore", seat, view) || null,
+    scoreIcon: () => icon, scoreWord: rendererWords(renderer).scoreWord});
 }
 
 // Hovering a log line shows where it happened on the board (the renderer's logPlaces).
-const placesOf = (t) => {
-  const board = document.getElementById("board");
-  if (!renderer || typeof renderer.logPlaces !== "function" || !current) return [];
-  try {
-    return [...(renderer.logPlaces(t, current) || [])].filter((n) => n && board.contains(n));
-  } catch (e) {
-    console.error("replay: logPlaces failed", e);
-    return [];
-  }
-};
+const placesOf = (t) =>
+  current ? placesOnBoard(document.getElementById("board"), renderer, "replay", "logPlaces", t, current) : [];
 const logHover = wireLogHover(document.getElementById("log"), placesOf);
 const nowHover = wireLogHover(document.getElementById("now-lines"), placesOf);
 // A click on a log line (or Enter on it) goes to the move that wrote it.

@@ -18,7 +18,7 @@
 import {wireCopyButtons} from "./copy.js";
 import {el} from "./dom.js";
 import {acked, busy, refused, setPending} from "./table/actions.js";
-import {boardPromptText, bringDecisionIntoView, loadRenderer, logPlaces, logText, revealBelowBar, runRenderer} from "./table/board.js";
+import {boardPromptText, boardSnapshot, bringDecisionIntoView, loadRenderer, logPlaces, logText, resultReason, revealBelowBar, runRenderer} from "./table/board.js";
 import {addChat, renderChatNote} from "./table/chat.js";
 import {renderHeader, renderSpectators} from "./table/header.js";
 import {hintRefused, onHint, renderHint} from "./table/hint.js";
@@ -34,12 +34,45 @@ import {resetBackoff, resync, start} from "./table/wire.js";
 
 export {SEAT_COLORS} from "./table/seat-style.js";
 
+// Messages are handled once a frame, in order (the browser paints between frames, not between
+// messages): views that arrive together (bots moving quickly, a burst after a slow frame) are
+// all applied, but only the newest is drawn. Drawing every view of a quick bot match cost a
+// page a full board rebuild each (~0.1 s on a desktop, more on a phone), so a busy table fell
+// behind its own socket. A hidden tab (no frames) handles each message at once: its chime and
+// title must not wait.
+let inbox = [];
+let frameAsked = false;
+
+function onSocketMessage(msg) {
+  inbox.push(msg);
+  if (document.hidden) {
+    handleInbox();
+  } else if (!frameAsked) {
+    frameAsked = true;
+    requestAnimationFrame(handleInbox);
+  }
+}
+
+function handleInbox() {
+  frameAsked = false;
+  const msgs = inbox;
+  inbox = [];
+  for (let i = 0; i < msgs.length; i++) {
+    if (msgs[i].type !== "view") {
+      onMessage(msgs[i]);
+      continue;
+    }
+    let j = i;
+    while (j + 1 < msgs.length && msgs[j + 1].type === "view") j++;
+    resetBackoff();
+    onViews(msgs.slice(i, j + 1).map((m) => m.view));
+    i = j;
+  }
+}
+document.addEventListener("visibilitychange", () => { if (document.hidden) handleInbox(); });
+
 function onMessage(msg) {
-  switch (msg.type) {
-    case "view":
-      resetBackoff();
-      onView(msg.view);
-      break;
+  switch (msg.type) {  // ("view": handleInbox, a frame's views together)
     case "error":
       if (!hintRefused(msg)) refused(msg);
       break;
@@ -86,26 +119,51 @@ function onState(state) {
   renderHint();
 }
 
-function onView(v) {
-  if (!v || typeof v !== "object") return;
+/** Take in `views` (the view messages that arrived since the last frame, oldest first) and
+ *  draw the newest: the table reads as it would after drawing each in turn. */
+function onViews(views) {
+  // what the page shows now, before any of them (the last view drawn)
+  const promptBefore = shownPrompt();
+  // (an action of ours in flight: one of these views is most likely its result; its "ack" follows)
+  const ownMove = busy();
+  const drawn = S.view;
+  const hadView = !!drawn, wasOver = hadView && !!drawn.result;
+  const before = boardSnapshot();  // (before anything on the page changes)
+  let taken = 0;
+  for (const v of views) {
+    const got = takeView(v);
+    if (got === "stop") return;
+    if (got) taken++;
+  }
+  if (!taken) return;
+  S.prevView = drawn;  // "what changed" is against what was drawn
+  drawView(S.view, {promptBefore, ownMove, hadView, wasOver, before});
+}
+
+/** One view message into the table's state: true, false (not a view: ignored) or "stop" (the
+ *  page reloads, or the table asked for a whole view again). */
+function takeView(v) {
+  if (!v || typeof v !== "object") return false;
   // The seat this page was drawn for went to a bot (the host, a vote, out of time) or came
   // back (taken back in another tab): the parts the server drew with the page ("Take my seat
   // back", Resign, the chat role) belong to the old role, so draw the page again. Once drawn
   // again the page and the socket agree, so this happens once per change.
   if (v.you !== undefined && (v.you ?? null) !== cfg.you && !v.result) {
     location.reload();
-    return;
+    return "stop";
   }
   if (!completeView(v)) {  // a delta that does not fit what we hold (should not happen)
     resync();
-    return;
+    return "stop";
   }
-  const promptBefore = shownPrompt();
-  // (an action of ours in flight: this view is most likely its result; its "ack" follows)
-  const ownMove = busy();
-  const hadView = !!S.view, wasOver = hadView && !!S.view.result;
   setView(v);
   presenceFromView(v);
+  return true;
+}
+
+/** Draw view `v` (S.view). `promptBefore`, `ownMove`, `hadView`, `wasOver`, `before`: the
+ *  page as it was before the views drawn now arrived (onViews). */
+function drawView(v, {promptBefore, ownMove, hadView, wasOver, before}) {
   // A view caused by another seat's move does not end our pending action: its "ack" (or
   // error) does, so a quick second click cannot be built on a version about to be stale.
   const wasMyTurn = document.body.dataset.yourTurn === "true";
@@ -117,7 +175,7 @@ function onView(v) {
   drawHintUses(dom.log, v.hint_uses, v.version);
   drawLastMove();
   renderChatNote();
-  runRenderer();
+  runRenderer(before);
   logHover.refresh();
   lastMoveHover.refresh();
   renderPrompt();
@@ -230,7 +288,7 @@ function renderResult() {
     links.append(" ", postForm(`/m/${cfg.matchId}/rematch`,
       el("button", {class: "btn", type: "submit", id: "rematch"}, "Rematch with the same players")));
   }
-  dom.result.replaceChildren(...resultParts(r, kvCtx()), links);
+  dom.result.replaceChildren(...resultParts(r, kvCtx(), resultReason()), links);
 }
 
 document.body.dataset.pending = "false";
@@ -239,11 +297,12 @@ const lastMoveHover = wireLogHover(dom.lastMove, logPlaces);  // a tap shows whe
 wireCopyButtons();
 renderChatNote();
 renderSpectators();
-start({onMessage, onState});
+start({onMessage: onSocketMessage, onState: (state) => { handleInbox(); onState(state); }});
 loadRenderer(queuePrompt).then(() => {
   if (S.view) {
     renderHeader();  // the round in the renderer's word ("Day 1" in Covil, not "Round 1")
     renderSeats();  // the renderer draws the seats' player boards too
+    renderResult();  // and may say how the match ended
     redrawLog(dom.log, S.view.log, logCtx());  // and words some of the log's places
     drawHintUses(dom.log, S.view.hint_uses, S.view.version);
     drawLastMove();

@@ -382,7 +382,11 @@ def test_result_panel_and_finished_match(ctx, mock):
     expect(result.locator(".rank").first.locator(".rank-score")).to_have_text("2")
     expect(result.locator(".breakdown-table tbody tr")).to_have_count(4)   # 3 categories + total
     expect(result.locator("a", has_text="replay")).to_have_attribute("href", "/matches/m1/replay")
-    expect(page.locator("#turn")).to_have_text("Match over")
+    # the end is said once, by the result (review "Worst problems" 8): the header says the round
+    # alone, and its turn line only to a screen reader
+    expect(page.locator("#round-phase")).to_have_text(re.compile(r"^Round \d+$"))
+    expect(page.locator("#turn")).to_have_text("The match is over.")
+    expect(page.locator("#turn .sr-only")).to_have_text("The match is over.")
     expect(page.locator("#prompt-actions button")).to_have_count(0)
     shot(page, "07-result")
 

@@ -111,18 +111,18 @@ def _in_view_below_bar(page, selector: str) -> bool:
 
 
 def _focus_rule(page) -> None:
-    """Issue 14 item 6 (Covil): when the prompt arrives, the place brought into view is on the
-    map whenever something there is playable; the Mercenary pool only when nothing on the map is
+    """Issue 14 item 6 (Covil): when the prompt arrives, the place brought into view is the map
+    whenever something there is playable; the Mercenary pool only when nothing on the map is
     and acquiring is."""
     got = page.evaluate("""() => {
       const f = document.querySelector("#board [data-prompt-focus]");
-      const kind = !f ? null : ["cv-focus", "cv-combat", "cv-hand", "cv-hall", "cv-pool"].find((c) => f.closest("." + c)) || f.className;
+      const kind = !f ? null : ["cv-map", "cv-combat", "cv-hand", "cv-hall", "cv-pool"].find((c) => f.closest("." + c)) || f.className;
       return {focus: kind,
               mapPlayable: !!document.querySelector("#board .cv-map [data-action], #board .cv-map [data-pick]")};
     }""")
     acquire = any(a["type"] == "acquire" for a in actions(page))
     if got["mapPlayable"]:
-        assert got["focus"] in ("cv-focus", "cv-combat", "cv-hand", "cv-hall"), got
+        assert got["focus"] in ("cv-map", "cv-combat", "cv-hand", "cv-hall"), got
     elif acquire and not page.locator("#board .cv-combat, #board .cv-pay").count():
         assert got["focus"] == "cv-pool", got
 
@@ -346,6 +346,7 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
     clicks = Clicks()
     moved = attacked = defended = False
     asked_full: set[int] = set()   # the seats that met the full hall's payment
+    map_seen: set[int] = set()     # the seats whose map was looked at on a Move prompt
     attacker = None
     shot_combat = False
     for _ in range(300):
@@ -361,6 +362,15 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
         types = {a["type"] for a in acts}
         home = HOME[seat]
         _focus_rule(page)
+        if seat not in map_seen and page.locator("#board [data-pick*='\"type\":\"move\"']").count():
+            # each side's first Move prompt (the host at 1366×768, the friend at 375×812): the
+            # whole map, its ringed troops and the zones they reach, comes into view below the
+            # bar and the phone's last-move line (review: on the phone only the map's bottom row
+            # did, with the pool's first card under it)
+            map_seen.add(seat)
+            seen = _below_bar(page, "#board .cv-map")
+            _shot(page, "move")
+            assert seen, ("the map is out of view on the move prompt", page.evaluate(GEOMETRY_JS))
         # "Buy a Power Relic" is a side choice, never the bar's main button (item 9), as while placing
         for b in page.locator("#prompt-actions button[data-action*='\"buy_relic\"']").all():
             assert "btn-secondary" in (b.get_attribute("class") or ""), b.inner_text()
@@ -462,9 +472,10 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
             # wording on the board) and the ringed troops (item 8)
             # "tap" on a touch screen (review item 10), "click" with a mouse
             verb = "tap" if page.evaluate("matchMedia('(pointer: coarse)').matches") else "click"
-            # (the zones to click are named by their white outline: green read as a Forest)
-            words = (f"Move: {verb} a troop ringed in white, then a zone outlined in white" if page.viewport_size["width"] < 500
-                     else f"Move a troop: {verb} one of your standing troops (ringed in white)")
+            # (no zone is outlined before a troop is picked: the words ask for the troop alone,
+            # test_covil_move_words.py)
+            words = (f"Move: {verb} one of your troops ringed in white" if page.viewport_size["width"] < 500
+                     else f"Move a troop: {verb} one of your troops ringed in white")
             assert page.locator("#prompt-text").inner_text().startswith(words)
             assert page.locator("#board .cv-hint").count() == 0
             assert _in_view_below_bar(page, "#board .cv-map .cv-focus"), "the zones to act in are in view"
@@ -489,7 +500,7 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
         _generic(page, clicks)
     else:
         pytest.fail("Day 1 did not end")
-    assert moved and attacked and defended and asked_full == {0, 1}
+    assert moved and attacked and defended and asked_full == {0, 1} and map_seen == {0, 1}
     for p in pages:
         _no_codes(p, "day 2")
         # the night's lines and the cards read as English: "1 Rebel joins", "up to 1 zone"
@@ -599,6 +610,7 @@ def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
         # the move: the troop ringed in white and the zones it may go to are in view
         assert page.locator("#board [data-pick]").count(), "a troop to move"
         assert _below_bar(page, "#board .cv-map .cv-focus"), "the troop and the zones it may go to are in view"
+        assert _below_bar(page, "#board .cv-map"), ("the map is out of view on the move prompt", page.evaluate(GEOMETRY_JS))
         # acquiring is open too: the Mercenary pool's heading and a card to acquire are in view
         # with the zones, without a scroll by hand (the trial found the phone's pool under the
         # side column, below the fold)
@@ -811,10 +823,12 @@ def _dearer(pool_cards: dict):
 
 
 # The zones to act in and the first card to acquire: can both lie below the prompt bar (stuck at
-# the top of the window once the page scrolls, with the phone's last-move line under it)?
+# the top of the window once the page scrolls; on a phone in one block with the line of scores
+# above it and the last-move line under it)?
 FIT_JS = """() => {
   const h = (id) => { const e = document.getElementById(id); return e ? e.getBoundingClientRect().height : 0; };
-  const room = innerHeight - h("prompt-bar") - h("last-move-box");
+  // (a phone's sticky block holds the scores too: its whole height; desktops have no block box)
+  const room = innerHeight - (h("table-top") || h("prompt-bar") + h("last-move-box"));
   const zones = document.querySelector("#board .cv-map .cv-focus").getBoundingClientRect();
   const card = document.querySelector("#board .cv-pool .cv-card[data-action]").getBoundingClientRect();
   return {room: Math.round(room), span: Math.round(card.bottom - zones.top), fits: card.bottom - zones.top <= room - 16};

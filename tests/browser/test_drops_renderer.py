@@ -188,10 +188,11 @@ def test_two_player_game(browser, server):
 
 
 # The whole four-player game (three rounds, 60-90 s in the 2-core machine's `make test`) runs
-# in `make test-slow`; `make test` plays its first two rounds (every phase twice, a round's
-# turnover; the game's end is played to the final table by the two-player game above).
+# in `make test-slow`; `make test` plays its first round (every phase with four players, some
+# 20 s; the rounds' turnovers and the game's end to the final table are played by the
+# two-player game above; the second round cut 2026-12-07 to keep `make test` under 15 min).
 @pytest.mark.parametrize("rounds", [pytest.param(None, id="whole", marks=pytest.mark.slow),
-                                    pytest.param(2, id="two-rounds")])
+                                    pytest.param(1, id="one-round")])
 def test_four_player_game(browser, server, rounds):
     game, url = server
     page = browser.new_page(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
@@ -345,6 +346,9 @@ def test_income_icons_and_connections_say_what_they_are(browser, server, size):
         target = None
         for pick in page.locator("#board [data-pick^='res-']").all():
             pick.click()
+            # (the pool lies above the Brewer: a player scrolls down to it, as here, once the
+            # Brewer's words line made it taller than what 768 px show beside the pool)
+            page.locator("#board .doe-brewer").scroll_into_view_if_needed()
             target = page.evaluate(PIPE_OVER_TARGET_JS)
             if target:
                 break

@@ -94,7 +94,7 @@ def _in_view(page, selector: str) -> bool:
           if (!e) return false;
           const r = e.getBoundingClientRect();
           return r.height > 0 && r.top >= -2 && r.top + Math.min(r.height, 120) <= window.innerHeight;
-        }""", arg=selector, timeout=5000)
+        }""", arg=selector, timeout=15_000)  # (a loaded CI machine: the table's scroll came late)
         return True
     except PlaywrightTimeout:
         screenshot(page, ARTIFACTS / "drops-table-not-on-screen.png", full_page=False)
@@ -552,6 +552,7 @@ UNCOVERED_JS = """(sels) => {
   }
   const h = document.getElementById("table-header").getBoundingClientRect();
   out.header = [Math.round(h.top), Math.round(h.bottom)];
+  out.scroll = [scrollY, document.scrollingElement.scrollHeight, innerHeight];
   return out;
 }"""
 

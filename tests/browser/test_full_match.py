@@ -18,7 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engines import registry
 from engines.base import Rng
-from tests.chromium import ARTIFACTS, ROOT, fix_seed, match_id, screenshot
+from tests.chromium import ARTIFACTS, PHONE, ROOT, fix_seed, match_id, quick_options, screenshot
 from tests.table_clicks import codes_in, visible_text, wait_new_view
 
 pytestmark = pytest.mark.e2e
@@ -307,23 +307,73 @@ def test_a_bot_match_ends_on_a_finished_page_and_replay_with_names_only(browser,
         page.wait_for_selector("#result")
         assert page.locator("#prompt-actions [data-action]").count() == 0
         no_codes(page, game, "the finished match")
+        # the end said once, in the Final result (review 7): no board says "Game over" too
+        assert "Game over" not in page.inner_text("#board"), game
         shoot(page, f"{game}-bots-final", "evil_corp-finished-1366x768" if game == "evil_corp" else None)
         if game == "evil_corp":
             page.wait_for_selector("#board .ec-board")
-            assert "Game over" in page.inner_text("#board")
+            # how it ended, once: in the Final result, with its reason (review 7: the end
+            # was said five ways: header, "Match over", the board's "Game over", log, result)
+            assert re.search(r" reached the 2 victory tokens needed to win\.",
+                             page.inner_text("#result .result-reason"))
+            assert "Game over" not in page.inner_text("#board")
             assert "Junior" in visible_text(page)  # the monsters by name (texts, titles, labels)
-            # the last log line: "<winner> owns 2 victory tokens", not "own(s)"
+            # the last log line: "<winner> has the 2 victory tokens ...", not "own(s)"
             end = page.locator("#log li", has_text="The game ends").last
             end.scroll_into_view_if_needed()
             assert "own(s)" not in page.inner_text("#log")
-            assert re.search(r" owns? 2 victory tokens", end.inner_text()), end.inner_text()
+            assert re.search(r" (has|have) the 2 victory tokens needed to win\.", end.inner_text()), \
+                end.inner_text()
+            # the header: the round alone, no "Over" nor "Match over" (a screen reader still
+            # hears that the match is over: the turn line is the one it announces); the board's
+            # strip the same round; the seat panels in the table's words ("Score 2 of 2")
+            words = header_words(page)
+            assert re.fullmatch(r"Round \d+", words["round"]), words
+            assert words["turn"] == "" and words["spoken"] == "The match is over.", words
+            assert page.inner_text("#board .ec-strip strong") == words["round"]
+            assert "Game over" not in page.inner_text("body")
+            assert len(words["scores"]) == 2 and "Score 2 of 2" in words["scores"], words
+            assert all(re.fullmatch(r"Score [012] of 2", s) for s in words["scores"]), words
+            reason = page.inner_text("#result .result-reason")
+            table_url, cookies = page.url, ctx.storage_state()
         page.click("#result a[href*='replay']")
         page.wait_for_selector("#step")
         page.wait_for_function(
             "(() => { const b = document.getElementById('step').textContent.split(' / ')[1];"
             " return document.getElementById('replay').dataset.shown === b && Number(b) > 0; })()")
         assert page.locator("#result").is_visible()  # the replay's last step is the result
+        if game == "evil_corp":  # the same Final result, reason included
+            assert page.inner_text("#result .result-reason") == reason
         no_codes(page, game, "the finished match's replay")
         assert errors == []
     finally:
         ctx.close()
+    if game != "evil_corp":
+        return
+    # a phone (the same host): the same words in its header and its line of scores
+    ctx = browser.new_context(**quick_options({**PHONE, "storage_state": cookies}))
+    phone = ctx.new_page()
+    try:
+        phone.goto(table_url)
+        phone.wait_for_selector("#result .result-reason")
+        phone.wait_for_selector("#board .ec-board")
+        assert phone.inner_text("#result .result-reason") == reason
+        words = header_words(phone)
+        assert re.fullmatch(r"Round \d+", words["round"]) and words["turn"] == "", words
+        line = phone.get_attribute("#phone-scores", "title")
+        assert re.fullmatch(r"Victory tokens: \w[\w ]* \d of 2, \w[\w ]* \d of 2", line), line
+    finally:
+        ctx.close()
+
+
+def header_words(page) -> dict:
+    """The header's round and whose-turn words as a reader sees them (not the screen reader's
+    hidden line), and the seat panels' scores."""
+    return page.evaluate("""() => ({
+      round: document.getElementById("round-phase").innerText.trim(),
+      turn: [...document.getElementById("turn").querySelectorAll(":scope *")]
+        .filter((n) => !n.closest(".sr-only") && n.childElementCount === 0)
+        .map((n) => n.innerText.trim()).join(" ").trim(),
+      spoken: document.getElementById("turn").textContent.trim(),
+      scores: [...document.querySelectorAll("#seats .seat-score")].map((n) => n.innerText.trim()),
+    })""")

@@ -109,7 +109,7 @@ def test_the_phone_header_is_one_row(browser, lair_server):
     beside Key and More: 11.5 %). Now one row, Covil's long title and a spectator included: "←",
     the round and whose turn, the spectators, the connection, Key and More, no word cut, no part
     over another; the row within 8 % of the screen height on the player's turn (the line of
-    every seat's score under it, at most 22 px, test_phone_scores.py), within 15 % for a
+    every seat's score under it, one or two lines: test_phone_scores.py), within 15 % for a
     spectator waiting for a long name (it wraps in its column). The title stays the page's
     heading for screen readers; the Rules wait behind More, where a tap finds them.
     Screenshots: layout/header-phone-*.png."""
@@ -122,10 +122,11 @@ def test_the_phone_header_is_one_row(browser, lair_server):
             print(f"\n{who} at 375x812:", got)
             # (the player on their turn: "Your turn"; the spectator reads "Waiting for" a long name,
             # which wraps in its column)
-            # (the line of scores under the row adds at most 22 px: test_phone_scores.py)
+            # (the scores under the row take one line, or two when names need the room, at most
+            # 44 px: test_phone_scores.py; the whole header stays within 15 %)
             share = 0.08 if who == "host" else 0.15
             assert got["row"] <= share * got["vh"], (who, f"the phone header's row is over {share:.0%} of the screen", got)
-            assert got["height"] <= 0.15 * got["vh"] and got["scores"] <= 22, (who, "the phone header is over 15 %", got)
+            assert got["height"] <= 0.15 * got["vh"] and got["scores"] <= 44, (who, "the phone header is over 15 %", got)
             middle = [(p["top"] + p["bottom"]) / 2 for p in got["parts"]]
             assert len(got["parts"]) >= 5 and max(middle) - min(middle) <= 22, (who, "not one row", got)
             # nothing of the row overlaps another part of it (a long name ran under the eye)

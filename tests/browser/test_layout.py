@@ -229,7 +229,9 @@ SEAT_WORDS_JS = """() => [...document.querySelectorAll('#seats .sb-stat')].map((
   const w = s.querySelector('.sb-word');
   return {label: s.getAttribute('aria-label') || '', title: s.hasAttribute('title'),
           word: w ? w.textContent : null, shown: !!w && w.getBoundingClientRect().width > 0,
-          px: w ? parseFloat(getComputedStyle(w).fontSize) : 0};
+          px: w ? parseFloat(getComputedStyle(w).fontSize) : 0,
+          // (a desktop's compact seat column folds the other seats' boards behind "Details")
+          folded: !!s.closest('.seat-panel.folded')};
 })"""
 
 
@@ -242,7 +244,7 @@ def check_seat_words(page, size: str, game: str) -> None:
     for st in stats:
         assert re.search(r"\w.*: \S", st["label"]), (game, size, st)
         assert not st["title"], (game, size, "a title, not a card", st)
-        if st["word"] is not None:
+        if st["word"] is not None and not st["folded"]:
             assert st["shown"] == (size == "desktop"), (game, size, st)
             assert size != "desktop" or st["px"] >= 14, (game, size, st)
     assert size != "desktop" or sum(st["shown"] for st in stats) >= 4, (game, stats)
@@ -275,6 +277,40 @@ def check_conquest_rows(page, size: str) -> None:
         assert h["word"] >= (14 if size == "desktop" else 13) or (size == "phone" and h["word"] == 0), (size, h)
         assert size != "desktop" or h["word"], (size, "no word for the conquest track", h)
         assert not h["overlap"], (size, h)
+
+
+#: The smallest marks a player reads on a board (table review, worst problem 10 "Tiny marks"):
+#: per game, a CSS selector of the marks as drawn, the side measured, the least it may be in CSS
+#: px at 1366 px and at 375 px, and what each mark must lie inside (its closest such element).
+#: Covil's troops on the map (a meeple's keyed wrapper: its figure) were ~12 px at 1366x768;
+#: Drops of Evil's Income flames under the Brewer's columns and beside the Distiller's Vials
+#: (the drop itself) ~8 px on a desktop, ~6 px on a phone (drawn larger, the Distiller's
+#: spilled over its panel's edge on a phone).
+MARKS = {"covil": ("#board .cv-map [data-motion-key]", "height", 18, ".cv-map"),
+         "drops_of_evil": ("#board .doe-flames .doe-flame-i > path:first-of-type", "width", 12, ".doe-panel")}
+
+MARKS_JS = """([sel, side, within]) => {
+  const marks = [...document.querySelectorAll(sel)].filter((e) => e.getBoundingClientRect().width);
+  const out = marks.filter((e) => {
+    const r = e.getBoundingClientRect(), box = e.closest(within).getBoundingClientRect();
+    return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5;
+  });
+  return {sizes: marks.map((e) => Math.round(e.getBoundingClientRect()[side] * 10) / 10), out: out.length};
+}"""
+
+
+def check_marks(page, size: str, game: str) -> None:
+    """The game's small marks (MARKS) are drawn at least their least size, inside their part of
+    the board."""
+    if game not in MARKS:
+        return
+    sel, side, least, within = MARKS[game]
+    got = page.evaluate(MARKS_JS, [sel, side, within])
+    sizes = got["sizes"]
+    print(f"{game} ({size}): the {side}s of {sel}: {sorted(set(sizes))}; outside {within}: {got['out']}")
+    assert sizes, (game, size, "no mark drawn", sel)
+    assert min(sizes) >= least, (game, size, f"a mark under {least} px", sel, sorted(set(sizes)))
+    assert not got["out"], (game, size, f"{got['out']} marks outside their {within}", sel)
 
 
 def check_layout(page, size: str) -> None:
@@ -513,6 +549,7 @@ def test_table_mid_match(browser, site, game):
             assert last["text"] and last["text"] == last["newest"], (game, last)
             assert 0 <= last["top"] and last["bottom"] <= last["height"], (game, last)
         check_seat_words(page, size, game)
+        check_marks(page, size, game)
         if game == "evil_corp":
             check_conquest_rows(page, size)
         assert page.locator("#board").is_visible()

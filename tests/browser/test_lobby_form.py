@@ -108,7 +108,9 @@ def test_each_game_has_its_picture_and_its_line(browser, lair_server, size):
         for g in got:
             assert g["src"] == f"/static/img/games/{g['game']}.svg" and g["loaded"], g
             assert g["alt"] == "" and g["name"] == TITLES[g["game"]], g
-            assert g["w"] >= (96 if size["width"] < 500 else 140) and 1.5 <= g["w"] / g["h"] <= 1.7, g
+            # (on a desktop the chosen game's picture is large; the others' lie in a compact row)
+            large = size["width"] >= 500 and g["game"] == got[0]["game"]
+            assert g["w"] >= (140 if large else 96) and 1.5 <= g["w"] / g["h"] <= 1.7, g
             assert len(g["blurb"]) > 30 and g["described"] == g["blurb"] and g["blurbShown"], g
             assert not g["wide"], g
         pick = page.locator("#create-form img.game-pic[src$='/covil.svg']")
@@ -202,3 +204,29 @@ def test_a_stranger_sees_the_games_without_javascript(browser, lair_server, size
         assert not page.locator("#games-shown").count()  # (the create form shows them now)
     finally:
         ctx.close()
+
+
+def test_the_lobby_opens_on_what_to_do(browser, lair_server):
+    """Review 7: the lobby opened on "Change my name" and three games' settings, Create and the
+    lists far below. At 1366×768 only the chosen game's settings show and Create is on the first
+    screen; a click on another game's picture shows that game's settings instead; once the
+    player has a match, "Your matches" comes first, and the name form is further down."""
+    with lobby(browser, lair_server, None, {"width": 1366, "height": 768}) as page:
+        page.wait_for_function("[...document.querySelectorAll('img.game-pic')].every((i) => i.complete)")
+        first = page.locator("fieldset.game-choice input[name=game]").first.get_attribute("value")
+        other = next(g for g in TITLES if g != first)
+        assert page.locator(f"#players-{first}").is_visible()
+        assert not page.locator(f"#players-{other}").is_visible()
+        screenshot(page, ARTIFACTS / "lobby" / "lobby-first-screen-1366.png", full_page=False)
+        create = page.locator("#create").bounding_box()
+        assert create["y"] + create["height"] <= 768, create
+        page.click(f"#create-form img.game-pic[src$='/{other}.svg']")
+        assert page.locator(f"#players-{other}").is_visible()
+        assert not page.locator(f"#players-{first}").is_visible()
+        page.click("#create")
+        page.wait_for_selector("#start")
+        page.goto(lair_server + "/")
+        order = page.evaluate("""() => [...document.querySelectorAll("main > .card")].map(
+            (c) => (c.querySelector("h2, summary") || {}).textContent || "")""")
+        assert order[0] == "Your matches", order
+        assert order.index("Create a match") < order.index("Change my name"), order

@@ -100,7 +100,8 @@ GEOMETRY_JS = """() => {
   const box = (id) => { const r = document.getElementById(id).getBoundingClientRect();
                         return {top: r.top, bottom: r.bottom, height: r.height}; };
   const bar = document.getElementById("prompt-bar");
-  return {bar: box("prompt-bar"), board: box("board"), header: box("table-header"),
+  // (a phone's sticky block: the scores, the bar and the last move; no box on desktops)
+  return {bar: box("prompt-bar"), block: box("table-top"), board: box("board"), header: box("table-header"),
           shown: getComputedStyle(bar).display !== "none",
           text: document.getElementById("prompt-text").innerText,
           toasts: [...bar.querySelectorAll(".toast")].map((t) => t.innerText)};
@@ -134,12 +135,14 @@ def test_status_bar_sits_above_the_board_and_hides_with_nothing_to_offer(browser
             assert g["header"]["height"] <= 0.15 * height, g
         else:
             expect(alice.locator("#spectators")).to_have_text("1 watching")
-        # Scrolled down, it sticks to the top of the window (the board scrolls up beneath it).
+        # Scrolled down, it sticks to the top of the window (the board scrolls up beneath it);
+        # on a phone with the scores and the last move, as one block (test_phone_bars.py).
         at = g["bar"]["top"]
         alice.evaluate(f"window.scrollTo(0, {at + 150})")
         if alice.evaluate("scrollY") > at:  # (the page is tall enough to scroll past it)
             g = alice.evaluate(GEOMETRY_JS)
-            assert abs(g["bar"]["top"]) <= 1, g
+            stuck = g["block"] if size == "phone" else g["bar"]
+            assert abs(stuck["top"]) <= 1 and g["bar"]["top"] >= stuck["top"] - 0.5, g
         alice.evaluate("window.scrollTo(0, 0)")
         # A spectator has nothing to do: no bar over the board, the header says whose turn it is.
         w = watcher.evaluate(GEOMETRY_JS)
@@ -270,7 +273,10 @@ def test_bringing_the_place_into_view_never_leaves_the_header_half_shown(browser
         page.wait_for_function(f"({IN_VIEW_JS})('#board [data-action]')")
         page.wait_for_timeout(600)  # (a smooth scroll ends)
         got = page.evaluate("""() => { const r = document.getElementById("table-header").getBoundingClientRect();
-          return {top: r.top, bottom: r.bottom, bar: document.getElementById("prompt-bar").getBoundingClientRect().top,
+          // (on a phone the bar sticks with the scores above it, as one block: #table-top)
+          const block = document.getElementById("table-top").getBoundingClientRect();
+          return {top: r.top, bottom: r.bottom,
+                  bar: (block.height ? block : document.getElementById("prompt-bar").getBoundingClientRect()).top,
                   scrollY}; }""")
         screenshot(page, SHOTS / "decision-in-view-header-phone.png", full_page=False)
         # (what lies above the bar, the header and the site's, whole at the top or wholly gone)

@@ -5,7 +5,7 @@
 // Champions Hall. Clickable legal targets carry data-action; a move's origin is a local pick
 // (data-pick). Hover or long-press any card or piece for its full card (attachCard).
 import {actionNodes, el, sv, attachCard, PHONE} from "../../js/dom.js";
-import {keyPanel, titlesToCards} from "../../js/legend.js";
+import {iconCard, keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import {TERRAIN_FILL, terrainIcon, gTerrain, classIcon, abilityIcon, abilityLabel, goldIcon, relicIcon,
         cardIcon, crownIcon, exIcon, exName, scepterIcon, gMeeple, meepleIcon, gRebel, rebelIcon, gFortress, fortressIcon, hpIcon,
@@ -57,7 +57,7 @@ const CSS = `
 .cv-top{order:5}.cv-hall.mine{order:6}.cv-hand{order:7}.cv-halls{order:8}}
 .cv-top{display:flex;flex-direction:column;min-width:0}
 .cv-map{background:#d9cba6;border:3px solid #7a5c37;border-radius:14px;box-shadow:inset 0 0 0 3px #efe3c2;position:relative}
-.cv-map svg{width:100%;height:auto;max-height:calc(100vh - 150px);display:block;margin:auto;border-radius:11px}
+.cv-map>svg{width:100%;height:auto;max-height:calc(100vh - 150px);display:block;margin:auto;border-radius:11px}
 .cv-panel{border:1px solid #cdbf9f;border-radius:10px;padding:8px 10px;background:#fbf7ee}
 .cv-panel h3{margin:0 0 6px;font-size:15px;display:flex;align-items:center;gap:6px;flex-wrap:wrap}
 .cv-pool-open{font-weight:400}
@@ -142,7 +142,15 @@ svg .legal:focus .hit,svg [data-pick]:focus .hit{stroke:#000;stroke-width:4}
 .cv-compact .cv-card .ab{flex-wrap:wrap;overflow-wrap:normal;padding:2px 3px 0}
 .cv-compact .cv-card .ex{gap:2px;padding:2px 3px;letter-spacing:-.2px}.cv-compact .cv-card .ex .cv-icon{width:16px;height:16px}
 .cv-compact .cv-cards{gap:4px}.cv-hall.cv-compact{padding:8px 6px}
-.cv-halls{grid-template-columns:repeat(auto-fill,minmax(360px,1fr))}}
+.cv-halls{grid-template-columns:repeat(auto-fill,minmax(360px,1fr))}
+.cv-compact .cv-card.relic{width:160px}.cv-compact .cv-card .tx.cv-relic-fx{display:block;font-size:14px;line-height:1.25;padding:0 4px 1px}}
+.cv-card .cv-relic-fx b{font-weight:700}
+.cv-hall h3 .cv-scepter{display:inline-flex;align-items:center;gap:3px;font:400 14px/1.2 system-ui,sans-serif;color:#5a4a36}
+/* The map's marks in words, under the map (first-time review: the red discs, the spirals and the
+   Rebel said nothing): each with its full words on hover, focus or long-press. */
+.cv-marks{display:flex;flex-wrap:wrap;justify-content:center;gap:2px 14px;padding:3px 8px 4px;font-size:14px;color:#3a2f22}
+.cv-marks .it{display:inline-flex;align-items:center;gap:4px;white-space:nowrap}
+@media (max-width:720px){.cv-marks{font-size:13px;gap:0 10px;padding:2px 4px 3px}}
 /* Desktops: the prompt bar, its menu open, within 22 % of the window (new-user trial: 25.0 %
    with Covil's long attack labels, at the limit; lair.css --prompt-bar-max) */
 @media (min-width:721px){:root{--prompt-bar-max:22dvh}}
@@ -264,7 +272,7 @@ export function seatBoard(seat, view) {
     sbStat(relicIcon(22), p.hand_count ?? 0, "Power Relics in hand", k("relics"), "Relics"),
     note(p.fortress && !p.destroyed ? `Fortress in zone ${p.fortress}` : p.destroyed ? "Fortress destroyed" : "No fortress yet",
       ` · ${p.supply ?? 0} troops in supply`,
-      g.first === o ? " " : null, g.first === o ? tag("Evil Scepter", "Holds the Evil Scepter: first player") : null));
+      g.first === o ? " " : null, g.first === o ? tag("Evil Scepter: first player", SCEPTER_WORDS) : null));
 }
 
 /** The map's zones a log line names ("moves a troop from K to G", "Combat in E"), for the
@@ -350,17 +358,20 @@ function render() {
   // then the rest one after the other (CSS order).
   root.replaceChildren(
     el("div", {class: "cv-main"},
-      el("div", {class: "cv-map"}, drawMap(ctx)),
+      el("div", {class: "cv-map"}, drawMap(ctx), mapMarks(ctx)),
       combatPanel(ctx), payPanel(ctx), poolPanel(ctx), handPanel(ctx), myHall, infoBar(ctx)),
     el("div", {class: "cv-halls"}, ...g.owners.map((p, o) => (o === me ? null : hallPanel(ctx, o)))),
   );
   titlesToCards(root);  // every small titled icon has a card on hover or long-press too
   // Buying a Power Relic is a side choice, never the bar's main button (the decision is on the
   // map or the cards); the harness's stub table may lack the call.
-  if (typeof table.secondary === "function") table.secondary(legal.filter((a) => a.type === "buy_relic"));
+  // So is every choice among several (a troop action, an attack, a card to pay with…): a choice
+  // looks like a choice, never like the red of "Play it" and "Resign" (first-time review: two
+  // big red "Lie down a troop in H …" buttons); the bar's red is left to ending a step.
+  if (typeof table.secondary === "function") table.secondary(legal.filter((a) => !STEP_ENDS.has(a.type)));
   // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
-  // the combat, the cards to pay with while paying, else the zones of the map the player can act in
-  // (drawMap's box around them); the Mercenary pool only when nothing on the map is playable
+  // the combat, the cards to pay with while paying, else the map when the player can act on it
+  // (drawMap's box around its zones to act in); the Mercenary pool only when nothing on the map is playable
   // and acquiring is; else the hall and hand beside the map. The table scrolls it into view.
   if (me >= 0 && legal.length) {
     const [place, end, wish] = focusPlace(ctx);
@@ -401,11 +412,14 @@ function focusPlace(ctx) {
   const desk = getComputedStyle(root.querySelector(".cv-main")).display === "grid";
   const hall = root.querySelector(".cv-hall.mine");
   const buy = [...root.querySelectorAll(".cv-pool .cv-card.legal")];
-  // an Afternoon turn with a troop action and acquiring both open: the zones, and with them
-  // (a phone: under the map) the pool's heading down to its first card to acquire (new-user
-  // trial: the pool out of the window; the whole pool, a few rows of cards, seldom fits with
-  // the map on a phone)
-  if (onMap) return [onMap, null, acquiring ? (desk && hall ? hall : buy[0] || null) : null];
+  // Something to do on the map: the whole map (some 370 px high at 375 px, it fits under the bar
+  // of a phone), not only the box of the zones to act in: a player finds the ringed troops and
+  // the zones they reach on the board they know (review: a Move whose zones were the map's bottom
+  // rows brought those alone into view on a phone, the pool's first card under them). An
+  // Afternoon turn with a troop action and acquiring both open: with it (a phone: under the
+  // map) the pool's heading down to its first card to acquire (new-user trial: the pool out
+  // of the window; the whole pool, a few rows of cards, seldom fits with the map on a phone)
+  if (onMap) return [root.querySelector(".cv-map"), null, acquiring ? (desk && hall ? hall : buy[0] || null) : null];
   if (acquiring) {
     const pool = root.querySelector(".cv-pool");
     return [pool, buy[buy.length - 1] || null, desk ? hall : null];
@@ -422,9 +436,41 @@ function revealPicked() {
   if (box && typeof table.revealBelowBar === "function") table.revealBelowBar(box);
 }
 
+/** The actions that end a step (the bar's main, coloured buttons); every other one is a choice. */
+const STEP_ENDS = new Set(["end_turn", "confirm", "done", "skip"]);
+
 function originKey(a) {
   const {to, ...rest} = a;
   return canon(rest);
+}
+
+/** The Evil Scepter's words (rulebook "Setup" H and "Phase 3: Night"). */
+const SCEPTER_WORDS = "Evil Scepter: the first player token. After each Night it passes to the player on the left of its holder.";
+
+/** The map's small marks in words, under the map (first-time review: the red discs on the
+ *  fortresses, the spirals and the small red figure in the town said nothing): each mark drawn
+ *  as on the map with a short word, and its rulebook words on hover, focus or long-press. Only
+ *  the marks the map shows now. */
+function mapMarks({g, me}) {
+  const forts = g.owners.map((p, o) => o).filter((o) => g.owners[o].fortress !== null && g.owners[o].fortress !== undefined);
+  const o = forts.includes(me) ? me : forts[0];
+  const marks = [];
+  if (o !== undefined) {
+    marks.push([fortressIcon(ownerColor(g, o), 5, false, 24, markOf(g, o)), "hit points",
+      "Fortress hit points", "the number on a fortress's red disc (5 at the start). A troop lying down in its zone repairs 1; " +
+      "at 0 the fortress is destroyed: it gives no Victory Points and can never be repaired."]);
+  }
+  if (Object.values(g.zones).some((d) => d.spiral)) {
+    marks.push([spiralIcon(20), "starting spiral", "Starting spiral",
+      "at the first Morning each player places their fortress with 2 starter troops in one of the spirals."]);
+  }
+  if (g.rebels) {
+    marks.push([rebelIcon(20), nounFor(g.rebels, "Rebel"), "Rebel",
+      `at night each player draws a Power Relic for every troop they have in town, and a Rebel is placed for each; with ${g.rebels_total || 5} Rebels in town, the Rebels retaliate.`]);
+  }
+  if (!marks.length) return null;
+  return el("div", {class: "cv-marks", role: "list", "aria-label": "The map's marks"},
+    ...marks.map(([icon, words, name, full]) => iconCard(el("span", {class: "it", role: "listitem", tabindex: "0"}, icon, words), name, full)));
 }
 
 // ----- header bar ----------------------------------------------------------------------------
@@ -435,7 +481,7 @@ function infoBar({g}) {
       `${t}: `, o === null ? el("span", {class: "cv-small"}, "nobody") : el("b", {style: `color:${ownerColor(g, o)}`}, ownerName(g, o))));
   const bar = el("div", {class: "cv-bar"},
     el("span", {class: "it"}, el("b", {}, `Day ${g.day} of ${g.days}`), ` · ${phaseName(g.phase)}`),
-    el("span", {class: "it", title: "Evil Scepter (first player)"}, scepterIcon(20),
+    el("span", {class: "it", title: SCEPTER_WORDS}, scepterIcon(20), "Evil Scepter:",
       el("b", {style: `color:${ownerColor(g, g.first)}`}, ownerName(g, g.first))),
     g.turn !== null && g.turn !== undefined
       ? el("span", {class: "it"}, "Turn: ", el("b", {style: `color:${ownerColor(g, g.turn)}`}, ownerName(g, g.turn))) : null,
@@ -569,18 +615,19 @@ export function promptText(view) {
   const short = PHONE.matches;
   const click = clickVerb(true), Click = clickVerb();   // "tap" on a touch screen
   const zones = `zone ${OUTLINED}`;
+  // (first-time review: "tap a troop ringed in white, then a zone outlined in white" while no
+  // zone was outlined yet: the zones appear once a troop is picked; each moment says its own)
   if (picked) {
     // a touch screen has no Esc: the picked troop, tapped again, drops the pick (pickable())
-    const cancel = keyHint(short ? " (Esc: cancel)" : " (Esc to cancel)", short ? "" : ` (${click} the troop again to cancel)`);
-    return short ? `${Click} a ${zones} to move the troop there${cancel}.`
-      : `Move: ${click} a ${zones} to move the picked troop there${cancel}.`;
+    return short ? `${Click} a ${zones} to move there, or the troop again to choose another.`
+      : `Move the troop: ${click} a ${zones}, or ${click} the troop again to choose another${keyHint(" (or press Esc)")}.`;
   }
   if (moves.length) {
-    // (two lines at 375 px: the other actions are the row of buttons right under them)
-    if (short) return `Move: ${click} a troop ringed in white, then a ${zones}.`;
-    return moves.some((a) => a.type === "move")
-      ? `Move a troop: ${click} one of your standing troops (ringed in white), then the zone to go to. Other troop actions and attacks are in the bar.`
-      : `Move a troop: ${click} the troop (ringed in white), then a ${zones}.`;
+    // (one line at 375 px where it fits: the other actions are the row of buttons right under)
+    const enemy = moves.every((a) => a.type === "effect" && a.owner !== undefined);
+    const whose = enemy ? "an enemy troop" : "one of your troops";
+    return short ? `Move: ${click} ${whose} ringed in white.`
+      : `Move ${enemy ? "an enemy troop" : "a troop"}: ${click} ${whose} ringed in white.`;
   }
   if (legal.some((a) => a.type === "place")) {
     return short ? `${Click} a spiral ${zones} for your fortress and 2 troops.`
@@ -699,12 +746,39 @@ export function labelText(text, view) {
   // a phone's one row of buttons: "Undo" leaves room for "Suggest a move" beside it (new-user
   // trial: "Suggest a move" waited behind the bar's "N more")
   if (words === "Undo my last move" && PHONE.matches) return "Undo";
+  // One action in one phrase (first-time review: "Lie down a troop in H: move to A" read as lying
+  // down and moving): a move says where from and to (lying down is part of every troop action),
+  // the other troop actions what lying down does; Cancel names what it cancels.
+  let m = /^Lie down a troop in ([A-Z]): move to ([A-Z])$/.exec(words);
+  if (m) return `Move a troop from ${m[1]} to ${m[2]}`;
+  m = /^Lie down a troop in ([A-Z]): (.+)$/.exec(words);
+  if (m) return `Lie down a troop in ${m[1]} to ${m[2]}`;
+  m = /^Move troop from ([A-Z]) to ([A-Z])$/.exec(words);
+  if (m) return `Move ${top && top.kind === "effect" && top.do === "move_enemy" ? "an enemy" : "a"} troop from ${m[1]} to ${m[2]}`;
+  if (words === "Cancel" && top) return cancelWords(top);
   return words === "Done responding" && top && top.kind === "combat" && top.side === "atk" ? "Pass" : words;
+}
+
+/** "Cancel" in the words of what it takes back (first-time review: a bare "Cancel" named
+ *  nothing): the top frame of the stack is the step under way. */
+function cancelWords(top) {
+  if (top.kind === "effect") {
+    if (top.do === "move_own" || top.do === "move_enemy") return "Cancel the move";
+    return top.source === "command" ? "Cancel the Command" : "Cancel";
+  }
+  if (top.kind === "aim") return "Cancel the attack";
+  if (top.kind === "pay") return "Cancel the payment";
+  return "Cancel";
 }
 
 // ----- map -----------------------------------------------------------------------------------
 const S = 6;    // viewBox scale: zones are placed on 0..100, drawn on 0..600
 let R = 68;     // zone radius: as large as the board's closest two zones allow
+/** A troop's meeple on the map (units) and how far apart the meeples of a row stand, standing
+ *  and lying. The map is drawn at about half size beside the cards at 1366x768 and across a
+ *  phone (some 330 px for its 630 units): at 44 units a troop stands 19 px tall there (table
+ *  review: at 34 units the troops were ~12 px, the smallest marks on the map). */
+const TROOP = {size: 44, upStep: 34, downStep: 40};
 
 function drawMap(ctx) {
   const {g, legal, moves} = ctx;
@@ -749,9 +823,9 @@ function drawMap(ctx) {
   svg.append(front);
   for (const a of moves) table.claim(a); // reachable: pick an origin (data-pick), then a zone
   // The zones the player can act in now (a pick under way: where the troop may go), boxed by
-  // one invisible rectangle: the place the table keeps in view (render(), focusPlace). A move's
-  // zones to go to are in it too: the prompt asks for the troop, then the zone (new-user trial:
-  // the lower map below the fold when the move prompt arrived).
+  // one invisible rectangle: whether the map is the place to decide (focusPlace), and what a
+  // pick keeps in view (revealPicked). A move's zones to go to are in it too: the prompt asks
+  // for the troop, then the zone.
   const active = new Set(picked ? [...pickTargets.keys()] : [...zoneActs.keys(),
     ...legal.filter((a) => a.type === "target").map((a) => a.zone), ...moves.map((a) => a.from),
     ...moves.map((a) => a.to)]);
@@ -864,18 +938,23 @@ function drawZone(ctx, z, d, action) {
     }
   });
   const hasFort = g.owners.some((p) => p.fortress === z);
-  const rowY = hasFort ? cy + 12 : cy - 14;
-  const totalW = here.reduce((s, h) => s + h.n * (h.up ? 24 : 34) + 8, -8);
+  // the row of troops: under the fortress, else under the zone's letter
+  const rowY = hasFort ? cy + 6 : cy - 10;
+  // a crowd wider than the zone stands closer (the meeples overlap more), never outside it
+  const fullW = here.reduce((s, h) => s + h.n * (h.up ? TROOP.upStep : TROOP.downStep) + 8, -8);
+  const k = Math.min(1, (2 * R - 24) / fullW);
+  const totalW = fullW * k;
   let x = cx - totalW / 2;
   let origin = false;
   for (const {o, up, n, color} of here) {
-    const w = n * (up ? 24 : 34);
+    const step = (up ? TROOP.upStep : TROOP.downStep) * k;
+    const w = n * step;
     const tr = sv("g", {class: "cv-troops", dataset: {owner: String(o), seat: seatIndex(g, o) ?? ""}},
-      sv("rect", {class: "hit", x: x - 3, y: rowY - 3, width: w + 6, height: 40, rx: 8, fill: "transparent", stroke: "none"}));
+      sv("rect", {class: "hit", x: x - 3, y: rowY - 1, width: w + 8, height: TROOP.size + 4, rx: 8, fill: "transparent", stroke: "none"}));
     for (let i = 0; i < n; i++) {
       tr.append(sv("g", {dataset: {motionKey: troopKeys.get(`${o}|${z}|${up ? 1 : 0}|${i}`) || ""}},
-        up ? gMeeple(x + i * 24 - 5, rowY, 34, color, true, markOf(g, o))
-          : gMeeple(x + i * 34 - 1, rowY + 4, 36, color, false, markOf(g, o))));
+        up ? gMeeple(x + i * step - 3, rowY, TROOP.size, color, true, markOf(g, o))
+          : gMeeple(x + i * step - 8, rowY + 2, TROOP.size, color, false, markOf(g, o))));
     }
     tr.append(sv("title", {}, `${ownerName(g, o)}: ${plural(n, up ? "standing troop" : "lying troop")} in zone ${z}`));
     attachCard(tr, () => el("div", {class: "cv-full"},
@@ -988,12 +1067,28 @@ function minionCard(ctx, id, ex, {action = null, throne = false, paying = null} 
 function relicBody(d, big) {
   return [
     el("div", {class: "top"},
-      el("span", {class: "stat"}, relicIcon(big ? 24 : 20)),
-      d.target ? el("span", {class: "stat", title: `target terrain: ${d.target}`}, terrainIcon(d.target, big ? 24 : 20)) : null,
+      el("span", {class: "stat", title: "Power Relic"}, relicIcon(big ? 24 : 20)),
+      d.target ? el("span", {class: "stat", title: `${d.target}: the terrain printed on the card (the solo dummy's flips read it)`},
+        terrainIcon(d.target, big ? 24 : 20)) : null,
       el("span", {title: `worth ${d.gold} gold in hand`}, goldIcon(d.gold ?? "?", big ? 26 : 22))),
     el("div", {class: "nm"}, d.name || "Power Relic"),
     el("div", {class: "fam"}, `Power Relic${d.target ? ` · ${d.target}` : ""}`),
-    el("div", {class: "tx"}, logText(d.text || "")),
+    ...relicEffect(d, big),
+  ];
+}
+
+/** A Power Relic's two effects in the rulebook's words ("Power Relics": the Instant Ability when
+ *  it is activated, the Troop Bonus while it is active), on every card, the small ones too
+ *  (first-time review: the relics in hand showed a cost and a picture, no effect). The view's
+ *  text is "<instant>; <bonus>" (engines/covil/text.py relic_text). */
+function relicEffect(d, big) {
+  const [instant, bonus] = String(d.text || "").split("; ");
+  const short = (t) => (big ? t : t.replace(/^move one of your troops up to/, "move a troop up to")
+    .replace(/^rest one of your Minions$/, "rest a Minion"));
+  return [
+    instant ? el("div", {class: "tx cv-relic-fx"}, el("b", {}, big ? "Instant Ability: " : "Instant: "), logText(short(instant))) : null,
+    bonus ? el("div", {class: "tx cv-relic-fx"}, el("b", {}, big ? "Troop Bonus: " : "Bonus: "),
+      logText(bonus) + (big ? " while it is active (until the night)" : "")) : null,
   ];
 }
 function relicFull(g, r, paying = null) {
@@ -1130,13 +1225,15 @@ function hallPanel(ctx, o) {
                           role: "region", "aria-label": `Champions Hall of ${ownerName(g, o)}`},
     el("div", {class: "hd"},
       el("h3", {style: `color:${color}`}, `${ownerName(g, o)}${p.dummy ? " (dummy)" : ""}${mine ? " (you)" : ""}`,
-        g.first === o ? scepterIcon(18) : null),
+        g.first === o ? el("span", {class: "cv-small cv-scepter", title: SCEPTER_WORDS}, scepterIcon(18), "Evil Scepter") : null),
       typeof p.vp === "number" ? el("span", {class: "it cv-vp", title: vpTitle(g, p)}, vpIcon(20), el("b", {}, String(p.vp)),
         scoreNote(g, p) ? el("span", {class: "cv-small"}, scoreNote(g, p)) : null) : null,
       el("span", {class: "it", title: `Treasury: ${p.gold} gold of at most ${p.cap}`}, goldIcon(p.gold, 22), el("span", {class: "cv-small"}, `of ${p.cap}`)),
       el("span", {class: "it", title: p.fortress === null ? "no fortress yet" : `fortress in zone ${p.fortress}`},
-        fortressIcon(color, null, p.destroyed, 22, markOf(g, o)), p.fortress === null ? "—" : `zone ${p.fortress}`,
-        p.destroyed ? " destroyed" : hpIcon(p.hp, 22)),
+        fortressIcon(color, null, p.destroyed, 22, markOf(g, o)),
+        // (before the fortress is placed: no zone and no hit points to show, review 8)
+        p.fortress === null ? el("span", {class: "cv-small"}, "no fortress yet")
+          : [`zone ${p.fortress}`, p.destroyed ? " destroyed" : [hpIcon(p.hp, 22), el("span", {class: "cv-small"}, "hit points")]]),
       el("span", {class: "it", title: `${p.troops.length} troops on the board (${standing} standing), ${p.supply} in supply`},
         meepleIcon(color, true, markOf(g, o), 20), `${standing}`, meepleIcon(color, false, markOf(g, o), 20), `${p.troops.length - standing}`,
         el("span", {class: "cv-small"}, `+${p.supply} in supply`)),

@@ -195,7 +195,7 @@ function tokenNode(ctx, slot, taken, action) {
 
 function flames(n, lit) {
   const box = el("span", {class: "doe-flames", role: "img"});
-  for (let i = 0; i < n; i++) box.append(flameIcon(i < lit, 14));
+  for (let i = 0; i < n; i++) box.append(flameIcon(i < lit, 21));
   // the rulebook's words on hover or long-press (issue 14, item 4)
   return iconCard(box, `${n} Income icon${n > 1 ? "s" : ""}, ${lit} revealed`,
     "The flames show how many Income icons its Bonus tokens reveal when you take them. In the Income Phase you gain points for your revealed Income icons.");
@@ -291,6 +291,9 @@ function drawBrewer(ctx, lab, idx, pick, mine) {
     el("span", {}, flameIcon(false, 14), flameIcon(true, 14), " Income icons (lit: revealed)"),
     el("span", {}, el("span", {class: "doe-pipe-key"}), " connection"),
     el("span", {}, scrollIcon("owl", null, 16), " Scroll: Toxicity +1"),
+    // (a Bonus token's number: how many of its Extra Resource it gives; the review: the "2" on
+    // the Cheese of column 6 said nothing)
+    el("span", {}, el("span", {class: "doe-token extra"}, extraIcon("cheese", 2, 28)), " Extra Resource: 2 Cheese"),
     mine && idx.takeBack.size ? el("span", {}, el("b", {class: "doe-undo-key"}, UNDO), " take back") : null);
   wrap.append(el("div", {class: "doe-colnums", style: {"--cols": geo.cols}},
     ...geo.columns.map((col) => el("span", {}, String(col.col)))), grid);

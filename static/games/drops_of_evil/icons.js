@@ -138,12 +138,18 @@ export function extraIcon(res, n = 1, size = 28, title = null) {
     n > 1 ? sv("text", {x: 25, y: 28.5, "font-size": 9.5, fill: INK, ...NUM}, String(n)) : null]);
 }
 
-/** An Income flame: lit (revealed) or dark. */
+/** An Income flame: lit (revealed) or dark, `size` tall. It fills its box, two wide to three
+ *  tall (drops.css sizes it): in a square box it was a drop some 7 by 11 px (table review: the
+ *  Brewer's and Distiller's income drops ~8 px on a desktop, ~6 px on a phone). */
 export function flameIcon(lit, size = 16) {
-  return svgOf(size, null, [
+  const svg = svgOf(size, null, [
     sv("path", {d: "M16 2 Q24 11 24 19 A8 8 0 0 1 8 19 Q8 13 12 9 Q13 14 16 14 Q14 8 16 2 Z",
                 fill: lit ? "#ff8a1f" : "#5a3a20", ...LINE, stroke: lit ? INK : "#8a6a4a"}),
     lit ? sv("path", {d: "M16 13 Q20 18 20 21 A4 4 0 0 1 12 21 Q12 18 16 13 Z", fill: "#ffe066"}) : null], "doe-icon doe-flame-i");
+  // (the drop and its outline: x 7..25, y 1..28 of the 32 units)
+  svg.setAttribute("viewBox", "7 1 18 27");
+  svg.setAttribute("width", String(Math.round(size * 2 / 3)));
+  return svg;
 }
 
 /** An Assistant tile mark: a hooded apprentice. */

@@ -29,8 +29,10 @@ let shownSeat = null;     // whose Alchilab is shown
 let choosing = null;      // a Forest space offering several actions whose choice is open
 let lastPhaseKey = null;
 let lastYou = undefined;
+let lastLead = null;      // the seat whose Alchilab led the last view (brewingSeat)
 let sigs = new Map();
 let prevSigs = new Map();
+let labKeys = new Map();  // seat -> its Alchilab's data at the last fresh view (render)
 
 export function mount(rootEl, tableObj) {
   root = rootEl;
@@ -65,7 +67,47 @@ export function update(view) {
     lastYou = view.you;
     if (view.you !== null && view.you !== undefined) shownSeat = view.you;
   }
+  // the Alchilab of the seat that brews is the one shown (brewingSeat), once as it starts to
+  // lead: a tab the player opened then stays open
+  const lead = brewingSeat(view);
+  if (lead !== null && lead !== lastLead) shownSeat = lead;
+  lastLead = lead;
   render(true);
+}
+
+/** The seat whose Alchilab leads the board (drawn above the Forest, its tab shown), or null
+ *  when the Forest leads: one rule for the live table and the replay (issue 14, item 6; review
+ *  7, problem 6: the replay named "Morgana brews Bat Wing into Vial F" over the Forest). In the
+ *  Brewing Phase the Alchilab is where a seat acts: at the table, the viewer's while they have a
+ *  Brewing choice to make; in a replay (its log lines carry the step that wrote them, its
+ *  `version` is the step shown), the seat whose move is shown when that move was made in its
+ *  Alchilab (its lines name no Forest space), the seat named at the start of its line. */
+function brewingSeat(view) {
+  const g = (view && view.game) || {};
+  if (g.phase !== "brewing") return null;
+  const log = Array.isArray(view.log) ? view.log : [];
+  const replay = log.some((e) => e && Number.isInteger(e.step));
+  if (!replay) {
+    const you = view.you === undefined ? null : view.you;
+    return you !== null && (view.legal_actions || []).some((a) => a.type !== "place") ? you : null;
+  }
+  const lines = log.filter((e) => e && e.step === view.version && typeof e.text === "string");
+  if (!lines.length || lines.some((e) => namesForest(e.text))) return null;
+  return seatAtStart(lines[0].text, view);
+}
+
+/** Whether a stored log line names a Forest space (SPACE_WORDS). */
+function namesForest(text) {
+  return SPACE_WORDS.some(([re]) => new RegExp(re.source).test(text));
+}
+
+/** The seat whose name a log line starts with ("Easy bot 2 brews …"), the longest name first;
+ *  null when none does. */
+function seatAtStart(text, view) {
+  const seats = (Array.isArray(view.seats) ? view.seats : []).map((s, i) => [i, String((s && s.name) || "")])
+    .filter(([, name]) => name).sort((a, b) => b[1].length - a[1].length);
+  const hit = seats.find(([, name]) => text.startsWith(`${name} `));
+  return hit ? hit[0] : null;
 }
 
 /** A Scroll named by its Resource's key, as stored lines have it ("rat Scroll"); not "a Scroll". */
@@ -185,14 +227,30 @@ const SPACE_WORDS = [
 
 /** The Forest spaces a log line names ("places Toad on four-arrow space between …"), for the
  *  table's log hover (docs/renderer-contract.md). */
-export function logPlaces(text) {
+export function logPlaces(text, view) {
   if (!root) return [];
   const out = [];
   for (const [re, id] of SPACE_WORDS) {
     for (const m of text.matchAll(re)) out.push(...root.querySelectorAll(`[data-space="${id(m)}"]`));
   }
+  // a Brewer's or Distiller's Vial, in the Alchilab of the seat the line names (when shown)
+  const seat = view ? seatAtStart(text, view) : null;
+  const lab = seat === null ? null : root.querySelector(`.doe-lab[data-seat="${seat}"]`);
+  if (lab) {
+    const brewer = ((view.game || {}).geometry || {}).brewer || {};
+    for (const m of text.matchAll(LOG_VIAL)) {
+      const cells = m[1] ? [`d-${m[1]}`]
+        : m[3] ? [`b-${m[3]}-${m[4]}`]
+          : ((brewer.vials || []).find((v) => v.id === m[2]) || {}).cells || [];
+      for (const c of cells) out.push(...lab.querySelectorAll(`[data-cell="${CSS.escape(c)}"]`));
+    }
+  }
   return out;
 }
+
+/** A Vial in a stored line: "Distiller Vial 3", or a Brewer's "Vial F", with its cell's column
+ *  and row when given ("Vial F (3,2)", "Vial F (column 3, row 2)"). */
+const LOG_VIAL = /\bDistiller Vial (\d+)|\bVial ([A-Z])\b(?: \((?:column )?(\d+), ?(?:row )?(\d+)\))?/g;
 
 /** The places the suggested `action` touches, for the table's "Suggest a move"
  *  (docs/renderer-contract.md): where to click it, and its first step: the pawn to pick for
@@ -300,7 +358,7 @@ function render(fresh) {
   if (game.breakdown) parts.push(drawBreakdown(ctx));
   // Brewing (issue 14 item 6): your Alchilab is where you act — above the Forest.
   const labs = drawLabs(ctx);
-  if (game.phase === "brewing" && you !== null && legal.some((a) => a.type !== "place")) parts.unshift(labs);
+  if (brewingSeat(view) !== null) parts.unshift(labs);
   else parts.push(labs);
   // the "? Key" (issue 14, items 1 and 4) at the top of the board, whichever part leads
   parts.unshift(el("div", {class: "doe-keyrow"}, keyPanel("drops_of_evil", keyRows(ctx))));
@@ -313,8 +371,21 @@ function render(fresh) {
   if (fresh) {
     // Record the other seats' Alchilab signatures too (drawn off-screen, nothing clickable), so a
     // tab opened later still shows what changed in that Alchilab with the last view.
+    // An Alchilab whose data did not change has the same signatures: carried over, not drawn
+    // (four of them per view cost a 4-player table most of its drawing time).
     const quiet = {...ctx, legal: [], you: null, table: {...table, claim() {}}};
-    for (let s = 0; s < n; s++) if (s !== shownSeat) drawAlchilab(quiet, s);
+    const keys = new Map();
+    for (let s = 0; s < n; s++) {
+      keys.set(s, JSON.stringify(game.alchilabs[s]));
+      if (s === shownSeat) continue;
+      if (labKeys.get(s) !== keys.get(s)) {
+        drawAlchilab(quiet, s);
+        continue;
+      }
+      const prefix = `lab${s}:`;
+      for (const [k, sig] of prevSigs) if (k.startsWith(prefix)) sigs.set(k, sig);
+    }
+    labKeys = keys;
   }
   const box = el("div", {class: "doe"}, ...parts);
   root.replaceChildren(box);
@@ -620,7 +691,8 @@ function restoreFocus(key) {
 function phaseStrip(ctx) {
   const g = ctx.game;
   const strip = el("div", {class: "doe-phases"},
-    el("span", {class: "doe-round"}, g.phase === "end" ? "Game over" : `Round ${g.round} / 3`));
+    // (a finished match says so once, in the table's Final result: the strip keeps the round)
+    el("span", {class: "doe-round"}, `Round ${g.round} / 3`));
   for (const p of PHASES) {
     strip.append(el("span", {class: `doe-phase-step${g.phase === p ? " on" : ""}`}, p[0].toUpperCase() + p.slice(1)));
   }

@@ -40,10 +40,11 @@ const CSS = `
   border-radius: 8px; background: var(--surface-2, #252030); border: 1px solid var(--border, #4a4058); }
 .ec-strip .ec-pending { flex-basis: 100%; font-weight: 600; }
 .ec-strip { container-type: inline-size; }
-.ec-trackkey { display: none; align-items: center; gap: .2rem .7rem; margin-left: auto; color: var(--muted, #b9aec8); }
-.ec-trackkey > span { display: inline-flex; align-items: center; gap: .2rem; white-space: nowrap; }
+.ec-trackkey { grid-column: 1 / -1; display: flex; flex-wrap: wrap; align-items: center; gap: 0 .8rem;
+  color: var(--muted, #b9aec8); line-height: 1.3; }
+.ec-trackkey > span { display: inline-flex; align-items: center; gap: .25rem; white-space: nowrap; }
 .ec-trackkey .ic { width: 1.3rem; height: 1.3rem; }
-@container (min-width: 62rem) { .ec-trackkey { display: inline-flex; } .ec-strip .legend-key { margin-left: 0; } }
+.ec-scale-sample { padding: 0 .25rem; border-radius: 3px; background: #fbf4e2; color: #2b2118; white-space: nowrap; }
 .ec-stat { display: inline-flex; align-items: center; gap: .2rem; white-space: nowrap; }
 .ec-chip { display: inline-flex; align-items: center; gap: .2rem; padding: 0 .35rem; border-radius: 4px;
   font-weight: 600; white-space: nowrap; line-height: 1.5; }
@@ -58,8 +59,10 @@ const CSS = `
 .ec-board.face-B { background: #e2c58f; }
 /* the port cargo's word where the board's head has room for it on its line */
 .ec-board { container-type: inline-size; }
-@container (max-width: 42rem) { .ec-bhead .ec-cargo-word { display: none; } }
-.ec-board.usable { outline: 3px solid #f0c93e; outline-offset: 1px; }
+@container (max-width: 42rem) { .ec-bhead .ec-cargo-for { display: none; } }
+.ec-cargo-for { margin-left: 1px; }
+/* (the boards you may use wear no frame: only what you may click is framed, in amber; lair.css
+   "Marks". Their cells to click are.) */
 .ec-bhead { display: flex; flex-wrap: wrap; align-items: center; gap: .1rem .6rem; font-size: 14px; line-height: 1.3; }
 .ec-supply .ec-discard { margin-left: auto; align-self: flex-end; max-width: 50%; gap: .2rem; }
 .ec-bhead h3 { color: #2b2118; margin-right: auto; }
@@ -84,19 +87,21 @@ const CSS = `
 .ec-cell.k-raid { background: #f5c6a5a0; } .ec-cell.k-fortress { background: #c9c3bacc; }
 .ec-cell.k-portal { background: #c7b3e6c0; } .ec-cell.k-port { background: #b5d6e6c0; }
 .ec-cell > .ic.watermark { width: 2.2rem; height: 2.2rem; opacity: .55; }
-.ec-cell .keep { position: absolute; right: -7px; bottom: -7px; width: 1.25rem; height: 1.25rem; z-index: 1; display: flex; }
-.ec-cell .keep > .ic { width: 100%; height: 100%; }
 .ec-cell .ec-tile { margin: 0; }
 .ec-track { display: flex; align-items: center; gap: .3rem; }
 .ec-end { display: inline-flex; align-items: center; justify-content: center; flex: none;
   width: 1.6rem; height: 2.2rem; border-radius: 5px; font-size: 15px; font-weight: 700; border: 2px solid #2b2118; }
 .ec-steps { display: flex; flex: 1 1 auto; min-width: 0; gap: 1px; background: #2b2118; border: 2px solid #2b2118;
   border-radius: 5px; overflow: hidden; }
+/* (a cell: its symbol over the scale's number, the numbers on one line along the track; a short
+   screen, whose cells are lower, puts the number beside the symbol) */
 .ec-steps > span { flex: 1 1 0; min-width: 0; height: 2.1rem; background: #fbf4e2; position: relative;
-  display: flex; align-items: center; justify-content: center; }
+  display: flex; flex-direction: column-reverse; align-items: center; justify-content: flex-start; }
+.ec-steps > span.marker { justify-content: center; }
+.ec-dist { font-size: 14px; font-weight: 700; line-height: 1; color: #2b2118; }
 .ec-steps > span.victory { background: #f7dd8c; }
 .ec-steps > span.centre { background: #d9cdb5; }
-.ec-steps > span .ic { width: min(1.45rem, 90%); height: 1.45rem; }
+.ec-steps > span .ic { width: min(1.45rem, 90%); height: 1.1rem; }
 .ec-steps > span.marker { background: #2b2118; }
 .ec-steps > span.marker .ic { width: min(1.8rem, 100%); height: 1.8rem; }
 .ec-lead { font-size: 14px; font-weight: 700; white-space: nowrap; }
@@ -119,11 +124,13 @@ const CSS = `
 .ec-tile .ec-abil .k-spawn { background: #9a9a9a; } .ec-tile .ec-abil .k-activated { background: #8b5a2b; }
 .ec-tile .ec-abil .ic { width: .95rem; height: .95rem; }
 .ec-mult { display: none; }
+.ec-more { display: none; }  /* (a phone's row shows it: moreCue) */
 .ec-tile.inactive { background: repeating-linear-gradient(135deg, #a8a0b3, #a8a0b3 5px, #b8b0c3 5px, #b8b0c3 10px); }
 .ec-tile.inactive .ec-glyph, .ec-tile.inactive .ec-abil { opacity: .55; }
 .ec-tile.boosted .ec-tl { filter: drop-shadow(0 0 3px #f0c93e); }
 .ec-tile.big { width: 5.5rem; height: 6.3rem; justify-content: flex-start; gap: 1px; }
-.ec-tile.big .ec-glyph { width: 2rem; height: 2rem; margin-top: 1.05rem; }
+/* (the creature between the corners: a name of two lines and the ability symbols fit under it) */
+.ec-tile.big .ec-glyph { width: 2rem; height: 2rem; margin-top: 0; flex: none; }
 .ec-tile.big .ec-abil { margin-top: auto; }
 .ec-tile .ec-name { font-size: 12px; line-height: 1.05; text-align: center; font-weight: 600; hyphens: auto; }
 .ec-swatch { display: inline-block; width: .8rem; height: .8rem; border: 1.5px solid #2b2118; border-radius: 2px; }
@@ -139,7 +146,9 @@ const CSS = `
 /* panels: screens, personnel department, sides */
 .ec-panel { border-radius: 8px; padding: .35rem .5rem; background: var(--surface-2, #252030);
   border: 1px solid var(--border, #4a4058); display: flex; flex-direction: column; gap: .3rem; }
-.ec-panel.ec-mine { border: 2px solid var(--highlight, #f0c93e); }
+/* your screen: your seat's colour down its side, as your half of a board (the gold frame it
+   wore was the clickable places' colour, in a replay too) */
+.ec-panel.ec-mine { border-left: 6px solid var(--seat, var(--border, #4a4058)); }
 .ec-row { display: flex; flex-wrap: wrap; gap: .35rem; align-items: flex-start; }
 .ec-screens { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 17rem), 1fr)); gap: .5rem; }
 .ec-phead { display: flex; flex-wrap: wrap; gap: .2rem .6rem; align-items: center; }
@@ -158,21 +167,71 @@ const CSS = `
 .ec-hire-word .short { display: none; }
 .ec-hcell { display: inline-flex; align-items: center; gap: .25rem; padding: .1rem .3rem .1rem .1rem; border-radius: 6px;
   background: #fbf4e21f; border: 1px solid #fbf4e255; }
-.ec-hcell .ec-tile.small { width: 2.4rem; height: 2.4rem; }
-.ec-hcell .ec-tile.small .ec-glyph { margin-top: .3rem; width: 1rem; height: 1rem; }
+/* a chip's tile: its corners and its ability symbols (the creature gives way: the name is beside
+   it), as wide as two symbols with their numbers take */
+.ec-hcell .ec-tile.small { width: auto; min-width: 3rem; height: 2.6rem; padding: 1px 2px; justify-content: flex-end; }
+.ec-hcell .ec-tile.small .ec-glyph { display: none; }
+/* the ability symbols of a tile one reads before hiring it or putting it into play (applicants,
+   the chips to hire, your screen) at 1.1rem, drawn ~15 px (the fresh review's worst problem
+   10: 9 to 10 px) */
+.ec-tile.big .ec-abil .ic, .ec-hcell .ec-tile .ec-abil .ic { width: 1.1rem; height: 1.1rem; }
+/* the applicants' in the Personnel department larger still: a symbol drawn at least 14 px
+   (the review: ~12 px), its multiplier beside it at 15 px */
+.ec-qcell .ec-tile.big .ec-abil .ic { width: 1.45rem; height: 1.45rem; }
+.ec-qcell .ec-tile.big .ec-abil .ec-mult { font-size: 15px; }
 .ec-hname { font-size: 14px; font-weight: 600; max-width: 7rem; line-height: 1.1; }
 .ec-hire-all { min-height: 0; padding: .1rem .5rem; font-size: 14px; font-weight: 600;
   background: transparent; color: #fbf4e2; border: 1px solid #fbf4e288; }
-/* a phone: the screen's head shows your gold, then the applicants, beside it when they fit,
-   else on a line of their own, wrapping: every applicant whole (a row that scrolled sideways
-   cut the second one in half and hid the third, with no cue: the new-user trial); the other
-   coins and tokens are in your seat's panel */
+.ec-hire-list { display: contents; }
+/* a desktop with the seats column beside the table (≥1101 px: your name, coins and tokens are
+   in your panel there): the applicants share your screen's head line with "your screen" and
+   your gold, not a line of their own, so that at 1366×768 your screen, the boards you may use
+   and every fear track are on screen at once on a turn that offers a hire (issue 14, items 2
+   and 6; the line of its own took ~50 px and put board 3's track under the window's edge) */
+@media (min-width: 1101px) {
+  #ec-my-screen .ec-phead:has(> #ec-hire) .ec-money > :not(:first-child),
+  #ec-my-screen .ec-phead:has(> #ec-hire) > .ec-chip { display: none; }
+  #ec-hire .ec-hire-word .long { display: none; }
+  #ec-hire .ec-hire-word .short { display: inline; }
+  /* more applicants than the line holds: the list scrolls sideways with its cues (moreCue), as
+     on a phone, and the line never wraps */
+  #ec-my-screen .ec-phead:has(> #ec-hire) { flex-wrap: nowrap; }
+  #ec-my-screen .ec-phead:has(> #ec-hire) > :not(#ec-hire) { flex: none; white-space: nowrap; }
+  #ec-hire { position: relative; flex: 0 1 auto; min-width: 0; flex-wrap: nowrap; }
+  #ec-hire > * { flex: none; }
+  #ec-hire > .ec-hire-list { display: flex; flex: 0 1 auto; min-width: 0; gap: .3rem; overflow-x: auto;
+    overscroll-behavior-x: contain; scroll-snap-type: x proximity; scroll-padding: 0 4rem; padding: 5px 4px;
+    margin: -5px 0; scrollbar-width: none; }
+  #ec-hire .ec-hire-list > * { flex: none; scroll-snap-align: start; }
+  #ec-my-screen { position: relative; }
+  #ec-hire > .ec-more:not([hidden]) { position: absolute; z-index: 2; display: flex; flex-direction: column;
+    align-items: center; justify-content: center; padding: 0 .15rem; font-size: 13px; font-weight: 700;
+    line-height: 1.1; text-align: center; color: var(--text, #eee); cursor: pointer; border-radius: 6px;
+    background: var(--surface-2, #252030); box-shadow: inset 0 0 0 1px var(--border, #4a4058); }
+  #ec-hire > .ec-more .ec-more-arrow { font-size: 20px; line-height: 1; }
+}
+/* a phone: the screen's head shows your gold, then the applicants on one line beside it, each
+   with its name in two short lines (the fresh review: a tile and a price alone named nobody):
+   a row that scrolls sideways when they do not fit, a cue at an end over what is not wholly in
+   view ("› 2 more": moreCue; the new-user trial: a row that scrolled with no cue cut the second
+   applicant in half and hid the third; wrapped, named applicants took a line each and pushed
+   the boards below the first screen); your name (the frame says it is your screen), your coins
+   and tokens are in your seat's panel (only the applicants you can pay are offered; the
+   Night's keep keeps your gold beside its prices) */
 @media (max-width: 600px) {
-  #ec-my-screen .ec-phead:has(> .ec-hire) .ec-money > :not(:first-child) { display: none; }
+  #ec-my-screen .ec-phead:has(> .ec-hire) .ec-money > :not(:first-child),
+  #ec-my-screen .ec-phead:has(> #ec-hire) .ec-money,
+  #ec-my-screen .ec-phead:has(> #ec-hire) > .ec-chip { display: none; }
   .ec-hire { flex: 1 1 auto; min-width: 0; flex-wrap: wrap; margin-left: 0; padding: 0 .3rem; border: 0; }
+  #ec-hire { position: relative; flex: 1 1 0; flex-wrap: nowrap; }
   .ec-hire > * { flex: none; }
+  .ec-hire > .ec-hire-list { display: flex; flex: 1 1 auto; min-width: 0; gap: .3rem; overflow-x: auto;
+    overscroll-behavior-x: contain; scroll-snap-type: x proximity; scroll-padding: 0 4rem; padding: 5px 4px;
+    margin: -5px 0; scrollbar-width: none; }
+  .ec-hire-list > * { flex: none; scroll-snap-align: start; }
   .ec-hcell { height: 44px; padding: 0 .3rem 0 .15rem; }  /* the touch-target floor, no more */
-  .ec-hire-word .long, .ec-hname, .ec-hire-all { display: none; }
+  .ec-hname { font-size: 13px; line-height: 1.05; max-width: 5.6rem; }
+  .ec-hire-word .long, .ec-hire-all { display: none; }
   .ec-hire-word .short { display: inline; }
 }
 .ec-price { display: inline-flex; align-items: center; gap: .15rem; font-weight: 700; font-size: 14px; }
@@ -187,16 +246,36 @@ const CSS = `
 .ec-demon .lv { display: flex; align-items: center; gap: .15rem; font-size: 13px; }
 .ec-demon .lv .ic { width: 1.1rem; height: 1.1rem; }
 .ec-demon .lv .pips { width: 1.5rem; height: 1rem; }
-.ec .legal { outline: 3px solid #E69F00; outline-offset: 1px; box-shadow: 0 0 8px #E69F00; cursor: pointer; }
-.ec [data-pick] { outline: 2px dashed #E69F00; outline-offset: 1px; cursor: pointer; }
+.ec .legal { outline: 3px solid var(--mark-click, #E69F00); outline-offset: 1px; box-shadow: 0 0 8px var(--mark-click, #E69F00); cursor: pointer; }
+/* the Night's keep: the fortress monster asked about (its choices, the buttons to click, are in
+   keepRow): a dotted light ring and the word "Keep?", not the clickable places' amber */
+.ec .ec-keeping { outline: 3px dotted #fbf4e2; outline-offset: 2px; box-shadow: 0 0 0 5px #2b2118aa; }
+.ec .ec-keeping::before { content: "Keep?"; position: absolute; z-index: 3; left: 50%; top: -12px;
+  transform: translateX(-50%); padding: 0 4px; border-radius: 5px; background: #2b2118; color: #fbf4e2;
+  font-size: 13px; font-weight: 700; line-height: 16px; white-space: nowrap; pointer-events: none; }
+.ec-keeprow .ec-kboard { font-size: 14px; white-space: nowrap; }
+.ec-keeprow .ec-keepbtn { min-height: 36px; font-size: 14px; white-space: nowrap; }
+@media (max-width: 600px) { .ec-keeprow .ec-keepbtn { min-height: 44px; } }  /* the touch-target floor */
+.ec [data-pick] { outline: 2px dashed var(--mark-click, #E69F00); outline-offset: 1px; cursor: pointer; }
 /* a tile behind your screen that is no choice now (review item 2): faded, no outline; its card
-   says why */
-.ec-tile.no-choice { filter: grayscale(.75) brightness(.85); opacity: .55; cursor: help; box-shadow: none; }
+   says why, and so do a few words on it, unfaded, in place of its ability symbols (the fresh
+   review's worst problem 3: the reason was a hover away; the symbols are on its card, which a
+   click or a tap opens) */
+.ec-tile.no-choice { filter: grayscale(.75) brightness(.85); cursor: help; box-shadow: none; }
+.ec-tile.no-choice > :not(.ec-why) { opacity: .5; }
+.ec-tile.no-choice .ec-abil { display: none; }
+/* (its widest words, "not a choice", fit a screen's tile: light ink on dark, not bold) */
+.ec-why { margin-top: auto; max-width: 100%; padding: 0 .15rem; border-radius: 3px; background: #2b2118;
+  color: #fbf4e2; font-size: 14px; line-height: 1.2; white-space: nowrap; letter-spacing: -.03em; }
+/* a twin's reason names the tile to play instead ("play the other Junior Imp": "use its twin"
+   said not which), on two lines where the faded creature was */
+.ec-tile.no-choice:has(> .ec-why.twin) > :is(.ec-glyph, .ec-name) { display: none; }
+.ec-why.twin { white-space: normal; text-align: center; line-height: 1.1; letter-spacing: -.02em; }
 .ec-card .why { font-weight: 700; color: #8a1c1c; }
-.ec [data-pick].picked { outline: 3px solid #56B4E9; box-shadow: 0 0 10px #56B4E9; transform: translateY(-4px); }
+/* a picked tile: the table's look for every game (lair.css "Marks": lifted, a white ring, "Picked") */
 .ec .changed { animation: ec-flash .9s ease-out 1; }
 @keyframes ec-flash { from { box-shadow: 0 0 0 4px #f0c93e; } to { box-shadow: 0 0 0 0 transparent; } }
-@media (prefers-reduced-motion: reduce) { .ec .changed { animation: none; } .ec [data-pick].picked { transform: none; } }
+@media (prefers-reduced-motion: reduce) { .ec .changed { animation: none; } }
 .ec-card { display: flex; flex-direction: column; gap: .3rem; max-width: 19rem; }
 .ec-card .head { display: flex; align-items: center; gap: .4rem; font-weight: 700; font-size: 15px; }
 .ec-card .head .ic { width: 2rem; height: 2rem; }
@@ -224,18 +303,17 @@ const CSS = `
   .ec-cells { gap: .2rem; }
   .ec-cell { width: 2.6rem; height: 2.6rem; }
   .ec-cell > .ic.watermark { width: 1.6rem; height: 1.6rem; }
-  .ec-cell .keep { right: -5px; bottom: -5px; width: 1rem; height: 1rem; }
   .ec-cell .ec-tile { width: 2.45rem; height: 2.45rem; }
   .ec-cell .ec-tile .ec-glyph { width: 1.05rem; height: 1.05rem; margin-top: .4rem; }
   .ec-cell .ec-tile .ec-abil .ic { width: .65rem; height: .65rem; }
   .ec-cell .ec-tile .ec-tl { width: .95rem; height: .95rem; }
   .ec-cell .ec-tile .ec-tr { width: .85rem; height: .85rem; }
-  .ec-steps > span { height: 1.55rem; }
+  .ec-steps > span { height: 1.55rem; flex-direction: row; justify-content: center; gap: 1px; }
   .ec-steps > span .ic { width: min(1.1rem, 90%); height: 1.1rem; }
   .ec-steps > span.marker .ic { width: min(1.35rem, 100%); height: 1.35rem; }
   .ec-end { width: 1.3rem; height: 1.6rem; font-size: 13px; }
   .ec-tile.big { width: 4.6rem; height: 5.3rem; }
-  .ec-tile.big .ec-glyph { margin-top: .9rem; width: 1.6rem; height: 1.6rem; }
+  .ec-tile.big .ec-glyph { width: 1.6rem; height: 1.6rem; }
   .ec-tile .ec-name { font-size: 11px; }
 }
 /* Desktops: no text under 14 px (issue 14 "Done when": body text at least 14 px on desktop; a
@@ -250,7 +328,9 @@ const CSS = `
   .ec-bhead h3 { font-size: 14px; }
   /* (a board's head keeps to two lines with "Team 2 leads by 2" on it: its small pictures
      say what they are in their names and cards) */
-  .ec-bhead .ec-word, .ec-phead .ec-word { display: none; }
+  .ec-phead .ec-word, .ec-bhead .ec-face { display: none; }
+  .ec-bhead { gap: .1rem .45rem; }
+  .ec-bhead .ec-stat { gap: .1rem; }
   .ec-phead > .ic:first-child { display: none; }
   .ec-half { flex-wrap: wrap; }
   /* the side's name, its conquest track and the power stone (as its picture: its card says
@@ -270,15 +350,15 @@ const CSS = `
   .ec-half { padding: .05rem .2rem; }
   .ec-cell { width: 2.75rem; height: 2.75rem; }  /* 44 px: the touch-target floor */
   .ec-cell > .ic.watermark { width: 1.6rem; height: 1.6rem; }
-  .ec-cell .keep { right: -5px; bottom: -5px; width: 1rem; height: 1rem; }
   .ec-cell .ec-tile { width: 2.6rem; height: 2.6rem; }
   .ec-cell .ec-tile .ec-glyph { width: 1.1rem; height: 1.1rem; margin-top: .4rem; }
   .ec-cell .ec-tile .ec-abil .ic { width: .68rem; height: .68rem; }
   .ec-cell .ec-tile .ec-tl { width: 1rem; height: 1rem; }
   .ec-cell .ec-tile .ec-tr { width: .9rem; height: .9rem; }
   .ec-steps > span { height: 1.7rem; }
-  .ec-steps > span .ic { height: 1.1rem; }
+  .ec-steps > span .ic { height: 14px; }
   .ec-steps > span.marker .ic { height: 1.5rem; }
+  .ec-dist { font-size: 13px; }
   .ec-end { width: 1.2rem; height: 1.7rem; font-size: 13px; }
   /* a monster's name at 13 px, the phones' floor (issue 14): a wider tile, two lines of name */
   .ec-tile.big { width: 5.8rem; height: 6.2rem; }
@@ -289,20 +369,30 @@ const CSS = `
   /* your screen (Days start with 4-5 tiles): one row of tiles that scrolls sideways (by touch,
      or by the keyboard: the row takes the focus, a tile's focus scrolls it in), the discard
      pile at its end, so the screen keeps one tile's height and the boards you may use stay on
-     the first screen; the cut-off tile at the edge says there is more */
+     the first screen; a cue at an end says there is more (moreCue), and what the row brings
+     into view keeps clear of it (scroll-padding) */
   #ec-my-screen .ec-supply { flex-wrap: nowrap; overflow-x: auto; overscroll-behavior-x: contain;
-    scroll-snap-type: x proximity; scroll-padding: 0 .4rem; padding: 6px 4px 8px; margin: -6px -4px -8px;
+    scroll-snap-type: x proximity; scroll-padding: 0 4rem; gap: .25rem; padding: 6px 4px 8px; margin: -6px -8px -8px;
     scrollbar-width: thin; }
   #ec-my-screen .ec-supply > * { flex: none; scroll-snap-align: start; }
   #ec-my-screen .ec-supply > .ec-discard { flex-wrap: nowrap; max-width: none; padding-left: .4rem;
     border-left: 1px dashed var(--border, #4a4058); }
   /* and a lower tile there: the creature between the corner numbers, its name, its abilities */
-  #ec-my-screen .ec-tile.big { height: 4.85rem; }
+  /* (three tiles whole at 375 px, the row to the panel's edges, and the cue over the fourth:
+     moreCue; "Headhunter" in 13 px bold on one line) */
+  #ec-my-screen .ec-tile.big { width: 5.7rem; height: 4.85rem; }
   #ec-my-screen .ec-tile.big .ec-glyph { margin-top: 0; width: 1.4rem; height: 1.4rem; flex: none; }
-  #ec-my-screen .ec-supply.more-right { mask-image: linear-gradient(to right, #000 calc(100% - 56px), #0004); }
-  #ec-my-screen .ec-supply.more-left { mask-image: linear-gradient(to right, #0004, #000 56px); }
-  #ec-my-screen .ec-supply.more-left.more-right {
-    mask-image: linear-gradient(to right, #0004, #000 56px, #000 calc(100% - 56px), #0004); }
+  /* each end with more beyond it: a cue over what is not wholly in view (moreCue) */
+  #ec-my-screen { position: relative; }
+  #ec-my-screen .ec-more:not([hidden]) { position: absolute; z-index: 2; display: flex; flex-direction: column;
+    align-items: center; justify-content: center; padding: 0 .15rem; font-size: 13px; font-weight: 700;
+    line-height: 1.1; text-align: center; color: var(--text, #eee); cursor: pointer; border-radius: 6px;
+    background: var(--surface-2, #252030); box-shadow: inset 0 0 0 1px var(--border, #4a4058); }
+  .ec-more-arrow { font-size: 28px; line-height: 1; }
+  .ec-hire > .ec-more .ec-more-arrow { font-size: 20px; }
+  .ec-why { font-size: 13px; }
+  .ec-trackkey { font-size: 13px; gap: 0 .6rem; flex-wrap: nowrap; }
+  .ec-trackkey .ec-key-word, .ec-trackkey .ec-key-scale { display: none; }
   #ec-my-screen .ec-supply:focus-visible { outline: 2px solid var(--highlight, #f0c93e); outline-offset: -2px; }
 }
 /* Numbers in icons at the text floor of every screen (issue 14 "Done when": 14 px on desktops,
@@ -330,11 +420,10 @@ const CSS = `
 .ec-tile .ec-tl { left: 0; top: 0; } .ec-tile .ec-tr { right: 0; top: 0; }
 .ec-cell .ec-tile { justify-content: flex-end; padding: 0 0 1px; }
 .ec-cell .ec-tile .ec-glyph { width: .95rem; height: .95rem; margin: 0; }
-.ec-cell .keep { width: 1.25rem; height: 1.25rem; right: -6px; bottom: -6px; }
 .ec-bhead .ec-stat .ic, .ec-demon .lv .ic:not(.pips), .ec-key-cargo .ic, .ec .legend-icon > .ic { width: 1.25rem; height: 1.25rem; }
 /* the fear track's "2 magic coins": the number fills the coin (a step is ~15 px wide) */
 .ec-steps > span .ic text.n { font-size: 34px; stroke: #2b2118; stroke-width: 3px; paint-order: stroke; }
-.ec-steps > span .ic { width: 100%; max-width: 1.1rem; }
+.ec-steps > span .ic { width: 100%; max-width: 1.1rem; min-width: 0; }
 `;
 
 // ----- helpers -----------------------------------------------------------------------------------
@@ -524,6 +613,9 @@ function tileNode(game, t, extra = {}) {
       (extra.up === false ? "Inactive side up: no ability now. " : "") + I.wording(e)));
   }
   node.append(ab);
+  // a faded tile's reason in a few words on the tile (its card has the whole sentence; the
+  // tile's name says it to a screen reader)
+  if (extra.short) node.append(el("span", {class: "ec-why" + (extra.twin ? " twin" : ""), "aria-hidden": "true"}, extra.short));
   node.setAttribute("role", "img");  // its name says it all (pickable / clickable: a button)
   attachCard(node, () => tileCard(game, t, extra), {clickShows: !!extra.why});
   return node;
@@ -560,15 +652,15 @@ export function update(view) {
   box.append(statusStrip(view, game));
   if (myScreen) {
     const screen = screenNode(game, myScreen, true);
-    const hires = hireRow(view, game);
-    if (hires) screen.querySelector(".ec-phead").append(hires);
+    const row = hireRow(view, game) || keepRow(view, game);
+    if (row) screen.querySelector(".ec-phead").append(row);
     box.append(screen);
   }
   // your boards first (nearest your screen, in the order you sit at them), then the others
   const mine = myScreen ? game.boards.filter((b) => b.available_to.includes(me)) : [];
   if (me === 2 || me === 3) mine.reverse();  // 4 players: seats 2 and 3 sit at the last board
   const order = [...mine, ...game.boards.filter((b) => !mine.includes(b))];
-  const boards = el("div", {class: "ec-boards", id: "ec-boards"});
+  const boards = el("div", {class: "ec-boards", id: "ec-boards"}, trackKey());
   for (const b of order) boards.append(boardNode(game, b, mySide, mine.includes(b)));
   box.append(boards);
   box.append(personnel(game));
@@ -587,8 +679,23 @@ export function seatScore(seat, view) {
   const s = game && (game.screens || []).find((x) => x.seat === seat);
   const sd = s && game.sides ? game.sides[s.side] : null;
   if (!sd || typeof sd.vp !== "number") return null;
-  return {value: sd.vp, note: `of ${game.victory_to_win}`,
+  // (final: "of 2" holds on the finished page too, where the table shows the result's score)
+  return {value: sd.vp, note: `of ${game.victory_to_win}`, final: true,
           title: `Victory tokens: ${sd.vp} of the ${game.victory_to_win} needed to win`};
+}
+
+/** How a finished match ended, for its Final result (docs/renderer-contract.md
+ *  `resultReason`; Victory Conditions): "Ana reached the 2 victory tokens needed to win.",
+ *  "Team 1 (Ana and Cy) reached …"; with several claimants the result's tiebreak line follows.
+ *  null while the match runs (and for a match ended by resignation, whose result says so). */
+export function resultReason(view) {
+  const game = view && view.game;
+  if (!game || !Array.isArray(game.winner) || !game.winner.length) return null;
+  const names = game.winner.map((s) => (game.players === 4
+    ? `Team ${s + 1} (${game.sides[s].seats.map((x) => table.seatName(x)).join(" and ")})`
+    : sideName(game, s)));
+  const who = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return `${who} reached the ${game.victory_to_win} victory tokens needed to win.`;
 }
 
 /** A seat's player board for its seat panel (docs/renderer-contract.md): its side's gold,
@@ -783,6 +890,12 @@ function placeOf(kind, box) {
   if (["discard_supply", "opp_discard", "reveal"].includes(kind)) return one("#ec-my-screen");
   if (kind === "choose_opponent") return one(".ec-strip");
   if (kind === "return_to_bag") return one(".ec-discard");
+  if (kind === "keep") {  // the choices on your screen's head line, the lit fortress on its board
+    const lit = box.querySelector(".ec-keeping");
+    const board = lit ? lit.closest(".ec-board") : null;
+    const screen = box.querySelector("#ec-my-screen");
+    if (board) return [screen || board, board, null];
+  }
   const first = box.querySelector("#ec-my-screen") || box.querySelector(".ec-board");
   const usable = box.querySelectorAll(".ec-board.usable");
   const last = usable.length ? usable[usable.length - 1] : first;
@@ -835,14 +948,15 @@ function KEY_ROWS() {
     [el("span", {class: "ec-tile small inactive", "aria-hidden": "true"}), "Inactive side (a hatched tile)",
       "a monster turned inactive side up after its activated ability was used, or kept in the fortress: it has no abilities, and keeps its fear strength in a raid cell or the fortress."],
     [I.raidIcon(), "Raid cell", "put a monster here to frighten the settlement: the fear marker moves; the first red monster each round plunders the loot, the first blue one takes the power stone."],
-    [I.fortressIcon(), "Fortress cell", "counts on the fear track; at night you may keep the monster here for the keep cost beside it."],
+    [I.fortressIcon(), "Fortress cell", "counts on the fear track; at night you may keep the monster here for the keep cost (\u201ckeep\u201d in the board's head)."],
     [I.portalIcon(), "Demon portal", "only a blue monster; when you put one here you may summon a demon."],
     [I.portIcon(), "Port cell", "a monster put or moved here takes the gold from the port cargo of its colour."],
     [el("span", {class: "ec-key-cargo"}, I.portIcon(), swatch("c-yellow"), I.goldCoin(2), swatch("c-red"), swatch("c-blue"), I.goldCoin(2)),
-      "Port cargo (top right of a board)", "the gold coins waiting for the next yellow monster, and for the next red or blue one, put into a port cell; refreshed each round."],
+      "Port cargo (\u201ccargo\u201d in a board's head)", "the gold coins waiting for the next yellow monster, and for the next red or blue one, put into a port cell; refreshed each round."],
     [I.lootToken(), "Loot", "the first red monster put into a raid cell each round plunders the settlement: gold equal to its fear strength."],
     [I.powerStone(), "Power stone", "the first blue monster put into a raid cell each round takes it; it wins a tie on the fear track at the end of the round."],
     [I.fear(), "Fear marker", "on the fear track between the two halves of a board; it moves away from the side whose monsters frighten more."],
+    [scaleSample(), "Numbers on the fear track", "how many cells that cell lies from the centre; a monster put into a raid cell or the fortress moves the marker by its fear strength."],
     [I.trackSymbol("shield"), "Conquest symbol", "passed by the fear marker on your opponent's side at night: move your conquest token 1 step toward the center."],
     [I.conquestToken("#0072B2"), "Conquest token", "on the conquest track under each side's name; on the central cell you receive a victory token."],
     [I.trackSymbol("magic"), "Magic coin symbol", "receive 2 magic coins."],
@@ -862,11 +976,29 @@ function KEY_ROWS() {
   ];
 }
 
+/** The fear tracks' key, on a line of its own above the boards at every size (the fresh
+ *  review's worst problem 5: it sat on the status strip's line only where that had room, at
+ *  1920 px): each symbol in words, and the scale's numbers (each picture on a track has its
+ *  name and card too: review item 4). A phone keeps it to one line, the symbols: the boards
+ *  must stay on its first screen; the numbers are in the "? Key" and the track's card. */
+function trackKey() {
+  return el("div", {class: "ec-trackkey", "aria-hidden": "true"}, el("b", {class: "ec-key-word"}, "Fear track:"),
+    ...["shield", "magic", "victory"].map((k) => el("span", {}, I.trackSymbol(k),
+      {shield: "conquest", magic: "2 magic coins", victory: "victory token"}[k])),
+    el("span", {class: "ec-key-scale"}, scaleSample(), "cells from the centre"));
+}
+
+/** The fear track's numbers as the key shows them. */
+function scaleSample() {
+  return el("b", {class: "ec-scale-sample"}, "1 2 3");
+}
+
 // ----- status strip ------------------------------------------------------------------------------
 
 function statusStrip(view, game) {
   const node = el("div", {class: "ec-strip"},
-    el("strong", {}, `Round ${game.round} \u00b7 ` + (game.phase === "day" ? "Day" : game.phase === "night" ? "Night" : "Game over")));
+    // (once over, the round alone: the Final result above the board says how it ended)
+    el("strong", {}, `Round ${game.round}` + (game.phase === "day" ? " \u00b7 Day" : game.phase === "night" ? " \u00b7 Night" : "")));
   if (game.turn_side !== null && game.turn_side !== undefined) {
     node.append(el("span", {class: "ec-stat"}, "Turn:", sideChips(game, game.turn_side)));
   }
@@ -876,16 +1008,7 @@ function statusStrip(view, game) {
   node.append(el("span", {class: "ec-stat", title: "Magic coins left in the supply"},
     I.magicCoin(null, "Magic coins left in the supply"), el("span", {class: "ec-word"}, "Magic coins left:"),
     String(game.magic_left)));
-  // the fear track's pictures in words, where the strip has room for them on its line (review
-  // item 4; each picture on a track has its name and card everywhere)
-  node.append(el("span", {class: "ec-trackkey", "aria-hidden": "true"}, el("b", {}, "Fear track:"),
-    ...["shield", "magic", "victory"].map((k) => el("span", {}, I.trackSymbol(k),
-      {shield: "conquest", magic: "2 magic coins", victory: "victory token"}[k]))));
   node.append(keyPanel("evil_corp", KEY_ROWS()));
-  if (game.winner && game.winner.length) {
-    node.append(el("div", {class: "ec-pending"}, "Game over: " +
-      game.winner.map((s) => sideName(game, s)).join(", ") + ` reached ${game.victory_to_win} victory tokens.`));
-  }
   // Another seat's pending choice (the viewer's own is their prompt: one instruction, not two).
   const me = table.you ? table.you() : view.you;
   if (game.pending && !(game.pending.seats.length === 1 && game.pending.seats[0] === me)) {
@@ -993,7 +1116,39 @@ function fortressMonster(game, view, b) {
   const mine = (game.screens || []).find((x) => x.seat === view.you);
   const half = board && mine && (board.halves || []).find((h) => h.side === mine.side);
   const cell = half && (half.cells || []).find((c) => c.cell === "fortress");
-  return {board, side: mine ? mine.side : null, name: cell && cell.tile ? typeOf(game, cell.tile).name : "your monster"};
+  return {board, side: mine ? mine.side : null, tile: cell && cell.tile ? cell.tile : null,
+          name: cell && cell.tile ? typeOf(game, cell.tile).name : "your monster"};
+}
+
+/** The viewer's Night keep choices (keep, discard), of board `b` or of every board. */
+function keepChoices(b = null) {
+  return actionsWhere((a) => (a.type === "keep" || a.type === "release") && (b === null || a.board === b));
+}
+
+/** The Night's keep (the rulebook's "Discarding Monster Tokens"): your fortress monster and its
+ *  choices on the head line of your screen ("Night: [Junior Kobold] board 1 [Keep · 2 gold]
+ *  [Discard]"), its fortress cell lit on the board (halfNode). The new-user review: the
+ *  sentence three times (prompt and two long buttons), the monster not marked; on a phone both
+ *  choices hid behind "Choose: 2 choices". Null on any other prompt. */
+function keepRow(view, game) {
+  if (!view.prompt || view.prompt.kind !== "keep") return null;
+  const acts = keepChoices();
+  if (!acts.length) return null;
+  const node = el("span", {class: "ec-hire ec-keeprow", id: "ec-keep", role: "group",
+                           "aria-label": "Keep or discard your fortress monster"},
+    el("span", {class: "ec-hire-word"}, "Night:"));
+  for (const b of [...new Set(acts.map((a) => a.board))]) {
+    const {board, side, tile, name} = fortressMonster(game, view, b);
+    node.append(el("span", {class: "ec-hcell"},
+      tile ? tileNode(game, tile, {size: "small", where: `In your fortress on settlement board ${b + 1}`}) : null,
+      el("span", {class: "ec-hname"}, name), el("span", {class: "ec-kboard"}, `board ${b + 1}`)));
+    for (const a of acts.filter((x) => x.board === b)) {
+      const words = a.type === "release" ? "Discard"
+        : !a.pay ? "Keep · free" : `Keep · ${board ? payWords(game, side, board.keep_cost) : "pay"}`;
+      node.append(clickable(el("button", {type: "button", class: "btn btn-small ec-keepbtn"}, words), a));
+    }
+  }
+  return node;
 }
 
 /** The Night's keep in the words of what is offered (the engine's "keep your fortress monster
@@ -1075,9 +1230,10 @@ function halfNode(game, b, h, mySide) {
     const cell = el("div", {class: `ec-cell k-${c.kind}`, "aria-label": `${cellName(c)}, ${sideName(game, half.side)}`,
                             dataset: {cell: c.cell, side: String(half.side)}});
     if (c.kind === "fortress") {
-      const k = el("span", {class: "keep", role: "img"}, I.goldCoin(b.keep_cost));
-      cell.append(iconCard(k, `Keep cost: ${b.keep_cost} gold`,
-        `At night you may keep the monster in this fortress for ${b.keep_cost} gold (or for free with a free-keep ability).`));
+      // your monster whose keep the Night asks about (keepRow has the choices)
+      if (mine && keepChoices(b.board).length) {
+        cell.classList.add("ec-keeping");
+      }
     }
     // a name for the cell (review item 4); clickable() makes a target a button
     cell.setAttribute("role", c.tile ? "group" : "img");
@@ -1125,6 +1281,9 @@ function trackNode(game, b, order) {
     } else if (sym) {
       span.append(I.trackSymbol(sym));
     }
+    // the track's scale (the fresh review's worst problem 5): each cell's count from the
+    // centre, as printed on a ruler; the marker covers its cell's
+    if (dist && i !== markerAt) span.prepend(el("b", {class: "ec-dist", "aria-hidden": "true"}, String(dist)));
     // each picture of the track says what it is (review item 4): a name and a card
     const [name, words] = i === markerAt ? TRACK_WORDS.marker : sym ? TRACK_WORDS[sym] : [null, null];
     if (name) {
@@ -1142,7 +1301,8 @@ function trackNode(game, b, order) {
     el("div", {class: "head"}, I.fear(), el("span", {}, "Fear track")),
     el("div", {}, `${caption}. Net fear ${Math.abs(b.net_fear)}` +
       (b.net_fear ? ` toward ${sideName(game, b.halves[b.net_fear > 0 ? 1 : 0].side)}'s settlement.` : ".")),
-    el("div", {}, "At night the side the marker has moved away from gets the effect of every cell the marker passed on the opponent's side:"),
+    el("div", {}, "At night the side the marker has moved away from gets the effect of every cell the marker passed on the opponent's side " +
+      "(the numbers count the cells from the centre):"),
     el("div", {class: "ab"}, I.trackSymbol("shield"), "Conquest symbol: move your conquest token 1 step toward the center; on the central cell you receive a victory token."),
     el("div", {class: "ab"}, I.trackSymbol("magic"), "Receive 2 magic coins."),
     el("div", {class: "ab"}, I.trackSymbol("victory"), "Victory token symbol: reached on your opponent's side, you receive a victory token.")));
@@ -1162,8 +1322,10 @@ function boardNode(game, b, mySide, usable) {
     "aria-label": `Settlement board ${b.board + 1}`, dataset: {board: String(b.board)}});
   const order = b.halves[0].side === mySide ? [1, 0] : [0, 1];   // your half nearest you
   const {track, caption} = trackNode(game, b, order);
-  const head = el("div", {class: "ec-bhead"}, el("h3", {}, `Board ${b.board + 1} \u00b7 ${b.face_name}`),
-    el("span", {class: "ec-lead"}, caption));
+  // (a phone's head leaves out the board's side, "Green Grass", for the marks' words: two lines)
+  const head = el("div", {class: "ec-bhead"}, el("h3", {"aria-label": `Board ${b.board + 1}, ${b.face_name}`},
+    `Board ${b.board + 1}`, el("span", {class: "ec-face", "aria-hidden": "true"}, ` \u00b7 ${b.face_name}`)),
+  el("span", {class: "ec-lead"}, caption));
   const word = (w) => el("span", {class: "ec-word"}, w);
   head.append(el("span", {class: "ec-stat", title: b.loot ? "Loot: the first red monster put in a raid cell this round plunders it"
     : "Loot already taken this round"}, I.lootToken(b.loot ? "Loot token" : "Loot taken"), word(b.loot ? "loot" : "looted")));
@@ -1171,10 +1333,16 @@ function boardNode(game, b, mySide, usable) {
     head.append(el("span", {class: "ec-stat", title: "Power stone: the first blue monster put in a raid cell this round takes it"},
       I.powerStone("Power stone"), word("stone")));
   }
+  // the fortress's keep cost, in words (it was a bare coin on the fortress cell: "a hatched 2")
+  head.append(iconCard(el("span", {class: "ec-stat keep", role: "img"}, I.fortressIcon(), el("span", {class: "ec-word ec-keep-word"}, "keep"),
+    I.goldCoin(b.keep_cost)), `Keep cost: ${b.keep_cost} gold`,
+  `At night you may keep the monster in this board's fortress for ${b.keep_cost} gold (or for free with a free-keep ability).`));
   // the port cargo: its two cells, each a coloured square and its coins, say what they are (the
   // new-user trial: "the cargo's coloured squares have no word"), and so does the whole
   const coins = (n) => plural(n, "gold coin", "gold coins");
-  const cargoCell = (squares, n, name, who) => iconCard(el("span", {class: "ec-cargo-cell"}, ...squares, I.goldCoin(n)),
+  // (the squares' colours in words too where the head has room: colour is never the only cue)
+  const cargoCell = (squares, n, name, who) => iconCard(el("span", {class: "ec-cargo-cell"}, ...squares, I.goldCoin(n),
+    el("span", {class: "ec-cargo-for"}, who === "red or blue" ? "red/blue" : who)),
     `${name}: ${coins(n)}`, `Taken by the next ${who} monster put or moved into a port cell of this board; ` +
     "refilled at night if empty.");
   head.append(iconCard(el("span", {class: "ec-stat ec-cargo",
@@ -1260,6 +1428,7 @@ function hireRow(view, game) {
   }
   const node = el("span", {class: "ec-hire", id: "ec-hire", role: "group", "aria-label": "Applicants you may hire"},
     el("span", {class: "ec-hire-word"}, el("span", {class: "long"}, "You may hire:"), el("span", {class: "short"}, "Hire:")));
+  const list = el("span", {class: "ec-hire-list"});
   for (const a of hires) {
     const q = game.queue.find((x) => x.slot === a.slot);
     if (!q || !q.tile) continue;
@@ -1269,8 +1438,12 @@ function hireRow(view, game) {
         (q.surcharge ? ` (with a raise to the salary: +${q.surcharge} gold)` : "")}),
       el("span", {class: "ec-hname"}, typeOf(game, q.tile).name),
       el("span", {class: "ec-price", "aria-label": `price ${q.price} gold`}, I.goldCoin(null), String(q.price)));
-    node.append(clickable(cell, a));
+    list.append(clickable(cell, a));
   }
+  // (a phone's list scrolls sideways: its cues, kept in place as for your screen's row)
+  list.addEventListener("scroll", () => rowEnds(list), {passive: true});
+  node.append(list, moreCue(list, -1), moreCue(list, 1));
+  rowWatch.observe(list);
   node.append(el("button", {type: "button", class: "ec-hire-all", onclick: () => {
     const dept = document.getElementById("ec-personnel");
     if (dept) dept.scrollIntoView({block: "start", behavior: "smooth"});
@@ -1318,6 +1491,7 @@ function discardNode(game, side) {
 /** A seat's screen: its own tiles (pickable) for the viewer, backs and revealed tiles otherwise. */
 function screenNode(game, s, mine) {
   const panel = el("section", {class: "ec-panel" + (mine ? " ec-mine" : ""), id: mine ? "ec-my-screen" : null,
+    style: mine ? {"--seat": table.seatColor(s.seat)} : null,
     "aria-label": mine ? "Your screen" : `${table.seatName(s.seat)}'s screen`});
   panel.append(el("div", {class: "ec-phead"}, I.screenIcon(), chip(s.seat), mine ? el("strong", {class: "ec-word"}, "your screen") : null,
     s.passed ? el("strong", {}, "passed") : null, sideMoney(game, s.side)));
@@ -1327,7 +1501,8 @@ function screenNode(game, s, mine) {
     const why = mine ? notChosenWhy(game, s, shownIds) : new Map();
     for (const t of s.supply) {
       const name = typeOf(game, t).name;
-      const tn = tileNode(game, t, {size: mine ? "big" : "", why: why.get(t.id), where: shownIds.has(t.id)
+      const no = why.get(t.id) || {};
+      const tn = tileNode(game, t, {size: mine ? "big" : "", why: no.why, short: no.short, twin: no.twin, where: shownIds.has(t.id)
         ? "Revealed: in front of the screen until the end of the round" : "Behind your screen"});
       if (shownIds.has(t.id)) {
         tn.append(iconCard(I.revealedMark(), "Revealed", "Shown in front of the screen until the end of the round.", {touch: false}));
@@ -1359,6 +1534,7 @@ function screenNode(game, s, mine) {
     row.setAttribute("role", "group");
     row.setAttribute("aria-label", "Monsters behind your screen, and your discard pile");
     row.addEventListener("scroll", () => rowEnds(row), {passive: true});
+    panel.append(moreCue(row, -1), moreCue(row, 1));
     rowWatch.observe(row);
   }
   return mark(panel, `screen-${s.seat}`, [s.supply_count, s.shown, s.passed, s.supply]);
@@ -1372,23 +1548,80 @@ function rowFocusStop(row) {
   // (the focused row keeps its stop until the focus leaves it)
   else row.addEventListener("blur", () => rowFocusStop(row), {once: true});
 }
-const rowWatch = new ResizeObserver((entries) => { for (const e of entries) rowFocusStop(e.target); });
+const rowWatch = new ResizeObserver((entries) => {
+  // (the applicants' list needs no focus stop of its own: each applicant is one)
+  for (const e of entries) (e.target.classList.contains("ec-supply") ? rowFocusStop : rowEnds)(e.target);
+});
 
-/** Each end of your screen's row with more tiles beyond it fades out (more-left, more-right:
- *  the fourth trial saw the cut-off tile at the edge as no sign of more to the right). */
+/** Each end of your screen's row with more tiles beyond it (more-left, more-right) shows its
+ *  cue (the fourth trial saw the cut-off tile at the edge as no sign of more to the right). */
 function rowEnds(row) {
-  row.classList.toggle("more-left", row.scrollLeft > 2);
-  row.classList.toggle("more-right", row.scrollLeft + row.clientWidth < row.scrollWidth - 2);
+  const ends = {left: row.scrollLeft > 2, right: row.scrollLeft + row.clientWidth < row.scrollWidth - 2};
+  row.classList.toggle("more-left", ends.left);
+  row.classList.toggle("more-right", ends.right);
+  for (const cue of row.parentElement.querySelectorAll(":scope > .ec-more")) {
+    const side = cue.classList.contains("left") ? "left" : "right";
+    if (ends[side]) placeCue(row, cue, side === "left" ? -1 : 1);
+    else cue.hidden = true;
+  }
+}
+
+/** A cue at an end of your screen's row or of the applicants to hire (a phone's, which scroll
+ *  sideways): "‹ 2 more" / "› 2 more" over the pieces at that end not wholly in view, so that
+ *  none shows cut in half
+ *  (the fresh review: the fourth tile's "Ju…" at the edge read as a clipped word, not as more
+ *  to scroll to); a tap scrolls the row that way. `dir`: -1 the left end, 1 the right. */
+function moreCue(row, dir) {
+  const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return el("span", {class: `ec-more ${dir < 0 ? "left" : "right"}`, "aria-hidden": "true", hidden: true,
+    onclick: (e) => {
+      e.stopPropagation();
+      row.scrollBy({left: dir * Math.max(CUE_MIN, row.clientWidth - 2 * CUE_MIN), behavior: reduce ? "auto" : "smooth"});
+    }},
+  el("b", {class: "ec-more-arrow"}, dir < 0 ? "\u2039" : "\u203A"), el("span", {class: "ec-more-n"}));
+}
+/** A cue's least width: a finger's (its words, "3 more", take two lines in it; the row's
+ *  scroll-padding, 4rem, keeps a tile brought into view clear of it). */
+const CUE_MIN = 44;
+
+/** Lay the cue at the `dir` end of `row` over every item there (tile, applicant, discard pile)
+ *  not wholly in view, and as many more as it takes to be CUE_MIN wide; it counts the monsters
+ *  under it and beyond. */
+function placeCue(row, cue, dir) {
+  const box = row.getBoundingClientRect();
+  const items = [...row.children].map((n) => ({n, r: n.getBoundingClientRect()}));
+  if (dir < 0) items.reverse();
+  // (mirrored for the left end: x grows inwards from the edge)
+  const edge = dir > 0 ? box.right : -box.left;
+  const near = (r) => (dir > 0 ? r.left : -r.right) - 3;   // the item's side toward the middle
+  const far = (r) => (dir > 0 ? r.right : -r.left);       // ... and toward the edge
+  let k = items.findIndex(({r}) => far(r) > edge + 0.5);
+  if (k < 0) { cue.hidden = true; return; }
+  while (k > 0 && edge - near(items[k].r) < CUE_MIN) k--;
+  const from = Math.max(near(items[k].r), edge - box.width / 2);
+  const piece = (n) => n.matches(".ec-tile, .ec-hcell");
+  const n = items.slice(k).filter(({n}) => piece(n)).length;
+  const panel = row.parentElement.getBoundingClientRect();
+  const tiles = items.filter(({n}) => piece(n)).map(({r}) => r);
+  if (!tiles.length) tiles.push(box);
+  // (and over a picked or pickable tile's outline above and below it)
+  const top = Math.min(...tiles.map((r) => r.top)) - 6, bottom = Math.max(...tiles.map((r) => r.bottom)) + 6;
+  const [left, right] = dir > 0 ? [from, edge] : [-edge, -from];
+  cue.querySelector(".ec-more-n").textContent = n ? `${n} more` : "more";
+  Object.assign(cue.style, {left: `${left - panel.left - row.parentElement.clientLeft}px`, width: `${right - left}px`,
+    top: `${top - panel.top - row.parentElement.clientTop}px`, height: `${bottom - top}px`});
+  cue.hidden = false;
 }
 
 /** Review item 2: while some tiles behind your screen are a choice (to put into play, discard,
- *  reveal…), and on your Day turn even when none is, the others are drawn faded, and their
- *  card (hover, focus, a click or a tap) says why: `tile id -> words`. Of identical tiles
- *  (same monster, both revealed or both not) the engine offers one, the lowest id
- *  (engines/evil_corp/effects.py `_dedupe`: one choice, not two), so a twin names the
- *  highlighted one; a tile that cannot be put into play says what it lacks (the gold its spawn
- *  ability costs, the other monsters it needs behind the screen, a free cell that may take
- *  it). */
+ *  reveal…), and on your Day turn even when none is, the others are drawn faded: `tile id ->
+ *  {why, short}`, why in words on its card (hover, focus, a click or a tap), short on the tile
+ *  itself (the fresh review's worst problem 3: a faded tile with its reason a hover away read
+ *  as a bug). Of identical tiles (same monster, both revealed or both not) the engine offers
+ *  one, the lowest id (engines/evil_corp/effects.py `_dedupe`: one choice, not two), so a twin
+ *  names the highlighted one; a tile that cannot be put into play says what it lacks, as the
+ *  engine's `can_place` checks it (engines/evil_corp/day.py): the gold its spawn ability costs,
+ *  the other monsters it needs behind the screen, a free cell on your half that may take it. */
 function notChosenWhy(game, s, shownIds) {
   const out = new Map();
   const acted = (t) => actionsWhere((a) => ["discard", "remove", "reveal", "play"].includes(a.type) && a.tile === t.id);
@@ -1401,25 +1634,52 @@ function notChosenWhy(game, s, shownIds) {
     const c = typeOf(game, t);
     const twin = s.supply.find((u) => offered.has(u.id) && u.type === t.type && shownIds.has(u.id) === shownIds.has(t.id));
     if (twin) {
-      out.set(t.id, `Same monster as the highlighted ${c.name}: ${playing ? "put that one into play" : "choose that one"} (identical tiles are one choice).`);
-      continue;
-    }
-    if (!playing) {
-      out.set(t.id, "Not one of the choices now.");
-      continue;
-    }
-    const req = (c.abilities || {}).requires || {};
-    const sd = game.sides[s.side];
-    const funds = sd.gold + sd.magic;
-    if (req.gold && funds < req.gold) {
-      out.set(t.id, `Cannot be put into play now: it costs ${req.gold} gold when put into play, and your side has ${funds}.`);
-    } else if (req.supply && s.supply.length - 1 < req.supply) {
-      out.set(t.id, `Cannot be put into play now: it needs ${plural(req.supply, "other monster", "other monsters")} behind your screen.`);
+      out.set(t.id, {short: `play the other ${c.name}`, twin: true, why: `Same monster as the highlighted ${c.name}: ` +
+        `${playing ? "put that one into play" : "choose that one"} (identical tiles are one choice).`});
+    } else if (!playing) {
+      out.set(t.id, {short: "not a choice", why: "Not one of the choices now."});
     } else {
-      out.set(t.id, "Cannot be put into play now: no free cell on your half of a board may take it.");
+      out.set(t.id, cannotPlay(game, s, c));
     }
   }
   return out;
+}
+
+/** Why the monster `c` behind your screen cannot be put into play now, {why, short} (the
+ *  engine's `can_place`, engines/evil_corp/day.py: its spawn ability's gold, counting magic
+ *  coins, "used in the same way as gold coins"; the other monsters it needs behind the screen;
+ *  a free cell on your half of a board you may use, the demon portal for blue monsters only,
+ *  no fortress for a monster whose passive ability forbids it). */
+function cannotPlay(game, s, c) {
+  const req = (c.abilities || {}).requires || {};
+  const sd = game.sides[s.side];
+  const funds = sd.gold + sd.magic;
+  const others = s.supply.length - 1;
+  if (req.gold && funds < req.gold) {
+    return {short: `${req.gold - funds} gold short`,
+            why: `Cannot be put into play now: it costs ${req.gold} gold when put into play, and your side has ${funds}.`};
+  }
+  if (req.supply && others < req.supply) {
+    return {short: `${plural(req.supply - others, "tile", "tiles")} short`,
+            why: `Cannot be put into play now: it needs ${plural(req.supply, "other monster", "other monsters")} behind your screen.`};
+  }
+  const free = freeCells(game, s.side, s.seat);
+  if (!free.length) {
+    return {short: "no free cell", why: "Cannot be put into play now: every cell on your half of the boards you may use is taken."};
+  }
+  const noFortress = ((c.abilities || {}).passive || []).some((p) => p.kind === "no_fortress");
+  const kinds = new Set(free.map((x) => x.kind));
+  const bars = [kinds.has("portal") && c.colour !== "blue" ? "the demon portal takes only blue monsters" : null,
+                kinds.has("fortress") && noFortress ? "this monster may not go into a fortress" : null].filter(Boolean);
+  return {short: "no cell fits", why: "Cannot be put into play now: no free cell on your half of a board may take it" +
+    (bars.length ? ` (${bars.join("; ")}).` : ".")};
+}
+
+/** The free cells on side `side`'s half of the boards seat `seat` may use. */
+function freeCells(game, side, seat) {
+  return (game.boards || []).filter((b) => (b.available_to || []).includes(seat))
+    .flatMap((b) => (b.halves || []).filter((h) => h.side === side))
+    .flatMap((h) => (h.cells || []).filter((c) => !c.tile));
 }
 
 function othersNode(game, list) {

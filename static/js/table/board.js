@@ -5,6 +5,7 @@
 // player's prompt arrives the place where they decide is brought into view.
 
 import {motion} from "../motion.js";
+import {callHook as rendererHook, placesOnBoard, rendererWords, scoreIconOf} from "../renderer-hooks.js";
 import {act, busy, isLegal, label, legalActions} from "./actions.js";
 import {logWords} from "./log.js";
 import {canon, cfg, dom, FALLBACK_RENDERER, S, seatColor, seatName, seatShape, you} from "./state.js";
@@ -73,27 +74,19 @@ export async function loadRenderer(claimed) {
   renderer = mod;
   S.words = labelText;  // labels of actions name places in the renderer's words
   // The header names a round as the rulebook does (Covil plays four Days): one word
-  // everywhere on the table, not "Round 1" above a panel that says "Day 1 of 4".
-  S.roundWord = typeof mod.roundWord === "string" ? mod.roundWord : "Round";
-  // ... and its score (Covil's "Victory points"): the phone's line of scores says it (seats.js)
-  S.scoreWord = typeof mod.scoreWord === "string" ? mod.scoreWord : "Score";
+  // everywhere on the table, not "Round 1" above a panel that says "Day 1 of 4"; and its
+  // score (Covil's "Victory points"): the phone's line of scores says it (seats.js).
+  ({roundWord: S.roundWord, scoreWord: S.scoreWord} = rendererWords(mod));
 }
 
 export function hasRenderer() {
   return renderer !== null;
 }
 
-/** The renderer's optional hook `name(...args)` (docs/renderer-contract.md): its answer, or
- *  undefined when the renderer has none, there is no view yet, or it throws (logged as
- *  "table: <name> failed"; the table works on without it). */
+/** The renderer's optional hook `name(...args)` (renderer-hooks.js): undefined also before
+ *  the first view. */
 function callHook(name, ...args) {
-  if (!renderer || typeof renderer[name] !== "function" || !S.view) return undefined;
-  try {
-    return renderer[name](...args);
-  } catch (e) {
-    console.error(`table: ${name} failed`, e);
-    return undefined;
-  }
+  return S.view ? rendererHook(renderer, "table", name, ...args) : undefined;
 }
 
 /** The seat's player board for its seat panel, drawn by the renderer's optional
@@ -110,11 +103,18 @@ export function seatScore(seat) {
   return callHook("seatScore", seat, S.view) || null;
 }
 
+/** The game's words for how a finished match ended, for its Final result (the renderer's
+ *  optional `resultReason(view)`: Evil Corp.'s "Ana reached the 2 victory tokens needed to
+ *  win."), or null. */
+export function resultReason() {
+  const r = callHook("resultReason", S.view);
+  return typeof r === "string" && r.trim() ? r : null;
+}
+
 /** The game's picture of its score (a victory point, a victory token), drawn by the
  *  renderer's optional `scoreIcon()`: a node, or null (the words `scoreWord` then say it). */
 export function scoreIcon() {
-  const node = callHook("scoreIcon");
-  return node instanceof Node ? node : null;
+  return S.view ? scoreIconOf(renderer, "table") : null;
 }
 
 /** The log's words for `text` (a stored log line), by the renderer's optional
@@ -144,7 +144,7 @@ export function boardPromptText() {
  *  (`logPlaces`, `hintPlaces`), kept to those drawn on the board now; [] without the hook,
  *  without a view, or when it fails. */
 function boardPlaces(hook, ...args) {
-  return [...(callHook(hook, ...args) || [])].filter((n) => n && dom.board.contains(n));
+  return S.view ? placesOnBoard(dom.board, renderer, "table", hook, ...args) : [];
 }
 
 /** The board's elements that the log line `text` names (the renderer's optional
@@ -160,14 +160,21 @@ export function hintPlaces(action) {
   return boardPlaces("hintPlaces", S.view, action);
 }
 
-/** Draw the current view on the board. */
-export function runRenderer() {
+/** Where the board's pieces are now (motion.snapshot): taken by the table before it changes
+ *  anything for a new view, so measuring them forces no layout of the half-drawn page. */
+export function boardSnapshot() {
+  return motion.snapshot(dom.board);
+}
+
+/** Draw the current view on the board; what moved slides from `before` (a boardSnapshot(),
+ *  else taken now). */
+export function runRenderer(before = null) {
   claims.claimed = new Set();
   claims.forced = new Set();
   claims.secondary = new Set();
   if (!renderer || !S.view) return;
   const focus = focusedKey(dom.board, "[data-action], [data-pick]");
-  const before = motion.snapshot(dom.board);
+  before = before || boardSnapshot();
   try {
     renderer.update(S.view);
     restoreFocus(dom.board, focus);
@@ -233,9 +240,21 @@ function lastMoveBox() {
   return r.height ? r : null;
 }
 
-/** The height the status bar and the last-move line under it (phones) take at the top of the
- *  window once the page has scrolled (both stick there). */
+/** The phone's sticky block (table.html #table-top: the scores, the status bar, the last
+ *  move): its box, or null where it is no box (desktops: the status bar alone sticks). */
+function topBlock() {
+  const box = dom.tableTop;
+  if (!box) return null;
+  const r = box.getBoundingClientRect();
+  return r.height ? r : null;
+}
+
+/** The height the status bar and the last-move line under it (phones: the whole sticky block
+ *  they are part of, the scores too) take at the top of the window once the page has scrolled
+ *  (they stick there). */
 function topCover() {
+  const block = topBlock();
+  if (block) return block.height;
   const lm = lastMoveBox();
   return dom.promptBar.getBoundingClientRect().height + (lm ? lm.height : 0);
 }
@@ -248,6 +267,8 @@ export function visibleBand() {
   let top = bar.height && bar.bottom > 0 ? Math.min(bar.bottom, window.innerHeight) : 0;
   const lm = lastMoveBox();
   if (lm && lm.bottom > top) top = Math.min(lm.bottom, window.innerHeight);
+  const block = topBlock();
+  if (block && block.bottom > top) top = Math.min(block.bottom, window.innerHeight);
   return [top, window.innerHeight - bottomCover()];
 }
 
@@ -267,7 +288,7 @@ export function roomBelowBar() {
 /** The page's scroll at which the status bar reaches the top of the window and sticks there:
  *  where it is now when it is not stuck, else the bottom of the table's header above it. */
 function barStickY() {
-  const r = dom.promptBar.getBoundingClientRect();
+  const r = topBlock() || dom.promptBar.getBoundingClientRect();
   if (r.top > 0.5 || window.scrollY === 0) return Math.max(0, r.top + window.scrollY);
   const header = document.getElementById("table-header");
   return header ? Math.max(0, header.getBoundingClientRect().bottom + window.scrollY) : 0;

@@ -14,9 +14,11 @@ export function renderHeader() {
   dom.status.textContent = status;
   dom.status.dataset.status = status;
 
+  // A finished match says it is over once, in its Final result (and the status badge): not
+  // also "Over" here and "Match over" beside it (the first-time review, "Worst problems" 8).
   const bits = [];
   if (h.round !== null && h.round !== undefined) bits.push(`${S.roundWord} ${h.round}`);
-  if (h.phase) bits.push(humanize(h.phase));
+  if (h.phase && !v.result) bits.push(humanize(h.phase));
   dom.roundPhase.textContent = bits.join(" · ");
   dom.roundPhase.title = dom.roundPhase.textContent;
 
@@ -26,7 +28,8 @@ export function renderHeader() {
   dom.turn.classList.toggle("your-turn", myTurn);
   const words = el("span", {class: "turn-text"});
   if (v.result) {
-    words.append("Match over");
+    // (for a screen reader: this line is the one announced when the match ends)
+    words.append(el("span", {class: "sr-only"}, "The match is over."));
   } else if (myTurn) {
     dom.turn.append(el("strong", {class: "your-turn-flag"}, "Your turn"));
     const others = waiting.filter((s) => s !== me);
@@ -53,13 +56,20 @@ export function renderHeader() {
 function fitPace() {
   const pace = document.getElementById("pace-summary");
   if (!pace) return;
+  const meta = pace.parentElement;
+  // (the same words at the same width fit the same way: measured again only when they change,
+  // not at every view, as each measure forces a layout)
+  const header = meta.parentElement;
+  const key = `${PHONE.matches}|${innerWidth}|${dom.spectators.hidden}|${header.textContent}`;
+  if (key === fitted) return;
+  fitted = key;
   pace.classList.remove("squeezed");
   if (PHONE.matches) return;
-  const meta = pace.parentElement;
   const tall = meta.getBoundingClientRect().height;
   pace.classList.add("squeezed");
   if (meta.getBoundingClientRect().height > tall - 2) pace.classList.remove("squeezed");  // no line saved
 }
+let fitted = null;
 window.addEventListener("resize", fitPace);
 
 /** "Ana", "Ana and Bo", "Ana, Bo and Cy" as seat chips. */
@@ -129,24 +139,25 @@ function chime() {
 // with "…"; the fourth new-user trial read six stacked lines, "Your turn / · also waiting for /
 // Morgana, / Hard bot 3 and / Hard bot 4"). A tap on it shows its whole words under the header,
 // over the page; another tap, or a tap elsewhere, hides them.
-// The line of scores under the header's row (seats.js) shows its whole words the same way:
+// The line of scores at the top of the sticky block (seats.js) shows its whole words the same
+// way, under the block (#scores-full), which stays in the window while the header scrolls away:
 // "Victory points: Morgana 17 (others see 15), Easy bot 2 15 + 2 hidden relics".
-const turnFull = document.getElementById("turn-full");
-if (turnFull) {
-  const sources = {turn: () => dom.turn.textContent.trim(), scores: () => (dom.phoneScores ? dom.phoneScores.title : "")};
-  const show = (from) => {
+/** On a tap of `source`, `box` (hidden) shows `words()` (once more: hides them); a tap
+ *  elsewhere hides them. */
+function wholeWordsOnTap(source, box, words) {
+  if (!source || !box) return;
+  source.addEventListener("click", () => {
     if (!PHONE.matches) return;
-    const again = !turnFull.hidden && turnFull.dataset.from === from;
-    turnFull.dataset.from = from;
-    turnFull.textContent = sources[from]();
-    turnFull.hidden = again || !turnFull.textContent;
-  };
-  dom.turn.addEventListener("click", () => show("turn"));
-  if (dom.phoneScores) dom.phoneScores.addEventListener("click", () => show("scores"));
-  closeOnPressOutside(() => !turnFull.hidden,
-    (t) => dom.turn.contains(t) || (!!dom.phoneScores && dom.phoneScores.contains(t)),
-    () => { turnFull.hidden = true; });
+    const again = !box.hidden;
+    box.textContent = words();
+    box.hidden = again || !box.textContent;
+  });
+  closeOnPressOutside(() => !box.hidden, (t) => source.contains(t), () => { box.hidden = true; });
 }
+const turnFull = document.getElementById("turn-full");
+if (turnFull) turnFull.dataset.from = "turn";
+wholeWordsOnTap(dom.turn, turnFull, () => dom.turn.textContent.trim());
+wholeWordsOnTap(dom.phoneScores, dom.scoresFull, () => (dom.phoneScores ? dom.phoneScores.title : ""));
 
 // ----- phones: Links, Resign, Sound and Keys behind "More" --------------------------------------
 

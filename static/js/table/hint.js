@@ -9,7 +9,7 @@
 import {actionNodes, el} from "../dom.js";
 import {act, busy, isLegal, label, uuid} from "./actions.js";
 import {hintPlaces, revealBelowBar, roomBelowBar, visibleBand} from "./board.js";
-import {fitPrompt} from "./prompt.js";
+import {fitPrompt, showInMenu} from "./prompt.js";
 import {dom, promptKey, S, turnOf} from "./state.js";
 import {clearCode, toast} from "./toasts.js";
 import {isOpen, send} from "./wire.js";
@@ -18,6 +18,8 @@ import {isOpen, send} from "./wire.js";
  *  (a socket that dropped meanwhile gets no answer). */
 const ANSWER_TIMEOUT_MS = 30_000;
 const HIT = "hint-hit";
+const ANCHOR = "hint-anchor";  // a static place made the anchor of its "Suggested" tag
+const SVGNS = "http://www.w3.org/2000/svg";
 
 let asked = null;  // {ref, version, timer} while the hint is thought over
 let shown = null;  // {version, action, reason}: the suggestion on screen
@@ -241,11 +243,15 @@ function showPlaces(nodes) {
  *  was a sliver (new-user recheck). The page itself scrolls by bringIntoView. */
 function revealSideways(node) {
   for (let box = node.parentElement; box && box !== dom.board; box = box.parentElement) {
-    if (box.scrollWidth <= box.clientWidth + 1 || !/(auto|scroll)/.test(getComputedStyle(box).overflowX)) continue;
+    if (box.scrollWidth <= box.clientWidth + 1) continue;
+    const cs = getComputedStyle(box);
+    if (!/(auto|scroll)/.test(cs.overflowX)) continue;
     const b = box.getBoundingClientRect(), r = node.getBoundingClientRect();
+    // (clear of what the box keeps its ends for: its scroll-padding, Evil Corp.'s "2 more" cues)
+    const padL = parseFloat(cs.scrollPaddingLeft) || 0, padR = parseFloat(cs.scrollPaddingRight) || 0;
     let dx = 0;
-    if (r.left < b.left) dx = r.left - b.left - 8;
-    else if (r.right > b.right) dx = r.right - b.right + 8;
+    if (r.left < b.left + padL) dx = r.left - b.left - Math.max(8, padL);
+    else if (r.right > b.right - padR) dx = r.right - b.right + Math.max(8, padR);
     if (dx) box.scrollLeft += dx;
   }
 }
@@ -262,12 +268,57 @@ export function hintRefused(msg) {
   return true;
 }
 
+/** A "Suggested" tag under the SVG piece `node`, drawn last in its drawing (over the other
+ *  pieces), as large on screen as the HTML places' tags (13 px), whatever the drawing's scale. */
+function drawTag(node) {
+  const svg = node.ownerSVGElement;
+  if (!svg || typeof node.getBBox !== "function") return;
+  let box, m, scr;
+  try {
+    box = node.getBBox();
+    m = svg.getScreenCTM().inverse().multiply(node.getScreenCTM());
+    scr = svg.getScreenCTM();
+  } catch {
+    return;  // (not drawn: no box)
+  }
+  if (!box.width && !box.height) return;
+  const at = (x, y) => new DOMPoint(x, y).matrixTransform(m);
+  const a = at(box.x, box.y), b = at(box.x + box.width, box.y + box.height);
+  const unit = 1 / (Math.hypot(scr.a, scr.b) || 1);  // one screen px in the drawing's units
+  const size = 13 * unit, h = 17 * unit, w = 76 * unit;
+  const cx = (a.x + b.x) / 2, bottom = Math.max(a.y, b.y);
+  // (one word where two lit pieces lie close, a troop and its zone: two tags overlapped)
+  const drawn = [...svg.querySelectorAll(":scope > .hint-tag > rect")].map((r) => r.getBBox());
+  if (drawn.some((r) => Math.abs(r.x + r.width / 2 - cx) < w && Math.abs(r.y + r.height / 2 - bottom) < h)) return;
+  const g = document.createElementNS(SVGNS, "g");
+  g.setAttribute("class", "hint-tag");
+  g.setAttribute("aria-hidden", "true");
+  const rect = document.createElementNS(SVGNS, "rect");
+  for (const [k, v] of Object.entries({x: cx - w / 2, y: bottom - h / 2, width: w, height: h, rx: 6 * unit,
+    "stroke-width": 1.5 * unit})) rect.setAttribute(k, String(v));
+  const text = document.createElementNS(SVGNS, "text");
+  for (const [k, v] of Object.entries({x: cx, y: bottom, "text-anchor": "middle", "dominant-baseline": "central",
+    "font-size": size})) text.setAttribute(k, String(v));
+  text.textContent = "Suggested";
+  g.append(rect, text);
+  svg.append(g);
+}
+
 /** Highlight (class hint-hit) the board's places the suggestion touches and its button in the
  *  prompt bar, if it has one there; again after every redraw of the board. */
 function light() {
-  for (const n of lit) n.classList.remove(HIT);
+  for (const n of lit) n.classList.remove(HIT, ANCHOR);
+  for (const t of dom.board.querySelectorAll(".hint-tag")) t.remove();
   lit = shown ? [...hintPlaces(shown.action), ...actionNodes(dom.promptActions, shown.action)] : [];
   for (const n of lit) n.classList.add(HIT);
+  // each lit place on the board says "Suggested" (lair.css "Marks": the blue alone was also the
+  // picked tile's colour, and colour alone is no cue): an HTML place in its ::after tag, which
+  // the place anchors; an SVG piece in a tag drawn in its drawing
+  for (const n of lit) {
+    if (!dom.board.contains(n)) continue;
+    if (n instanceof SVGElement) drawTag(n);
+    else if (getComputedStyle(n).position === "static") n.classList.add(ANCHOR);
+  }
   dom.board.dataset.hintPlaces = String(lit.filter((n) => dom.board.contains(n)).length);
   // A suggested choice in the bar's closed menu ("N more" on a phone) lit nothing in sight
   // (new-user trial 4): its toggle is ringed and says it holds the suggestion (lair.css), and
@@ -288,10 +339,8 @@ dom.promptActions.addEventListener("toggle", (ev) => {
   const d = ev.target;
   if (!shown || !(d instanceof HTMLDetailsElement) || !d.open) return;
   requestAnimationFrame(() => {
-    const body = d.querySelector(".action-menu-body"), n = body && body.querySelector(`.${HIT}`);
-    if (!n || body.scrollHeight <= body.clientHeight) return;
-    const b = body.getBoundingClientRect(), r = n.getBoundingClientRect();
-    body.scrollTop += Math.round((r.top + r.bottom) / 2 - (b.top + b.bottom) / 2);
+    const n = d.querySelector(`.action-menu-body .${HIT}`);
+    if (n) showInMenu(n);
   });
 }, true);
 
@@ -299,8 +348,11 @@ dom.promptActions.addEventListener("toggle", (ev) => {
 // prompt bar its buttons: the highlight goes on the new drawing. Only added or removed nodes count, so light()'s own
 // class changes do not wake this up again.
 let queued = false;
-const relight = new MutationObserver(() => {
+const ownTag = (n) => n.nodeType === 1 && n.classList.contains("hint-tag");
+const relight = new MutationObserver((records) => {
   if (!shown || queued) return;
+  // (the tags light() draws in the board's drawings are no redraw)
+  if (records.every((r) => [...r.addedNodes, ...r.removedNodes].every(ownTag))) return;
   queued = true;
   queueMicrotask(() => {
     queued = false;

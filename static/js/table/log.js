@@ -7,6 +7,7 @@
 //       jump: a replay's lines, each a way to its move (focusable by Tab)}
 
 import {el} from "../dom.js";
+import {callHook} from "../renderer-hooks.js";
 import {canon} from "./seat-style.js";
 
 /** The log's words for the stored line `text`: `renderer`'s optional `logText(text, view)`
@@ -14,13 +15,7 @@ import {canon} from "./seat-style.js";
  *  itself without one, without a view, or when it fails. The live table (board.js) and the
  *  replay both word their lines with it. */
 export function logWords(renderer, text, view) {
-  if (!renderer || typeof renderer.logText !== "function" || !view) return text;
-  try {
-    return renderer.logText(text, view) || text;
-  } catch (e) {
-    console.error("log: wording failed", e);
-    return text;
-  }
+  return (view && callHook(renderer, "log", "logText", text, view)) || text;
 }
 
 /** One <li> for log event `e` (a string or {text, to?, others?, step?}); `fresh` marks it
@@ -121,6 +116,18 @@ export function drawLog(box, log, ctx) {
   for (let i = count; i < entries.length; i++) box.append(logEntry(entries[i], ctx, fresh));
   box._lairLog = {count: entries.length, last: entries.length ? canon(entries[entries.length - 1]) : null};
   if (atBottom) box.scrollTop = box.scrollHeight;
+  fadeTop(box);
+}
+
+/** A log box scrolled down from its first line fades out at its top edge, where its first
+ *  visible line is mostly cut in the middle: it reads as "more above" (review 7, problem 10).
+ *  Follows the box's scrolling from the first call on. */
+export function fadeTop(box) {
+  if (!box._lairFade) {
+    box._lairFade = true;
+    box.addEventListener("scroll", () => box.classList.toggle("more-above", box.scrollTop > 1), {passive: true});
+  }
+  box.classList.toggle("more-above", box.scrollTop > 1);
 }
 
 /** Whether the log `box` shows its newest line (the reader has not scrolled up from it); from

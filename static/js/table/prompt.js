@@ -126,10 +126,25 @@ function place() {
 }
 
 /** Whether the bar's content is taller than the bar (which then scrolls inside), or its row of
- *  buttons wider than the bar (a phone keeps them to one row: lair.css). */
+ *  buttons wider than the bar (a phone keeps them to one row: lair.css), or, on a phone with a
+ *  suggestion shown, its buttons (Play it, Dismiss, Why?) on a row apart from the bar's: two
+ *  rows of buttons and the suggestion's words took 197 px, a quarter of a 375×812 screen, and
+ *  with the header, the scores and the last move over a third of it (the screenshot review,
+ *  Drops of Evil's Placement): the bar's buttons then wait in its "N more" menu, one tap away,
+ *  and come back when the suggestion goes. */
 function overflows() {
   const row = dom.promptActions;
-  return dom.promptBar.scrollHeight > dom.promptBar.clientHeight + 1 || row.scrollWidth > row.clientWidth + 1;
+  return dom.promptBar.scrollHeight > dom.promptBar.clientHeight + 1 || row.scrollWidth > row.clientWidth + 1 ||
+    (PHONE.matches && hintRowApart());
+}
+
+/** A phone's suggestion buttons and the bar's row of buttons on two rows. */
+function hintRowApart() {
+  const hint = dom.promptBar.querySelector("#hint-answer:not([hidden]) .hint-buttons > .btn");
+  const row = dom.promptActions;
+  if (!hint || !row.children.length) return false;
+  const a = hint.getBoundingClientRect(), b = row.getBoundingClientRect();
+  return a.height > 0 && b.height > 0 && Math.abs(a.top - b.top) > 4;
 }
 
 // "Suggest a move" (hint.js draws it in its box in the bar): after the bar's buttons, in their
@@ -148,9 +163,17 @@ function askShown() {
 /** A cue that the bar scrolls (an open menu longer than the bar): a fade and "more below" at
  *  its bottom edge while there is more below (.bar-cue, lair.css). */
 function cue() {
-  const bar = dom.promptBar;
-  bar.classList.toggle("scrolls-down", bar.scrollTop + bar.clientHeight < bar.scrollHeight - 2);
+  // Measured once per frame, when the frame lays the page out anyway: measured at once, after
+  // every view's redraw, it forced a second layout of the whole table per view.
+  if (cueQueued) return;
+  cueQueued = true;
+  requestAnimationFrame(() => {
+    cueQueued = false;
+    const bar = dom.promptBar;
+    bar.classList.toggle("scrolls-down", bar.scrollTop + bar.clientHeight < bar.scrollHeight - 2);
+  });
 }
+let cueQueued = false;
 dom.promptBar.append(el("div", {class: "bar-cue", "aria-hidden": "true"}, el("span", {}, "▾ more below")));
 dom.promptBar.addEventListener("scroll", cue, {passive: true});
 // A window of another height gives the bar another quarter: lay it out again (once a frame).
@@ -175,20 +198,18 @@ function promptWords(v) {
 }
 
 // The bar's height, for scrolling that keeps clear of it (CSS scroll-padding-top) and for the
-// renderers that keep a place in view below it; and the phone's last-move line's, which sticks
-// under the bar (0 where it is not shown: desktops, a match with no log yet).
-new ResizeObserver(() => {
-  const h = dom.promptBar.getBoundingClientRect().height;
-  document.documentElement.style.setProperty("--prompt-bar-h", `${Math.ceil(h)}px`);
-  const m = dom.lastMoveBox ? dom.lastMoveBox.getBoundingClientRect().height : 0;
-  document.documentElement.style.setProperty("--last-move-h", `${Math.ceil(m)}px`);
-}).observe(dom.promptBar);
-if (dom.lastMoveBox) {
-  new ResizeObserver(() => {
-    const m = dom.lastMoveBox.getBoundingClientRect().height;
-    document.documentElement.style.setProperty("--last-move-h", `${Math.ceil(m)}px`);
-  }).observe(dom.lastMoveBox);
-}
+// renderers that keep a place in view below it; the phone's last-move line's (0 where it is not
+// shown: desktops, a match with no log yet); and the phone's sticky block's, which holds the
+// scores, the bar and the last move (0 on desktops, where it is no box: lair.css).
+const heights = () => {
+  const px = (node) => (node ? Math.ceil(node.getBoundingClientRect().height) : 0);
+  const root = document.documentElement.style;
+  root.setProperty("--prompt-bar-h", `${px(dom.promptBar)}px`);
+  root.setProperty("--last-move-h", `${px(dom.lastMoveBox)}px`);
+  root.setProperty("--table-top-h", `${px(dom.tableTop)}px`);
+};
+const sizes = new ResizeObserver(heights);
+for (const node of [dom.promptBar, dom.lastMoveBox, dom.tableTop]) if (node) sizes.observe(node);
 
 /** The bar's buttons: up to BAR_MAX of them (and BAR_CHARS of labels) in the bar; beyond that,
  *  the kinds of action with several choices go into the menu (grouped by kind) and the one-off
@@ -325,8 +346,12 @@ export function closeMenu(details = openMenu(), refocus = false) {
 }
 
 /** The sheet's top: the bar's bottom edge where it is now (CSS --menu-top); its height at most
- *  what the bar leaves of a quarter of the window (CSS --menu-room). */
-function placeSheet() {
+ *  what the bar leaves of a quarter of the window (CSS --menu-room). When its choices do not all
+ *  fit, it starts on a choice's top and ends on a whole choice's bottom, the "more below" cue's
+ *  strip under it (first-time review: the first choice cut to a sliver at the sheet's top, as if
+ *  under the prompt): from the choice in view at its top, or the one that shows `want` whole
+ *  (showInMenu). */
+function placeSheet(want = null) {
   const r = dom.promptBar.getBoundingClientRect();
   const top = Math.max(0, Math.floor(r.bottom));
   const room = Math.max(SHEET_MIN, Math.floor(window.innerHeight / 4 - (top - Math.max(0, r.top))));
@@ -335,26 +360,57 @@ function placeSheet() {
   const details = openMenu();
   const body = details && details.querySelector(".action-menu-body");
   if (!body) return;
-  body.style.maxHeight = `${wholeChoices(body, room)}px`;
+  body.style.maxHeight = `${wholeChoices(body, room, want)}px`;
   sheetCue(body);
 }
 
-/** The height of the sheet `body` within `room`: all of it when it fits, else down to the
- *  bottom of the last choice that shows whole (from the top of its list), the strip of the
+/** The height of the sheet `body` within `room`: all of it when it fits; else it scrolls to
+ *  start on a choice (the one at its top now, or an earlier one that shows `want` whole) and
+ *  ends on the bottom of the last choice that shows whole from there, with the strip of the
  *  "more below" cue under it. */
-function wholeChoices(body, room) {
+function wholeChoices(body, room, want = null) {
   const style = getComputedStyle(body);
-  const edge = parseFloat(style.borderBottomWidth) || 0;
-  if (body.scrollHeight + (parseFloat(style.borderTopWidth) || 0) + edge <= room) return room;
-  const top = body.getBoundingClientRect().top - body.scrollTop;
-  let best = 0;
-  for (const b of body.querySelectorAll("button")) {
-    const r = b.getBoundingClientRect();
-    if (!r.height) continue;
-    const bottom = Math.ceil(r.bottom - top);
-    if (bottom + CUE_H + edge <= room) best = Math.max(best, bottom);
+  const edge = (parseFloat(style.borderBottomWidth) || 0) + (parseFloat(style.borderTopWidth) || 0);
+  body.classList.remove("sheet-scrolls");
+  if (body.scrollHeight + edge <= room) {
+    body.scrollTop = 0;
+    return room;
   }
-  return best ? best + CUE_H + edge : room;
+  // (a blank strip at its end as tall as the cue's: the last choices scroll up to a whole view)
+  body.classList.add("sheet-scrolls");
+  const pad = parseFloat(style.paddingTop) || 0;
+  const origin = body.getBoundingClientRect().top + (parseFloat(style.borderTopWidth) || 0) - body.scrollTop;
+  const choices = [...body.querySelectorAll("button")].filter((b) => b.getClientRects().length)
+    .map((b) => { const q = b.getBoundingClientRect(); return {b, top: q.top - origin, bottom: Math.ceil(q.bottom - origin)}; });
+  if (!choices.length) return room;
+  const fits = (i, j) => choices[j].bottom - (i ? choices[i].top - pad : 0) + CUE_H + edge <= room;
+  let first = Math.max(0, choices.findIndex((c) => c.top - pad >= body.scrollTop - 1));
+  const w = want ? choices.findIndex((c) => c.b === want) : -1;
+  if (w >= 0 && (w < first || !fits(first, w))) {
+    first = w;
+    while (first > 0 && fits(first - 1, w)) first--;
+  }
+  let last = first;
+  while (last + 1 < choices.length && fits(first, last + 1)) last++;
+  const start = first ? choices[first].top - pad : 0;
+  body.scrollTop = start;
+  return choices[last].bottom - start + CUE_H + edge;
+}
+
+/** Bring the choice `node` of the open menu whole into its view (hint.js: the suggested choice,
+ *  on opening): a phone's sheet from a choice's top to a whole choice's bottom (placeSheet), a
+ *  desktop's menu scrolled to centre it. */
+export function showInMenu(node) {
+  const details = openMenu();
+  const body = details && details.querySelector(".action-menu-body");
+  if (!body || !body.contains(node)) return;
+  if (PHONE.matches) {
+    placeSheet(node);
+    return;
+  }
+  if (body.scrollHeight <= body.clientHeight) return;
+  const b = body.getBoundingClientRect(), r = node.getBoundingClientRect();
+  body.scrollTop += Math.round((r.top + r.bottom) / 2 - (b.top + b.bottom) / 2);
 }
 
 /** A desktop's open menu opens inside the bar: it gets what the rest of the bar leaves of the
@@ -377,7 +433,15 @@ const MENU_MIN = 80;
 
 /** The "more below" cue of the sheet `body` while it has more below its bottom edge. */
 function sheetCue(body) {
-  if (body) body.classList.toggle("scrolls-down", body.scrollTop + body.clientHeight < body.scrollHeight - 2);
+  if (!body) return;
+  // (a phone's scrolled sheet ends on a blank strip for its cue: more below is a choice below it;
+  // scrolled to its end with choices above, the strip says so)
+  const sheet = body.classList.contains("sheet-scrolls");
+  const down = body.scrollTop + body.clientHeight < body.scrollHeight - (sheet ? CUE_H + 10 : 2);
+  const up = sheet && !down && body.scrollTop > 2;
+  body.classList.toggle("scrolls-down", down || up);
+  const words = body.querySelector(".menu-cue > span");
+  if (words) words.textContent = up ? "\u25b4 more above" : "\u25be more below";
 }
 let sheetQueued = false;
 const followBar = () => {

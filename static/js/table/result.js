@@ -12,8 +12,10 @@ export function ordinal(n) {
 }
 
 /** The nodes of the result panel for view.result `r`: a title, the ranks (ties, resignations),
- *  the reason, the tiebreak and the breakdown table. */
-export function resultParts(r, ctx) {
+ *  the reason, the tiebreak and the breakdown table. The reason is the result's own (a
+ *  resignation), else `gameReason`: the game's words for how it ended (the renderer's
+ *  `resultReason(view)`, docs/renderer-contract.md), the one place the page says why. */
+export function resultParts(r, ctx, gameReason = null) {
   const scores = r.scores || {};
   const scoreOf = (s) => scores[s] ?? scores[String(s)];
   const gone = new Set(Array.isArray(r.resigned) ? r.resigned : []);
@@ -32,7 +34,8 @@ export function resultParts(r, ctx) {
     place += seats.length;
   }
   const parts = [el("h2", {id: "result-title"}, "Final result"), ranks];
-  if (r.reason) parts.push(el("p", {class: "result-reason"}, String(r.reason)));
+  const reason = r.reason || gameReason;
+  if (reason) parts.push(el("p", {class: "result-reason"}, String(reason)));
   if (r.tiebreak) {
     // Equal scores on different places: say who won the tie and by which rule (review item 10).
     const ties = brokenTies(r, scoreOf, ctx);

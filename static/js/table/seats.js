@@ -71,21 +71,116 @@ export function renderSeats() {
     // The game's player board (resources as pictures with counts), else the facts as words.
     const board = seatBoard(seat);
     const info = Object.keys(s).filter((k) => !SEAT_FIXED_KEYS.includes(k));
+    let details = null;
     if (board) {
       // each picture's words as a card on hover, focus or long-press (a touch screen shows no
       // native tooltip: review item 4)
       titlesToCards(board);
-      panel.append(board);
+      details = board;
     }
-    else if (info.length) panel.append(renderPairs(s, kvCtx(), {skip: SEAT_FIXED_KEYS, prev: prevSeat}));
+    else if (info.length) details = renderPairs(s, kvCtx(), {skip: SEAT_FIXED_KEYS, prev: prevSeat});
+    if (details) {
+      details.classList.add("seat-details");
+      details.id = `seat-details-${seat}`;
+      panel.append(foldButton(seat, details.id), details);
+    }
     return panel;
   });
   dom.seats.replaceChildren(...panels);
+  fitSeats();
   motion.play(dom.seats, before);
   renderPhoneScores(seats);
   voteShown = voteKey();
   tickClocks();
 }
+
+// ----- desktops: every seat's panel head in the window (review 7, problem 4) -------------------
+// Wide windows keep the seats' column in view while the page scrolls (sticky under the prompt
+// bar, lair.css), as tall as the window leaves it below the column's place at the top of the
+// page, so that it is whole both there and scrolled. When the panels are taller than that (3-4
+// seats at 1366x768), the column goes compact: each panel's head, score and whose turn it is stay,
+// and the player boards stay open while they fit: first the one last opened with its "Details"
+// button (at first yours, else the first seat the game waits for), then the others in seat
+// order; the rest fold behind their "Details". A board folded with its button stays folded.
+
+let preferSeat = null;     // the board opened last with its button (null: the default)
+const foldedByHand = new Set();  // boards folded with their button
+
+function foldButton(seat, controls) {
+  const b = el("button", {type: "button", class: "seat-fold", "aria-controls": controls,
+                          "aria-expanded": "true", title: `Show or hide ${seatName(seat)}'s player board`},
+    el("span", {class: "seat-fold-mark", "aria-hidden": "true"}, "▾"), " Details");
+  b.addEventListener("click", () => {
+    if (b.getAttribute("aria-expanded") === "true") {
+      foldedByHand.add(seat);
+      if (preferSeat === seat) preferSeat = null;
+    } else {
+      foldedByHand.delete(seat);
+      preferSeat = seat;
+    }
+    fitSeats();
+  });
+  return b;
+}
+
+function defaultOpenSeat() {
+  const {waiting, me} = turnOf();
+  if (me !== null) return me;
+  return waiting.length ? waiting[0] : null;
+}
+
+/** Lay the seats' column out for the window (see above); again on every redraw and resize. */
+export function fitSeats() {
+  const col = dom.seats;
+  if (!col) return;
+  const panels = [...col.querySelectorAll(":scope > .seat-panel")];
+  const setOpen = (p, on) => {
+    p.classList.toggle("folded", !on);
+    const b = p.querySelector(":scope > .seat-fold");
+    if (b) {
+      b.setAttribute("aria-expanded", on ? "true" : "false");
+      b.firstChild.textContent = on ? "▾" : "▸";
+    }
+  };
+  col.style.removeProperty("--seats-max");
+  col.classList.remove("compact");
+  for (const p of panels) setOpen(p, true);
+  if (getComputedStyle(col).position !== "sticky") return;
+  const body = col.parentElement.getBoundingClientRect();
+  const pad = parseFloat(getComputedStyle(col.parentElement).paddingTop) || 0;
+  const restTop = body.top + window.scrollY + pad;  // the column's top with the page at its top
+  const room = Math.max(160, Math.floor(window.innerHeight - restTop - pad));
+  col.style.setProperty("--seats-max", `${room}px`);
+  const fits = () => col.scrollHeight <= col.clientHeight + 1;
+  if (fits() && !foldedByHand.size) return;
+  col.classList.add("compact");
+  for (const p of panels) setOpen(p, false);
+  const first = preferSeat !== null ? preferSeat : defaultOpenSeat();
+  const order = panels.slice().sort((a, b) =>
+    (Number(b.dataset.seat) === first) - (Number(a.dataset.seat) === first));
+  for (const p of order) {
+    const seat = Number(p.dataset.seat);
+    if (foldedByHand.has(seat) || !p.querySelector(":scope > .seat-details")) continue;
+    setOpen(p, true);
+    // (the board opened with its button stays open even when it does not fit: the column
+    // then scrolls within itself)
+    if (!fits() && seat !== preferSeat) setOpen(p, false);
+  }
+}
+
+let fitQueued = false;
+function fitSoon() {
+  if (fitQueued) return;
+  fitQueued = true;
+  requestAnimationFrame(() => { fitQueued = false; fitSeats(); });
+}
+window.addEventListener("resize", fitSoon);
+// (the header and the prompt bar above the column change its place at the top of the page)
+if (window.ResizeObserver) {
+  const watch = new ResizeObserver(fitSoon);
+  for (const id of ["table-header", "prompt-bar"]) if ($(id)) watch.observe($(id));
+}
+if (document.fonts && document.fonts.ready) document.fonts.ready.then(fitSoon);
 
 /** A seat's score as its seat panel says it (phone-scores.js), the renderer's `seatScore`
  *  asked through the table's hook. */
@@ -93,7 +188,7 @@ function scoreOf(seat, s) {
   return seatScoreOf(S.view, seat, s, seatScore);
 }
 
-/** Phones: every seat's score on one line under the header's row (phone-scores.js). */
+/** Phones: every seat's score under the header's row, on one line or two (phone-scores.js). */
 function renderPhoneScores(seats) {
   drawPhoneScores(dom.phoneScores, S.view, seats, {seatName, seatScore, scoreIcon, scoreWord: S.scoreWord});
 }

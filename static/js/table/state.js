@@ -1,6 +1,6 @@
 // The live table's shared state: the page's configuration (data- attributes put there by
 // templates/table.html), its regions, and the latest view with what is derived from it.
-// Every other table module reads the view from here; only table.js (onView) replaces it.
+// Every other table module reads the view from here; only table.js (takeView) replaces it.
 
 import {el} from "../dom.js";
 import {csrfField} from "../csrf.js";
@@ -29,7 +29,7 @@ export const $ = (id) => document.getElementById(id);
 export const dom = {
   title: $("game-title"), status: $("match-status"), roundPhase: $("round-phase"), turn: $("turn"),
   spectators: $("spectators"), conn: $("conn"), seats: $("seats"), board: $("board"),
-  phoneScores: $("phone-scores"),
+  phoneScores: $("phone-scores"), scoresFull: $("scores-full"), tableTop: $("table-top"),
   result: $("result"), promptBar: $("prompt-bar"), promptText: $("prompt-text"),
   promptActions: $("prompt-actions"), toasts: $("toasts"), log: $("log"), lastMove: $("last-move"),
   lastMoveBox: $("last-move-box"),

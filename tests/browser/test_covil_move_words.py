@@ -1,0 +1,133 @@
+"""Covil's troop move in words that are true at each moment (first-time review, docs/table-review.md
+"Worst problems" 3), on the real table by real clicks, 1366×768 with a mouse and 375×812 by touch.
+
+The review found the phone's prompt "Move: tap a troop ringed in white, then a zone outlined in
+white." while no zone was outlined (the zones appear once a troop is picked), a long two-part
+prompt on the desktop, the troop actions as big red buttons ("1 Lie down a troop in H: rest
+Goblin King", red as "Play it" and "Resign"), the suggestion "Lie down a troop in H: move to A"
+(lying down and moving in one phrase) and a bare "Cancel" during a Command's move. Now:
+
+- before a pick the prompt asks for one of your troops ringed in white, and no zone is outlined;
+- after the pick it asks for a zone outlined in white, or the troop again, and the zones are
+  outlined; the troop tapped again drops the pick and the first words come back;
+- the troop actions read as one action each ("Lie down a troop in H to gain 1 gold"), and their
+  buttons look like choices (the bar's neutral colour), not like "End turn";
+- a Squire's Command (a move of one of your troops) has "Cancel the move", which takes the
+  Command back; acquiring a Minion has "Cancel the payment".
+
+Screenshots: tests/browser/artifacts/covil-move-{before,picked,command}-<size>.png.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.test_covil_table_clicks import AFTERNOON_SEED, _to_afternoon
+from tests.browser.test_full_match import fill_and_start
+from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
+from tests.chromium import ARTIFACTS, screenshot
+from tests.table_clicks import Clicks, actions, click, click_action
+
+pytestmark = pytest.mark.e2e
+
+#: What the bar's buttons look like (every one, the closed menu's too): words, classes, colour.
+BUTTONS_JS = """() => [...document.querySelectorAll('#prompt-actions button[data-action]')].map((b) => ({
+  type: JSON.parse(b.dataset.action).type, text: b.textContent.replace(/^\\d/, ''),
+  secondary: b.classList.contains('btn-secondary'),
+  bg: getComputedStyle(b).backgroundColor}))"""
+
+#: The colour of the bar's main buttons (and of "Play it" and "Resign"): lair.css --accent.
+ACCENT_JS = """() => {
+  const probe = document.createElement('div');
+  probe.style.background = 'var(--accent)';
+  document.body.append(probe);
+  const bg = getComputedStyle(probe).backgroundColor;
+  probe.remove();
+  return bg;
+}"""
+
+TROOP_ACTION = re.compile(r"^Lie down a troop in [A-Z] to (rest .+|gain 1 gold|repair your fortress)$")
+
+
+def _prompt(page) -> str:
+    return page.locator("#prompt-text").inner_text().removesuffix("?").strip()
+
+
+def _shot(page, name: str, phone: bool) -> None:
+    page.mouse.move(1, 1)  # (a mouse's pointer left on a piece shows its card)
+    screenshot(page, ARTIFACTS / f"covil-move-{name}-{'phone' if phone else 'desktop'}.png", full_page=False)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_covil_move_says_what_is_true_at_each_moment(browser, lair_server, size):
+    phone = size == "phone"
+    page = new_table(browser, lair_server, PHONE_812 if phone else DESKTOP_768, "covil", 2, bots=False)
+    clicks = Clicks()
+    try:
+        fill_and_start(page, seed=AFTERNOON_SEED)
+        _to_afternoon(page, clicks, phone, shots=False)
+        verb = "tap" if phone else "click"
+        before = f"Move: {verb} one of your troops ringed in white." if phone \
+            else f"Move a troop: {verb} one of your troops ringed in white."
+        picked = "Tap a zone outlined in white to move there, or the troop again to choose another." if phone \
+            else ("Move the troop: click a zone outlined in white, or click the troop again to choose another "
+                  "(or press Esc).")
+
+        # before a pick: one of your troops, ringed; no zone is outlined yet
+        assert page.locator("#board [data-pick]").count(), "a troop to move"
+        assert _prompt(page) == before, _prompt(page)
+        assert page.locator("#board .zone-legal").count() == 0, "a zone is outlined before a troop is picked"
+
+        # the troop actions: one action each in words, drawn as choices, not as the step's end
+        buttons = page.evaluate(BUTTONS_JS)
+        troop = [b for b in buttons if b["type"] in ("rest", "gold", "repair")]
+        assert troop, buttons
+        for b in troop:
+            assert TROOP_ACTION.match(b["text"]), b
+            assert b["secondary"], ("a troop action looks like the step's main button", b)
+        red = page.evaluate(ACCENT_JS)
+        assert all(b["bg"] != red for b in troop), ("a choice wears the red of the main buttons", troop, red)
+        assert not [b for b in buttons if ": " in b["text"]], ("a label in two parts", buttons)
+        _shot(page, "before", phone)
+
+        # the troop picked: now the zones are outlined, and the prompt asks for one
+        click(page, "#board [data-pick]", clicks)
+        page.wait_for_selector("#board .zone-legal")
+        assert _prompt(page) == picked, _prompt(page)
+        _shot(page, "picked", phone)
+        # the troop tapped again drops the pick: the first words, no zone outlined
+        click(page, "#board [data-pick].picked", clicks)
+        page.wait_for_function("!document.querySelector('#board .zone-legal')")
+        assert _prompt(page) == before, _prompt(page)
+
+        # a Squire's Command moves one of your troops: its Cancel names the move
+        command = page.locator("#board .cv-hall.mine .cv-card[data-action*='\"command\"']", has_text="Squire")
+        assert command.count(), "the Squire's Command is offered"
+        command_action = next(a for a in actions(page) if a["type"] == "command"
+                              and f'"slot":{a["slot"]}' in command.first.get_attribute("data-action"))
+        click_action(page, command_action, clicks)
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
+        assert _prompt(page) == before, _prompt(page)
+        cancel = page.locator("#prompt-actions button[data-action='{\"type\":\"cancel\"}']")
+        assert cancel.inner_text().lstrip("0123456789") == "Cancel the move", cancel.inner_text()
+        for b in page.evaluate(BUTTONS_JS):
+            assert ": " not in b["text"], b
+        _shot(page, "command", phone)
+        click_action(page, {"type": "cancel"}, clicks)
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
+        # the Command is taken back: the turn's move again, the Squire ready
+        assert _prompt(page) == before, _prompt(page)
+        squire = page.locator("#board .cv-hall.mine .cv-card", has_text="Squire").first
+        assert "Ready" in squire.inner_text(), squire.inner_text()
+
+        # acquiring a Minion: its Cancel names the payment (the panel says "cancel the payment")
+        click_action(page, next(a for a in actions(page) if a["type"] == "acquire"), clicks)
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
+        assert cancel.inner_text().lstrip("0123456789") == "Cancel the payment", cancel.inner_text()
+        click_action(page, {"type": "cancel"}, clicks)
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
+        assert _prompt(page) == before, _prompt(page)
+        assert page.js_errors == []
+    finally:
+        page.context.close()
