@@ -268,9 +268,20 @@ def _pick_and_put_back(page) -> None:
     def spaces() -> list[dict]:  # where the Resource may go, clickable now
         return [a for a in actions(page) if a["type"] == "brew" and a["res"] == res]
     before = spaces()  # (the Distiller's Mushroom space may be offered without a pick)
+    v0 = version(page)
     page.click(chip)
     assert page.get_attribute(chip, "aria-pressed") == "true"
-    assert len(spaces()) > len(before), "a picked Resource shows where it may go"
+    # (Brewing is one simultaneous frame: the bot's moves redraw the table meanwhile; the
+    # landing CI once read no space at once after the pick: look for up to 5 s, and say
+    # what the page showed if none comes)
+    for _ in range(50):
+        if len(spaces()) > len(before):
+            break
+        page.wait_for_timeout(100)
+    else:
+        screenshot(page, ARTIFACTS / "drops-pick-no-space.png", full_page=False)
+        raise AssertionError(("a picked Resource shows where it may go", key, before,
+                              page.get_attribute(chip, "aria-pressed"), v0, version(page), actions(page)))
     page.click(chip)
     assert page.get_attribute(chip, "aria-pressed") == "false", "the second click put it back"
     assert spaces() == before, (before, spaces())
