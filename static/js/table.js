@@ -11,6 +11,7 @@
 //   log.js      the log (shared with the replay)   result.js  the final result (shared too)
 //   chat.js     the chat                           keys.js    keyboard play
 //   hint.js     "Suggest a move"                   hint-log.js  hint uses in the log (replay too)
+//   phone-top.js  phones: the last move beside the scores, the round once the header is away
 //   toasts.js   short messages                     ../motion.js  pieces that move, numbers that flash
 //
 // Server data is never parsed as HTML: every node is built with createElement/textContent.
@@ -26,6 +27,7 @@ import {drawHintUses, hintKey} from "./table/hint-log.js";
 import {focusPromptBar} from "./table/keys.js";
 import {drawLines, drawLog, redrawLog, wireLogHover} from "./table/log.js";
 import {queuePrompt, renderPrompt} from "./table/prompt.js";
+import {placeLastMove} from "./table/phone-top.js";
 import {resultParts} from "./table/result.js";
 import {onPresence, presenceFromView, refreshDots, renderSeats} from "./table/seats.js";
 import {$, cfg, dom, kvCtx, paceSeat, postForm, promptKey, root, S, seatCount, seatName, setView, turnOf, you} from "./table/state.js";
@@ -174,6 +176,7 @@ function drawView(v, {promptBefore, ownMove, hadView, wasOver, before}) {
   drawLog(dom.log, v.log, logCtx());
   drawHintUses(dom.log, v.hint_uses, v.version);
   drawLastMove();
+  placeLastMove();  // (phones: beside the scores where they leave room; before the page scrolls)
   renderChatNote();
   runRenderer(before);
   logHover.refresh();
@@ -229,7 +232,10 @@ function drawLastMove() {
   if (dom.lastMove.textContent !== before) dom.lastMoveBox.classList.remove("expanded");
 }
 if (dom.lastMoveBox) {
-  dom.lastMoveBox.addEventListener("click", () => dom.lastMoveBox.classList.toggle("expanded"));
+  dom.lastMoveBox.addEventListener("click", () => {
+    dom.lastMoveBox.classList.toggle("expanded");
+    placeLastMove();  // (opened whole, it takes a row of its own)
+  });
 }
 
 /** How the log draws its lines: with the renderer's words for places, hoverable. */

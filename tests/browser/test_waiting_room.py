@@ -62,6 +62,12 @@ def test_each_bot_level_says_which_seat_it_is_for(lair_server, browser):
         host.on("pageerror", lambda e: errors.append(str(e)))
         host_new_match(host, lair_server, "Morgana", "drops_of_evil", players=3)
         host.wait_for_selector("#start")
+        # the room's buttons before its seats: Start whole on the phone's first screen (review 8:
+        # under three seats' rows it was below it, waiting-phone.png)
+        start = host.evaluate("""() => { window.scrollTo(0, 0); const r = document.getElementById("start").getBoundingClientRect();
+          return {top: r.top, bottom: r.bottom, vh: innerHeight}; }""")
+        assert 0 <= start["top"] and start["bottom"] <= start["vh"], ("Start is not on the first screen", start)
+        screenshot(host, ARTIFACTS / "waiting-phone-start.png", full_page=False)
         for seat in (2, 3):
             level = host.get_by_label(f"Bot level for seat {seat}", exact=True)
             assert level.is_visible() and level.evaluate("e => e.tagName") == "SELECT"
