@@ -205,7 +205,7 @@ const CSS = `
   #ec-hire .ec-hire-list > * { flex: none; scroll-snap-align: start; }
   #ec-my-screen { position: relative; }
   #ec-hire > .ec-more:not([hidden]) { position: absolute; z-index: 2; display: flex; flex-direction: column;
-    align-items: center; justify-content: center; padding: 0 .15rem; font-size: 13px; font-weight: 700;
+    align-items: center; justify-content: center; padding: 0 .15rem; font-size: 14px; font-weight: 700;
     line-height: 1.1; text-align: center; color: var(--text, #eee); cursor: pointer; border-radius: 6px;
     background: var(--surface-2, #252030); box-shadow: inset 0 0 0 1px var(--border, #4a4058); }
   #ec-hire > .ec-more .ec-more-arrow { font-size: 20px; line-height: 1; }
