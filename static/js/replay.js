@@ -171,17 +171,22 @@ function showPlace(lines) {
   // no line of words cut at the controls' edge: the page's lines above the board ("The match is
   // over: …", the record's download) go whole under the controls or stay whole below them, where
   // the place stays in view (review 8, problem 10: "The match is over" cut under the move box).
+  // (the controls' bottom edge after a scroll of d: they stick at the window's top once the
+  // page has scrolled past their place)
+  const head = document.querySelector(".replay-header").getBoundingClientRect().height;
+  const edge = (d) => Math.max(head, top - d);
   const pad = 12;
   const r = places[0].getBoundingClientRect();
-  let dy = r.top < top + pad || r.height > window.innerHeight - top ? r.top - top - pad
+  let dy = r.top < top + pad || r.height > window.innerHeight - head ? r.top - head - pad
     : r.bottom > window.innerHeight ? r.bottom - window.innerHeight + pad : 0;
-  const fits = (d) => r.top - d >= top - 1 && r.bottom - d <= window.innerHeight + 1;
+  const fits = (d) => r.top - d >= edge(d) - 1 && r.bottom - d <= window.innerHeight + 1;
   const words = [...document.querySelectorAll("main.replay > :not(.replay-header):not(.replay-body)")]
     .map((n) => n.getBoundingClientRect()).filter((q) => q.height > 0);
   for (const q of words) {
-    if (!(q.top - dy < top && q.bottom - dy > top)) continue;
-    const under = q.bottom - top + 1, below = q.top - top - 1;  // its bottom edge to the controls' edge, or its top
-    if (fits(under)) dy = under;
+    if (!(q.top - dy < edge(dy) && q.bottom - dy > edge(dy))) continue;
+    // its bottom edge to the controls' edge (stuck at the top by then), or its top below it
+    const under = q.bottom - head + 1, below = q.top - head - 1;
+    if (under > 0 && fits(under)) dy = under;
     else if (fits(below)) dy = below;
   }
   window.scrollTo({top: window.scrollY + dy, behavior: motion.reducedMotion() ? "auto" : "smooth"});

@@ -724,7 +724,7 @@ function drawAssistants(ctx) {
       foot.append(pawnChip(ctx, t.hired_by, "coin"), " ", nameSpan(ctx, t.hired_by));
     } else {
       // (what hiring gives, not a price: review 8 read "free · or 1 Worm / 1 Cheese" as one)
-      foot.append(el("span", {class: "muted"}, "Not hired: your Coin Pouch hires it (its ability, or 1 Worm / 1 Cheese instead)"));
+      foot.append(el("span", {class: "muted"}, "Hire it: its ability, or 1 Worm / 1 Cheese instead"));
     }
     if (t.used) foot.append(el("span", {class: "doe-used"}, "used"));
     tile.append(foot);
