@@ -4,7 +4,7 @@
 import {motion} from "./motion.js";
 import {callHook, placesOnBoard, rendererWords, scoreIconOf} from "./renderer-hooks.js";
 import {drawHintUses} from "./table/hint-log.js";
-import {drawLines, drawLog, logWords, wireLogHover} from "./table/log.js";
+import {drawLines, drawLog, logWords, wholeTop, wireLogHover} from "./table/log.js";
 import {drawPhoneScores} from "./table/phone-scores.js";
 import {resultParts} from "./table/result.js";
 import {seatColor, seatNameIn, seatShape} from "./table/seat-style.js";
@@ -85,6 +85,7 @@ function markMove(box, shown) {
     if (on) { first = first || li; last = li; }
   }
   if (!first) return;
+  box.style.maxHeight = "";  // (its full height: wholeTop below cuts it short again)
   const at = box.getBoundingClientRect().top - box.scrollTop;
   const top = first.getBoundingClientRect().top - at, bottom = last.getBoundingClientRect().bottom - at;
   if (bottom - top > box.clientHeight || bottom > box.scrollTop + box.clientHeight) {
@@ -92,6 +93,8 @@ function markMove(box, shown) {
   } else if (top < box.scrollTop) {
     box.scrollTop = top;
   }
+  // a whole line at its top, the bottom kept (review 8, problem 10)
+  wholeTop(box);
 }
 
 // Clicks move the target at once; requests run one at a time and the latest target wins, so
@@ -164,7 +167,29 @@ function showPlace(lines) {
     return r.height > 0 && r.top >= top - 1 && r.bottom <= window.innerHeight + 1;
   });
   if (seen) return;
-  places[0].scrollIntoView({block: "nearest", behavior: motion.reducedMotion() ? "auto" : "smooth"});
+  // The least scroll that brings the first place whole into the window below the controls, then
+  // no line of words cut at the controls' edge: the page's lines above the board ("The match is
+  // over: …", the record's download) go whole under the controls or stay whole below them, where
+  // the place stays in view (review 8, problem 10: "The match is over" cut under the move box).
+  // (the controls' bottom edge after a scroll of d: they stick at the window's top once the
+  // page has scrolled past their place)
+  const head = document.querySelector(".replay-header").getBoundingClientRect().height;
+  const edge = (d) => Math.max(head, top - d);
+  const pad = 12;
+  const r = places[0].getBoundingClientRect();
+  let dy = r.top < top + pad || r.height > window.innerHeight - head ? r.top - head - pad
+    : r.bottom > window.innerHeight ? r.bottom - window.innerHeight + pad : 0;
+  const fits = (d) => r.top - d >= edge(d) - 1 && r.bottom - d <= window.innerHeight + 1;
+  const words = [...document.querySelectorAll("main.replay > :not(.replay-header):not(.replay-body)")]
+    .map((n) => n.getBoundingClientRect()).filter((q) => q.height > 0);
+  for (const q of words) {
+    if (!(q.top - dy < edge(dy) && q.bottom - dy > edge(dy))) continue;
+    // its bottom edge to the controls' edge (stuck at the top by then), or its top below it
+    const under = q.bottom - head + 1, below = q.top - head - 1;
+    if (under > 0 && fits(under)) dy = under;
+    else if (fits(below)) dy = below;
+  }
+  window.scrollTo({top: window.scrollY + dy, behavior: motion.reducedMotion() ? "auto" : "smooth"});
 }
 
 // The height of the controls at the top of the window (desktops), for the page's scrolling and

@@ -269,6 +269,16 @@ def test_the_drops_replay_shows_the_alchilab_of_a_brewing_move(browser, lair_ser
         settle_scroll(page)
         got = page.evaluate(DROPS_JS, vial)
         shoot(page, "replay-drops-brewing-1366x768", docs=True)
+        # no line of words cut at the edge of the controls that stay at the window's top (review
+        # 8: "The match is over: …" cut under the move box): each is under them or below them
+        cut = page.evaluate("""() => {
+          const head = document.querySelector(".replay-header").getBoundingClientRect().bottom;
+          return [...document.querySelectorAll("main.replay > :not(.replay-header):not(.replay-body)")]
+            .map((n) => ({id: n.id, text: n.innerText.slice(0, 40), r: n.getBoundingClientRect()}))
+            .filter((n) => n.r.height > 0 && n.r.top < head - 1 && n.r.bottom > head + 1)
+            .map((n) => ({id: n.id, text: n.text, top: n.r.top, bottom: n.r.bottom, head}));
+        }""")
+        assert not cut, ("words cut under the replay's controls", cut)
         assert got["parts"][0] == "labs", ("the Alchilab leads, above the Forest", got)
         assert got["tab"] and who in got["tab"], (who, got)
         assert got["lab"] == f"Alchilab of {who}", got

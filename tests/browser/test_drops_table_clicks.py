@@ -41,8 +41,10 @@ DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 375, "height": 812}
 
 
-def _start(browser, server: str, viewport: dict, seed: int | None = None):
-    ctx = browser.new_context(viewport=viewport, reduced_motion="reduce", has_touch=viewport is PHONE)
+def _start(browser, server: str, viewport: dict, seed: int | None = None, scale: float = 1):
+    """``scale``: the device pixel ratio (a phone's 2 for its screenshots)."""
+    ctx = browser.new_context(viewport=viewport, reduced_motion="reduce", has_touch=viewport is PHONE,
+                              device_scale_factor=scale)
     page = ctx.new_page()
     page.js_errors = []  # (every script error of the page, from the lobby on)
     page.on("pageerror", lambda e: page.js_errors.append(str(e)))

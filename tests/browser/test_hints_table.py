@@ -22,7 +22,7 @@ import shutil
 import pytest
 
 from tests.browser.test_full_match import fill_and_start, host_new_match
-from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
+from tests.browser.test_layout import DESKTOP_768, PHONE_812, check_buttons, new_table
 from tests.chromium import ARTIFACTS, ROOT, lair_process, screenshot
 
 pytestmark = pytest.mark.e2e
@@ -665,7 +665,9 @@ def test_a_suggested_assistant_to_hire_stays_in_view(browser, server, size):
     from tests.browser.test_drops_table_clicks import DESKTOP as DR_DESKTOP
     from tests.browser.test_drops_table_clicks import PHONE, _start, my_turns
     from tests.table_clicks import Clicks, click_action
-    ctx, page = _start(browser, server, PHONE if size == "phone" else DR_DESKTOP, seed=1)
+    # (the phone at its 2× scale, as the other phone shots: review 8 found this one at 1×)
+    ctx, page = _start(browser, server, PHONE if size == "phone" else DR_DESKTOP, seed=1,
+                       scale=2 if size == "phone" else 1)
     clicks = Clicks()
     try:
         for phase, acts in my_turns(page):
@@ -790,6 +792,7 @@ def test_a_suggestion_in_the_phone_bars_menu_is_marked_on_its_toggle(browser, se
         got = page.evaluate(MENU_HINT_JS)
         assert got and got["held"], ("the suggestion is not in the bar's menu", got)
         save(page, "hint-covil-menu")
+        check_buttons(page, "Covil's phone bar with a suggestion")  # "Play it" is not red (review 8)
         assert got["ring"] >= 3 and got["toggleInView"], ("the menu's toggle does not show it holds the suggestion", got)
         summary = page.locator("#prompt-actions details.action-menu summary")
         assert "suggest" in summary.get_attribute("aria-label"), got
@@ -803,6 +806,12 @@ def test_a_suggestion_in_the_phone_bars_menu_is_marked_on_its_toggle(browser, se
         assert got["litShown"], ("the suggested choice is not in view in the open sheet", got)
         sheet = page.evaluate(SHEET_JS)
         assert sheet["top"] >= sheet["barBottom"] - 1 and sheet["bottom"] <= 812 + 1, ("the sheet is out of its place", sheet)
+        # its first choice whole at its top when it opens, and its three choices with it (review
+        # 8: "▴ more above" at its bottom, the first choice hidden above the other two)
+        print("\nsheet:", sheet)
+        assert sheet["choices"] and sheet["choices"][0]["whole"] and sheet["scrollTop"] < 1, ("the first choice is not in view", sheet)
+        if len(sheet["choices"]) <= 3:
+            assert all(c["whole"] for c in sheet["choices"]) and not sheet["cue"], ("the sheet does not show its choices", sheet)
         for c in sheet["choices"]:
             assert c["whole"] or c["hidden"], ("a choice is cut at the sheet's edge", c, sheet)
             assert c["hidden"] or c["reached"], ("a choice in view is under something", c, sheet)

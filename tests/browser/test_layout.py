@@ -313,6 +313,68 @@ def check_marks(page, size: str, game: str) -> None:
     assert not got["out"], (game, size, f"{got['out']} marks outside their {within}", sel)
 
 
+# The page's main buttons (.btn-primary, the prompt bar's and the suggestion's) and its danger
+# buttons (Resign, Cancel the match): each one's background, words' colour and their contrast.
+BUTTONS_JS = """() => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= .03928 ? v / 12.92 : ((v + .055) / 1.055) ** 2.4; })
+    .reduce((s, v, i) => s + v * [.2126, .7152, .0722][i], 0);
+  const sel = '.btn-primary, .action-btn:not(.btn-secondary), .hint-play, .btn-danger';
+  return [...document.querySelectorAll(sel)].filter((b) => b.getClientRects().length).map((b) => {
+    const cs = getComputedStyle(b), bg = rgb(cs.backgroundColor), fg = rgb(cs.color);
+    const L1 = lum(bg), L2 = lum(fg);
+    return {text: b.innerText.replace(/\\s+/g, " ").trim(), danger: b.classList.contains("btn-danger"), bg, fg,
+            red: bg[0] - Math.max(bg[1], bg[2]) >= 40, contrast: (Math.max(L1, L2) + .05) / (Math.min(L1, L2) + .05)};
+  });
+}"""
+
+
+def check_buttons(page, where: str) -> list[dict]:
+    """The main buttons are not the danger colour (review 8, problem 5: the filled red "Pass",
+    "End turn", "Play it", "Watch the replay" read as danger, next to the dark-red "Resign") and
+    their words read at WCAG AA (4.5:1); the danger buttons stay red. Returns the buttons."""
+    got = page.evaluate(BUTTONS_JS)
+    for b in got:
+        if b["danger"]:
+            assert b["red"], (where, "a danger button is not red", b)
+        else:
+            assert not b["red"], (where, "a main button in the danger colour", b)
+            assert b["contrast"] >= 4.5, (where, "a main button's words under 4.5:1", b)
+    return got
+
+
+# The log box (#log): a line its top edge cuts (review 8, problem 10: the first visible line
+# cut mid-entry in nearly every desktop table and replay shot), and how far it is scrolled.
+LOG_TOP_JS = """() => {
+  const box = document.getElementById("log");
+  if (!box || !box.getClientRects().length) return null;
+  const top = box.getBoundingClientRect().top + box.clientTop;
+  const cut = [...box.children].filter((li) => li.getClientRects().length).map((li) => li.getBoundingClientRect())
+    .find((r) => r.top < top - 1 && r.bottom > top + 1);
+  return {scrollTop: box.scrollTop, top, cut: cut ? {top: cut.top, bottom: cut.bottom} : null};
+}"""
+
+
+def check_log_top(page, where: str) -> None:
+    """The log's first visible line is whole (log.js wholeTop)."""
+    got = page.evaluate(LOG_TOP_JS)
+    assert got is None or got["cut"] is None, (where, "the log's first visible line is cut", got)
+
+
+# Drops of Evil's Alchilab tabs: each one whole inside the row and the window, its name uncut.
+DOE_TABS_JS = """() => {
+  const row = document.querySelector("#board .doe-tabs");
+  if (!row) return null;
+  const r = row.getBoundingClientRect();
+  return {scrolls: row.scrollWidth > row.clientWidth + 1, tabs: [...row.querySelectorAll(".doe-tab")].map((t) => {
+    const q = t.getBoundingClientRect(), n = t.querySelector(".doe-name");
+    return {text: t.innerText.replace(/\\s+/g, " ").trim(), left: q.left, right: q.right,
+            whole: q.left >= r.left - 1 && q.right <= r.right + 1 && q.left >= 0 && q.right <= innerWidth + 1,
+            nameCut: !!n && n.scrollWidth > n.clientWidth + 1};
+  })};
+}"""
+
+
 def check_layout(page, size: str) -> None:
     """Nothing sticks out sideways (the page never scrolls horizontally) and no text is cut."""
     got = page.evaluate(LAYOUT_JS)
@@ -470,12 +532,14 @@ def test_lobby_and_waiting_room(browser, site):
         page.wait_for_selector("#create")
         save(page, f"lobby-{size}")
         check_layout(page, size)
+        assert [b["text"] for b in check_buttons(page, f"the lobby ({size})") if not b["danger"]], "no main button"
         if size == "desktop":
             check_text_sizes(page, size, "the lobby", root="body")
         page.goto(f"{site['server']}/m/{site['matches'][GAMES[0][0]]}")
         page.wait_for_selector("#start")
         save(page, f"waiting-{size}")
         check_layout(page, size)
+        check_buttons(page, f"the waiting room ({size})")
         # badges read the same at both sizes (the review of 2026-12-07: "3 PLAYERS", "HOST",
         # "YOU" on the phone, "3 Players", "Host", "You" on the desktop)
         assert page.inner_text("#player-count") == "3 Players", size
@@ -550,6 +614,13 @@ def test_table_mid_match(browser, site, game):
             assert 0 <= last["top"] and last["bottom"] <= last["height"], (game, last)
         check_seat_words(page, size, game)
         check_marks(page, size, game)
+        check_buttons(page, f"{game}, the table ({size})")
+        if size == "desktop":
+            check_log_top(page, f"{game}, the table")
+        if game == "drops_of_evil":  # (three seats: "Easy bot 3" was cut at the phone's edge)
+            tabs = page.evaluate(DOE_TABS_JS)
+            assert tabs and not tabs["scrolls"], (size, tabs)
+            assert all(t["whole"] and not t["nameCut"] for t in tabs["tabs"]), (size, tabs)
         if game == "evil_corp":
             check_conquest_rows(page, size)
         assert page.locator("#board").is_visible()
@@ -578,6 +649,7 @@ def test_replay(browser, site, game):
         check_layout(page, size)
         if size == "desktop":
             check_text_sizes(page, size, f"{game}, the replay", root="body")
+            check_log_top(page, f"{game}, the replay")
         # the move shown is named in words under the controls, on the first screen (also on
         # the phone), and its lines are marked in the log (tests/browser/test_replay_log.py)
         now = page.evaluate("""() => {

@@ -723,7 +723,8 @@ function drawAssistants(ctx) {
     } else if (t.hired_by !== null && t.hired_by !== undefined) {
       foot.append(pawnChip(ctx, t.hired_by, "coin"), " ", nameSpan(ctx, t.hired_by));
     } else {
-      foot.append(el("span", {class: "muted"}, "free · or 1 Worm / 1 Cheese"));
+      // (what hiring gives, not a price: review 8 read "free · or 1 Worm / 1 Cheese" as one)
+      foot.append(el("span", {class: "muted"}, "Hire it: its ability, or 1 Worm / 1 Cheese instead"));
     }
     if (t.used) foot.append(el("span", {class: "doe-used"}, "used"));
     tile.append(foot);

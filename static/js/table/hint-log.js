@@ -3,7 +3,7 @@
 // What was suggested is in no view: only the asking socket ever received it.
 
 import {el} from "../dom.js";
-import {atLogBottom} from "./log.js";
+import {atLogBottom, wholeTop} from "./log.js";
 
 /** The key that names one hint use (view.hint_uses) among the others: the seat that asked,
  *  the version it was asked at and when. table.js keeps a use's place in the log by it too. */
@@ -43,7 +43,10 @@ export function drawHintUses(box, uses, version) {
     box.insertBefore(li, lines[at] || null);
   }
   box._lairHints = keys;
-  if (atBottom) box.scrollTop = box.scrollHeight;
+  if (atBottom) {
+    box.scrollTop = box.scrollHeight;
+    wholeTop(box);
+  }
 }
 
 /** How many log lines there were at `version`, or at the earliest later version seen;

@@ -115,13 +115,40 @@ export function drawLog(box, log, ctx) {
   const fresh = count > 0 && !ctx.noFresh;
   for (let i = count; i < entries.length; i++) box.append(logEntry(entries[i], ctx, fresh));
   box._lairLog = {count: entries.length, last: entries.length ? canon(entries[entries.length - 1]) : null};
-  if (atBottom) box.scrollTop = box.scrollHeight;
+  if (atBottom) {
+    box.scrollTop = box.scrollHeight;
+    wholeTop(box);
+  }
   fadeTop(box);
 }
 
-/** A log box scrolled down from its first line fades out at its top edge, where its first
- *  visible line is mostly cut in the middle: it reads as "more above" (review 7, problem 10).
- *  Follows the box's scrolling from the first call on. */
+/** The log `box` keeps the bottom edge of what it shows now and starts on a whole line: its
+ *  height is cut short by the part of the line its top edge would cut (review 8, problem 10:
+ *  the first visible line was cut mid-entry in nearly every desktop table and replay shot).
+ *  At most one line shorter than its CSS height; the reader's own scrolling is left alone. */
+export function wholeTop(box) {
+  if (!box || !box.isConnected) return;
+  const end = box.scrollTop + box.clientHeight;
+  if (box.style.maxHeight) box.style.maxHeight = "";
+  const full = box.clientHeight;
+  if (!full || box.scrollHeight <= full + 1) return;
+  const top = Math.max(0, Math.min(end, box.scrollHeight) - full);
+  box.scrollTop = top;
+  if (top < 1) return;
+  const origin = box.getBoundingClientRect().top + box.clientTop - box.scrollTop;
+  for (const li of box.children) {
+    if (!li.getClientRects().length) continue;
+    const y = li.getBoundingClientRect().top - origin;
+    if (y < top - 0.5) continue;
+    if (y - top > 0.5) box.style.maxHeight = `${Math.max(0, Math.ceil(full - (y - top)))}px`;
+    box.scrollTop = y;
+    return;
+  }
+}
+
+/** A log box scrolled down from its first line shades its top edge a little: it reads as
+ *  "more above" (review 7, problem 10); the line there stays readable (wholeTop keeps it
+ *  whole). Follows the box's scrolling from the first call on. */
 export function fadeTop(box) {
   if (!box._lairFade) {
     box._lairFade = true;
@@ -142,7 +169,22 @@ export function atLogBottom(box) {
       box._lairPinned = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
     }, {passive: true});
     if (typeof ResizeObserver === "function") {
-      new ResizeObserver(() => { if (box._lairPinned) box.scrollTop = box.scrollHeight; }).observe(box);
+      // (the whole first line set once a frame: its height changed by wholeTop is observed
+      // again, and comes out the same)
+      let queued = false;
+      new ResizeObserver(() => {
+        if (!box._lairPinned) return;
+        box.scrollTop = box.scrollHeight;
+        if (queued) return;
+        queued = true;
+        requestAnimationFrame(() => {
+          queued = false;
+          if (box._lairPinned) {
+            box.scrollTop = box.scrollHeight;
+            wholeTop(box);
+          }
+        });
+      }).observe(box);
     }
   }
   return box._lairPinned || box.scrollHeight - box.scrollTop - box.clientHeight < 48;
