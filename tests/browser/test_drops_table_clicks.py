@@ -206,6 +206,34 @@ def _place(page, clicks: Clicks) -> None:
     click_action(page, pick, clicks)
 
 
+#: Whether each target on the board lay wholly in the window below the bar before the pick's
+#: scroll (``dy``: how far the page scrolled since).
+TARGETS_SEEN_JS = """(dy) => {
+  const top = Math.max(0, ...['prompt-bar', 'last-move-box', 'table-top'].map((id) => {
+    const n = document.getElementById(id); const r = n && n.getBoundingClientRect();
+    return r && r.height && r.bottom > 0 ? r.bottom + dy : 0; }));
+  return [...document.querySelectorAll('#board [data-action]')].filter((n) => n.getClientRects().length)
+    .map((n) => n.getBoundingClientRect()).map((r) => r.top + dy >= top && r.bottom + dy <= innerHeight);
+}"""
+
+
+def _pick_keeps_the_page(page) -> None:
+    """New-user trial 6: picking the Crow scrolled the page 136 px, and the next click, aimed
+    at a space seen a moment before, put the Crow on another space. A pick scrolls only when
+    none of the places it may go to was in view; a second click puts the pawn back."""
+    key = page.locator("#board [data-pick^='pawn-']:not([data-pick='pawn-coin'])").first.get_attribute("data-pick")
+    pawn = f"#board [data-pick='{key}']"
+    y0 = page.evaluate("scrollY")
+    page.click(pawn)
+    page.wait_for_timeout(400)  # (a smooth scroll's time; reduced motion: none)
+    dy = page.evaluate("scrollY") - y0
+    seen_before = page.evaluate(TARGETS_SEEN_JS, dy)
+    assert seen_before, "a picked pawn shows where it may go"
+    assert dy == 0 or not any(seen_before), (key, dy, seen_before)
+    page.click(pawn)
+    assert page.get_attribute(pawn, "aria-pressed") == "false"
+
+
 def _brew(page, clicks: Clicks) -> bool:
     """One Brewing step; True once "Done brewing" was sent."""
     acts = actions(page)
@@ -321,6 +349,8 @@ def test_drops_round_by_clicks(browser, lair_server, size):
                 _forest_readable(page)
                 _shots(page, "placement")
             clicks.task = "first placement" if placements == 0 else None
+            if placements == 0:
+                _pick_keeps_the_page(page)
             _place(page, clicks)
             placements += 1
         elif phase == "Brewing":

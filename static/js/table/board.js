@@ -46,6 +46,8 @@ export const tableApi = Object.freeze({
   },
   /** Scroll the least so that first..last lies below the status bar (revealBelowBar). */
   revealBelowBar,
+  /** Whether a node lies wholly in the window below the status bar (inViewBelowBar). */
+  inViewBelowBar,
   // Read-only extras.
   you,
   seatShape,
