@@ -179,7 +179,9 @@ export function atLogBottom(box) {
         queued = true;
         requestAnimationFrame(() => {
           queued = false;
-          if (box._lairPinned) {
+          // (the reader may have scrolled up since the resize, its scroll event not yet
+          // dispatched: the box is then far from its bottom, and stays where the reader is)
+          if (box._lairPinned && box.scrollHeight - box.scrollTop - box.clientHeight < 48) {
             box.scrollTop = box.scrollHeight;
             wholeTop(box);
           }

@@ -423,8 +423,12 @@ function fitMenu(details) {
   body.style.maxHeight = "";
   const bar = dom.promptBar;
   const rest = bar.scrollHeight - body.getBoundingClientRect().height;
-  const room = Math.floor(window.innerHeight / 4 - rest - 1);
-  if (body.getBoundingClientRect().height > room) body.style.maxHeight = `${Math.max(MENU_MIN, room)}px`;
+  // (the bar's own limit: a quarter of the window, or less for a game that asks it,
+  // --prompt-bar-max; the new-user trial 6: Covil's 22 % bar cut an 80 px menu to ~20 px)
+  const cap = parseFloat(getComputedStyle(bar).maxHeight);
+  const limit = Number.isFinite(cap) ? Math.min(cap, window.innerHeight / 4) : window.innerHeight / 4;
+  const room = Math.floor(limit - rest - 1);
+  if (body.getBoundingClientRect().height > room) body.style.maxHeight = `${Math.max(Math.min(MENU_MIN, limit / 2), room)}px`;
   bar.scrollTop = 0;
   sheetCue(body);
 }
