@@ -182,6 +182,14 @@ export function labelText(text, view) {
   return mendCounts(out, countNouns(((view && view.game) || {}).geometry || {}));
 }
 
+/** The words of the suggestion for an action's label (docs/renderer-contract.md `hintText`):
+ *  the label's, but the board highlights the suggested space, so two alike need not be told
+ *  apart in words ("Place Toad on four-arrow space by Owl Claw ×2, Salamander Eye, Spider",
+ *  without "(the 2nd of 2 alike, from the top left)": review 8, problem 4). */
+export function hintText(text, view) {
+  return labelText(text, view).replace(/ \(the \w+ of \d+ alike, from the top left\)/g, "");
+}
+
 /** Each Forest space's name by what is there (labelText): id -> words. */
 function forestWords(view) {
   const g = (view && view.game) || {};
@@ -398,6 +406,7 @@ function render(fresh) {
     if (forestWrap.firstElementChild) forestSized.observe(forestWrap.firstElementChild);
   }
   titlesToCards(box);  // every small titled icon has a card on hover or long-press too
+  doneUnderPool(box);
   restoreFocus(focusKey);
   drawChoice(ctx);
   // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
@@ -423,11 +432,35 @@ function render(fresh) {
           : tray || root.querySelector(".doe-left");
     if (place) place.dataset.promptFocus = "";
     if (tokens.length > 1) tokens[tokens.length - 1].dataset.promptFocusEnd = "";
+    // (a desktop's Brewing: from the pool to the Brewer's Vials, not to the end of the Brewer's
+    // bonus rows below them: with the Assistant's choices beside the pool the whole did not fit
+    // 1366×768, so the table showed it from its top and the Brewer's Vials lay below the
+    // window, in 2 of 5 CI runs)
     const end = brewing && phone ? mine.querySelector(".doe-distiller-panel")
-      : null;
+      : brewing ? mine.querySelector(".doe-brewer")
+        : null;
     if (end && place !== mine) end.dataset.promptFocusEnd = "";
     if (place && place === tray) forestBox.dataset.promptFocusWish = "";
   }
+}
+
+/** A desktop's Brewing with the Assistant's choices taller than the pool: "Done brewing" goes
+ *  under the pool, beside the choices (drops.css done-under-pool), so the Distiller and the
+ *  Brewer below them stay in a 1366×768 window with the pool (review 8: a Scribe's choices
+ *  over "Done brewing" took 466 px, the Brewer's Vials out of the window). */
+function doneUnderPool(box) {
+  const row = box.querySelector(".doe-lab.mine .doe-brew > .doe-lab-main");
+  const pool = row && row.querySelector(":scope > .doe-pool-panel");
+  const use = row && row.querySelector(":scope > .doe-controls > .doe-use");
+  const done = row && row.querySelector(":scope > .doe-controls > .doe-done-box");
+  if (!pool || !use || !done || matchMedia("(max-width: 720px)").matches) return;
+  // (side by side only: a narrow row puts the pool above the choices; and only when the row
+  // gets lower: the pool may be the taller, with a Spider's note under it)
+  if (Math.abs(pool.getBoundingClientRect().top - use.parentElement.getBoundingClientRect().top) >= 2) return;
+  const before = row.getBoundingClientRect().height;
+  row.classList.add("done-under-pool");
+  if (row.getBoundingClientRect().height > before - 4) row.classList.remove("done-under-pool");
+}
 }
 
 /** Whether every placement still open is the Coin Pouch's (it is the seat's last Action pawn
