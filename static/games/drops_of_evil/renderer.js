@@ -406,7 +406,6 @@ function render(fresh) {
     if (forestWrap.firstElementChild) forestSized.observe(forestWrap.firstElementChild);
   }
   titlesToCards(box);  // every small titled icon has a card on hover or long-press too
-  doneUnderPool(box);
   restoreFocus(focusKey);
   drawChoice(ctx);
   // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
@@ -432,35 +431,11 @@ function render(fresh) {
           : tray || root.querySelector(".doe-left");
     if (place) place.dataset.promptFocus = "";
     if (tokens.length > 1) tokens[tokens.length - 1].dataset.promptFocusEnd = "";
-    // (a desktop's Brewing: from the pool to the Brewer's Vials, not to the end of the Brewer's
-    // bonus rows below them: with the Assistant's choices beside the pool the whole did not fit
-    // 1366×768, so the table showed it from its top and the Brewer's Vials lay below the
-    // window, in 2 of 5 CI runs)
     const end = brewing && phone ? mine.querySelector(".doe-distiller-panel")
-      : brewing ? mine.querySelector(".doe-brewer")
-        : null;
+      : null;
     if (end && place !== mine) end.dataset.promptFocusEnd = "";
     if (place && place === tray) forestBox.dataset.promptFocusWish = "";
   }
-}
-
-/** A desktop's Brewing with the Assistant's choices taller than the pool: "Done brewing" goes
- *  under the pool, beside the choices (drops.css done-under-pool), so the Distiller and the
- *  Brewer below them stay in a 1366×768 window with the pool (review 8: a Scribe's choices
- *  over "Done brewing" took 466 px, the Brewer's Vials out of the window). */
-function doneUnderPool(box) {
-  const row = box.querySelector(".doe-lab.mine .doe-brew > .doe-lab-main");
-  const pool = row && row.querySelector(":scope > .doe-pool-panel");
-  const use = row && row.querySelector(":scope > .doe-controls > .doe-use");
-  const done = row && row.querySelector(":scope > .doe-controls > .doe-done-box");
-  if (!pool || !use || !done || matchMedia("(max-width: 720px)").matches) return;
-  // (side by side only: a narrow row puts the pool above the choices; and only when the row
-  // gets lower: the pool may be the taller, with a Spider's note under it)
-  if (Math.abs(pool.getBoundingClientRect().top - use.parentElement.getBoundingClientRect().top) >= 2) return;
-  const before = row.getBoundingClientRect().height;
-  row.classList.add("done-under-pool");
-  if (row.getBoundingClientRect().height > before - 4) row.classList.remove("done-under-pool");
-}
 }
 
 /** Whether every placement still open is the Coin Pouch's (it is the seat's last Action pawn
