@@ -96,6 +96,15 @@ LOG_TOP_JS = """() => {
 }"""
 
 
+# How many lines the prompt's words take on screen.
+PROMPT_LINES_JS = """() => {
+  const range = document.createRange();
+  range.selectNodeContents(document.getElementById("prompt-text"));
+  const b = [...range.getClientRects()].filter((q) => q.width && q.height).map((q) => q.bottom).sort((x, y) => x - y);
+  return b.filter((v, i) => i === 0 || v - b[i - 1] > 4).length;
+}"""
+
+
 @pytest.fixture(scope="module")
 def tables(browser, lair_server):
     """Per game, a page of the host of a started four-seat match (easy bots) at 1366×768; the
@@ -114,6 +123,11 @@ def test_every_seat_panel_head_is_on_the_first_screen_at_1366x768(tables, game):
     settle_scroll(page)  # the table brings the host's decision into view (some turns open scrolled)
     decided = all_heads_seen(page, "where the table put the decision")
     shoot(page, f"{game}-4-seats-1366x768", docs=True)
+    if game == "evil_corp":
+        # review 8, worst problem 4: the Day turn's prompt took two lines beside Pass and
+        # "Suggest a move" (evil_corp-4-seats-1366x768.png); one line says it
+        lines = page.evaluate(PROMPT_LINES_JS)
+        assert lines == 1, (lines, page.locator("#prompt-text").inner_text())
     page.evaluate("window.scrollTo(0, 0)")
     rest = all_heads_seen(page, "the page at its top")
     assert rest["compact"], "four panels do not fit 1366x768 whole: the column goes compact"
@@ -144,6 +158,35 @@ def test_every_seat_panel_head_is_on_the_first_screen_at_1366x768(tables, game):
     opened.wait_for(state="hidden")
     all_heads_seen(page, "after folding it again")
     assert page.js_errors == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_seat_panel_head_is_on_a_spectators_first_screen(browser, tables, game):
+    """Review 8, worst problem 7: a spectator's four panels were drawn whole, so the third was
+    cut at the window's bottom and the fourth below it (evil_corp-tracks-spectator-4p.png). A
+    spectator (a fresh visitor who names herself) opens the host's match at 1366×768: every
+    panel's head, score and whose turn it is lie in the window, the page at its top and scrolled
+    to its bottom; the column is compact, the boards that do not fit folded behind "Details"."""
+    host = tables(game)
+    page = open_page(browser, DESKTOP_768, host.url)
+    try:
+        if page.locator("#name").count():
+            page.fill("#name", "Watcher")
+            page.click("#name-submit")
+        page.wait_for_function("document.querySelectorAll('#seats .seat-panel').length === 4", timeout=30_000)
+        page.evaluate("document.fonts.ready")
+        page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+        assert page.evaluate("document.body.dataset.yourTurn") != "true"
+        top = all_heads_seen(page, "a spectator, the page at its top")
+        shoot(page, f"{game}-4-seats-spectator-1366x768")
+        assert top["compact"], "four panels do not fit 1366x768 whole: the column goes compact"
+        assert any(p["folded"] for p in top["panels"]), top
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.wait_for_function("scrollY > 0")
+        all_heads_seen(page, "a spectator, the page scrolled to its bottom")
+        assert page.js_errors == []
+    finally:
+        page.context.close()
 
 
 OVERFLOWS_JS = """() => { const b = document.getElementById("log");

@@ -103,6 +103,18 @@ def _in_view(page, selector: str) -> bool:
         return False
 
 
+def _brewing_boxes(page) -> dict:
+    """Where the Brewing's parts lie (top, bottom in the window), for a failure's message."""
+    return page.evaluate("""() => {
+      const at = (sel) => { const e = document.querySelector(sel); if (!e) return null;
+        const r = e.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; };
+      return {scrollY, height: innerHeight, bar: at("#prompt-bar"), brew: at("#board .doe-lab.mine .doe-brew"),
+              pool: at("#board .doe-lab.mine .doe-pool-panel"), controls: at("#board .doe-lab.mine .doe-controls"),
+              brewerPanel: at("#board .doe-lab.mine .doe-brewer-panel"), brewer: at("#board .doe-lab.mine .doe-brewer"),
+              tab: (document.querySelector("#board .doe-tab.on") || {}).textContent || null};
+    }""")
+
+
 def _no_codes(page, where: str) -> None:
     codes = codes_in(visible_text(page), registry.get("drops_of_evil").display_names())
     assert not codes, f"{where}: a player can read codes {codes}"
@@ -356,8 +368,9 @@ def test_drops_round_by_clicks(browser, lair_server, size):
         elif phase == "Brewing":
             if clicks.task != "a Brewing" and not brewed:
                 # the prompt just arrived: the pool and the Brewer are on screen, no scrolling
-                assert _in_view(page, "#board .doe-lab.mine .doe-pool-panel")
-                assert _in_view(page, "#board .doe-lab.mine .doe-brewer")
+                assert _in_view(page, "#board .doe-lab.mine .doe-pool-panel"), _brewing_boxes(page)
+                assert _in_view(page, "#board .doe-lab.mine .doe-brewer"), _brewing_boxes(page)
+                print("the Brewing prompt:", _brewing_boxes(page))
                 clicks.task = "a Brewing"
             if not shot_brewing:
                 shot_brewing = True

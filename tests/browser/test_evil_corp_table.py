@@ -279,7 +279,7 @@ def play_turn(page, state: dict) -> int:
                 # one instruction (review item 9): the prompt bar says the pick's next step; the
                 # board repeats no second wording of it
                 from playwright.sync_api import expect
-                expect(page.locator("#prompt-text")).to_contain_text("click a highlighted cell on your half of a board to put")
+                expect(page.locator("#prompt-text")).to_contain_text("click a highlighted cell to put")
                 assert page.locator("#board .ec-hint").count() == 0
                 cells = [a for _, a in targets(page) if a["type"] == "play"]
                 want = [a for a in cells if a["cell"] == "fortress"] if not state["placed_fortress"] \

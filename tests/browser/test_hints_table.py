@@ -155,6 +155,40 @@ def play_by_clicks(page, action: dict) -> None:
     page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before, timeout=15_000)
 
 
+# The prompt's words and the suggestion in lines on screen (review 8, worst problem 4: a
+# two-line prompt and a two-line suggestion took 17 % of a 1366×768 window): how many lines the
+# prompt's words take, how many the suggestion's words and its reason (0: behind "Why?"), and how
+# many rows the suggestion's parts (its words, its reason if shown, its buttons) take; and the
+# bar's share of the window.
+LINES_JS = """() => {
+  const lines = (node) => {
+    if (!node) return 0;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const b = [...range.getClientRects()].filter((q) => q.width && q.height).map((q) => q.bottom).sort((x, y) => x - y);
+    return b.filter((v, i) => i === 0 || v - b[i - 1] > 4).length;
+  };
+  const answer = document.getElementById("hint-answer");
+  const parts = [...answer.querySelectorAll(":scope > .hint-label, :scope > .hint-reason, :scope > .hint-buttons")]
+    .map((n) => n.getBoundingClientRect()).filter((r) => r.height);
+  const mids = parts.map((r) => (r.top + r.bottom) / 2).sort((x, y) => x - y);
+  const reason = answer.querySelector(".hint-reason");
+  return {prompt: lines(document.getElementById("prompt-text")), label: lines(answer.querySelector(".hint-label")),
+          reason: reason && reason.getBoundingClientRect().height ? lines(reason) : 0,
+          rows: mids.filter((v, i) => i === 0 || v - mids[i - 1] > 8).length,
+          text: document.getElementById("prompt-text").textContent, said: answer.innerText,
+          share: document.getElementById("prompt-bar").getBoundingClientRect().height / innerHeight};
+}"""
+
+
+def one_line_each(page) -> dict:
+    """The prompt's words and the suggestion (its words and buttons) take one line each."""
+    got = page.evaluate(LINES_JS)
+    print("prompt and suggestion lines:", got)
+    assert got["prompt"] == 1 and got["label"] == 1 and got["reason"] <= 1 and got["rows"] == 1, got
+    return got
+
+
 def save(page, name: str) -> None:
     screenshot(page, OUT / f"{name}.png", full_page=False)
     docs = os.environ.get("LAIR_SCREENSHOTS")
@@ -198,6 +232,14 @@ def test_a_player_sees_the_suggestion_and_the_table_only_that_she_asked(browser,
         assert host.evaluate("document.getElementById('prompt-bar').getBoundingClientRect().height") \
             <= DESKTOP["height"] / 4, "the suggestion grew the prompt bar past a quarter"
         save(host, f"hint-{game}")
+        # one line each for the prompt and the suggestion; a reason that does not fit beside
+        # the suggestion waits behind "Why?", and a click shows it
+        one_line_each(host)
+        why = host.locator("#hint-answer .hint-why")
+        if reason and why.is_visible():
+            why.click()
+            host.locator("#hint-answer .hint-reason").wait_for(state="visible")
+            save(host, f"hint-{game}-why")
 
         # everyone at the table learns that she asked, and nothing of what was suggested
         line = spect.locator("#log .log-hint").last
@@ -865,6 +907,7 @@ def test_a_suggested_cell_never_plays_the_tile_picked_before(browser, server):
                 assert page.locator(f"#ec-my-screen .hint-hit[data-pick='{action['tile']}']").count() == 1
                 checked += 1
                 save(page, "hint-evil_corp-picked-other")
+                one_line_each(page)
             play_by_clicks(page, action)
         assert checked, f"no suggestion to play a monster in {asked} asks"
         assert page.js_errors == []

@@ -182,6 +182,14 @@ export function labelText(text, view) {
   return mendCounts(out, countNouns(((view && view.game) || {}).geometry || {}));
 }
 
+/** The words of the suggestion for an action's label (docs/renderer-contract.md `hintText`):
+ *  the label's, but the board highlights the suggested space, so two alike need not be told
+ *  apart in words ("Place Toad on four-arrow space by Owl Claw ×2, Salamander Eye, Spider",
+ *  without "(the 2nd of 2 alike, from the top left)": review 8, problem 4). */
+export function hintText(text, view) {
+  return labelText(text, view).replace(/ \(the \w+ of \d+ alike, from the top left\)/g, "");
+}
+
 /** Each Forest space's name by what is there (labelText): id -> words. */
 function forestWords(view) {
   const g = (view && view.game) || {};

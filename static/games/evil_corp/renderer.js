@@ -12,7 +12,7 @@ import {actionNodes, el, attachCard, PHONE} from "../../js/dom.js";
 import {iconCard, keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import * as I from "./icons.js";
-import {clickVerb, keyHint, mendCounts, plural} from "../../js/words.js";
+import {clickVerb, mendCounts, plural} from "../../js/words.js";
 
 export const title = "Evil Corp.";
 /** What the phone's line of scores calls the score, and its picture (docs/renderer-contract.md). */
@@ -750,11 +750,19 @@ export function logText(text, view) {
 export function labelText(text, view) {
   const m = /^(Keep|Discard) the fortress monster of board (\d+)(?: \((pay|free)\))?$/.exec(String(text));
   const game = view && view.game;
-  if (!m || !game) return logText(text, view);
+  if (!m || !game) return logText(playWords(String(text)), view);
   const {board, side, name} = fortressMonster(game, view, Number(m[2]) - 1);
   if (m[1] === "Discard") return `Discard ${name} from the fortress of board ${m[2]}`;
   const price = m[3] === "free" ? "for free" : board ? `for ${payWords(game, side, board.keep_cost)}` : "for its keep cost";
   return `Keep ${name} in the fortress of board ${m[2]} ${price}`;
+}
+
+/** A label that puts a monster into play names its place as the board shows it, the board
+ *  first, then its cell: "Put red Junior Orc (fear 1) into play: board 1, raid cell 1" (the
+ *  engine's "… raid cell 1 of board 1" read backwards under "Board 1 · Green Grass"). */
+function playWords(text) {
+  return text.replace(/^(Put .+ into play: )(raid cell \d+|port cell \d+|fortress|portal) of board (\d+)$/,
+    (all, head, cell, board) => `${head}board ${board}, ${cell}`);
 }
 
 /** Counted nouns of Evil Corp.'s stored lines. */
@@ -1042,14 +1050,16 @@ export function promptText(view) {
     const mine = (game.screens || []).find((x) => x.seat === view.you);
     const tile = mine && (mine.supply || []).find((t) => t.id === picked);
     const name = tile ? typeOf(game, tile).name : "the picked monster";
+    // (one line at 1366×768 beside Pass and "Suggest a move", review 8's problem 4: the
+    // highlighted cells are all on your half; Escape, which drops the pick too, is in "Keys")
     return short ? `${clickVerb()} a highlighted cell for ${name} (or the tile again to undo).`
-      : `Your turn: ${clickVerb(true)} a highlighted cell on your half of a board to put ${name} into play ` +
-        `(${clickVerb(true)} it again${keyHint(", or press Escape,")} to pick another).`;
+      : `Your turn: ${clickVerb(true)} a highlighted cell to put ${name} into play (or the tile again to pick another).`;
   }
+  // (the board marks what may be clicked: the words need not say "highlighted" each time)
   const parts = [];
-  if (plays.length) parts.push(short ? "play a monster (tile, then cell)" : "put a monster into play (pick one behind your screen, then a highlighted cell)");
-  if (acts.length) parts.push(short ? "activate" : "activate a highlighted monster");
-  if (hires.length) parts.push(short ? "hire" : "hire a highlighted applicant");
+  if (plays.length) parts.push(short ? "play a monster (tile, then cell)" : "put a monster into play (a tile behind your screen, then a cell)");
+  if (acts.length) parts.push(short ? "activate" : "activate a monster");
+  if (hires.length) parts.push(short ? "hire" : "hire an applicant");
   if (canPass) parts.push("pass");
   if (!parts.length) return null;
   const last = parts.pop();

@@ -28,13 +28,14 @@ export function legalActions() {
   return S.view ? S.view.legal_actions || [] : [];
 }
 
-/** The server's label of a legal action, or a readable fallback from its fields. */
-export function label(action) {
+/** The server's label of a legal action in the renderer's words (`words`: by default the
+ *  labels', S.words), or a readable fallback from its fields. */
+export function label(action, words = S.words) {
   const v = S.view;
   if (!v) return "";
   const i = S.legalIndex.get(canon(action));
   const labels = Array.isArray(v.labels) ? v.labels : [];
-  if (i !== undefined && labels[i]) return S.words(String(labels[i]));
+  if (i !== undefined && labels[i]) return words(String(labels[i]));
   return Object.entries(action || {})
     .map(([k, x]) => (k === "type" ? humanize(x) : `${humanize(k)} ${typeof x === "object" ? canon(x) : x}`))
     .join(" · ");

@@ -24,7 +24,7 @@ export const tableApi = Object.freeze({
   /** Send one of view.legal_actions (deep-equal); anything else is refused (false). */
   act(action) { return act(action); },
   actions() { return legalActions(); },
-  label,
+  label(action) { return label(action); },
   find(pred) { return legalActions().filter(pred); },
   seatColor,
   seatName,
@@ -132,6 +132,15 @@ export function logText(text) {
 export function labelText(text) {
   if (!renderer || typeof renderer.labelText !== "function") return logText(text);
   return callHook("labelText", text, S.view) || text;
+}
+
+/** The words of the suggestion ("Suggest a move", hint.js) for an action's label `text`, by
+ *  the renderer's optional `hintText(text, view)`: the board highlights the suggested places,
+ *  so the words may leave out what only tells two alike apart (review 8, problem 4: Drops of
+ *  Evil's "(the 2nd of 2 alike, from the top left)"); else the label's words (labelText). */
+export function hintText(text) {
+  if (!renderer || typeof renderer.hintText !== "function") return labelText(text);
+  return callHook("hintText", text, S.view) || labelText(text);
 }
 
 /** The renderer's words for the viewer's prompt (its optional `promptText(view)`): one

@@ -6,9 +6,9 @@
 // them as usual ("Play it" sends it at once) or dismisses it. Everyone else learns only that a
 // hint was used (view.hint_uses, drawn in the log by hint-log.js).
 
-import {actionNodes, el} from "../dom.js";
+import {actionNodes, el, PHONE} from "../dom.js";
 import {act, busy, isLegal, label, uuid} from "./actions.js";
-import {hintPlaces, revealBelowBar, roomBelowBar, visibleBand} from "./board.js";
+import {hintPlaces, hintText, revealBelowBar, roomBelowBar, visibleBand} from "./board.js";
 import {fitPrompt, showInMenu} from "./prompt.js";
 import {dom, promptKey, S, turnOf} from "./state.js";
 import {clearCode, toast} from "./toasts.js";
@@ -90,19 +90,50 @@ export function renderHint() {
       "aria-expanded": String(whyOpen), "aria-controls": "hint-reason", onclick: () => toggleWhy(why)},
     whyOpen ? "Hide why" : "Why?") : null;
     answer.replaceChildren(
-      el("span", {class: "hint-label"}, "Suggestion: ", el("b", {}, label(action))),
+      el("span", {class: "hint-label"}, "Suggestion: ", el("b", {}, label(action, hintText))),
       shown.reason ? el("span", {class: "hint-reason", id: "hint-reason"}, shown.reason) : null,
       el("span", {class: "hint-buttons"},
         el("button", {type: "button", class: "btn btn-small action-btn hint-play", disabled: busy() || !isOpen(),
                       onclick: () => act(action)}, "Play it"),
         el("button", {type: "button", class: "btn btn-small btn-secondary hint-dismiss", onclick: dismiss}, "Dismiss"),
         why));
+    foldReason();
   }
   // The button or the answer came or went: the bar lays its buttons out again (a full bar
   // keeps "Suggest a move" in its menu; prompt.js).
   fitPrompt();
   light();
 }
+
+/** A desktop's suggestion keeps to one line (review 8, problem 4: the reason on two lines
+ *  beside it, with a two-line prompt, took 17 % of a 1366×768 window): the reason stays beside
+ *  the suggestion and its buttons when all of them fit on one line, else it waits behind
+ *  "Why?" as on a phone (class why-folds, lair.css). Measured with the reason shown. */
+function foldReason() {
+  answer.classList.remove("why-folds");
+  if (PHONE.matches || answer.hidden || !shown || !shown.reason) return;
+  const nodes = [...answer.querySelectorAll(":scope > .hint-label, :scope > .hint-reason, :scope > .hint-buttons")];
+  const parts = nodes.map((n) => n.getBoundingClientRect()).filter((r) => r.height);
+  if (parts.length < 2) return;
+  const top = Math.min(...parts.map((r) => r.top)), bottom = Math.max(...parts.map((r) => r.bottom));
+  // one line: no part below another (they are centred on their row), no words wrapped
+  const rows = bottom - top > Math.max(...parts.map((r) => r.height)) + 1;
+  if (rows || nodes.slice(0, 2).some((n) => lineCount(n) > 1)) answer.classList.add("why-folds");
+}
+
+/** How many lines the words of `node` take on screen. */
+function lineCount(node) {
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  const bottoms = [...range.getClientRects()].filter((q) => q.width && q.height).map((q) => q.bottom).sort((a, b) => a - b);
+  return bottoms.filter((b, i) => i === 0 || b - bottoms[i - 1] > 4).length;
+}
+// (a window of another width: the reason may fit beside the suggestion, or no longer)
+window.addEventListener("resize", () => {
+  if (!shown) return;
+  foldReason();
+  fitPrompt();
+});
 
 /** The phone's "Why?": shows or hides the suggestion's reason (in place: the button keeps the
  *  focus), and the bar shows the answer's end. */
