@@ -29,6 +29,7 @@ import pytest
 
 from tests.browser.test_layout import check_text_sizes, open_page, settle_scroll
 from tests.chromium import ARTIFACTS, ROOT, fix_seed, lair_process, match_id, screenshot
+from tests.marks_check import assert_tags_clear
 
 pytestmark = pytest.mark.e2e
 
@@ -198,6 +199,8 @@ def check_keep_buttons(page) -> None:
         assert got == want, (text, cost)
         assert words == f"Keep · {m.group('price')}", (words, text)
     save(page, "night-keep-1366x768")
+    # "Keep?" clear of the fear track and the conquest shield (review 8, worst problem 2)
+    assert_tags_clear(page, expect=1)
 
 
 def check_keep_on_phone(browser, page) -> None:
@@ -226,6 +229,7 @@ def check_keep_on_phone(browser, page) -> None:
             assert 0 <= r["left"] and r["right"] <= got["width"] + 1, ("cut", got)
         assert all(r["h"] >= 40 for r in got["buttons"]), ("too small to tap", got)
         save(phone, "night-keep-375x812")
+        assert_tags_clear(phone, expect=1)
         assert phone.js_errors == []
     finally:
         phone.context.close()
@@ -576,6 +580,8 @@ def test_your_screen_and_boards_are_on_screen_when_the_prompt_arrives(browser, f
             const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
             return !!hit && t.contains(hit); }"""), "the picked tile is covered"
         save(page, "turn-picked-375x812")
+        # "Picked" off the tile's ability badge and whole (review 8, worst problem 2)
+        assert_tags_clear(page, expect=1)
         tile.tap()  # the tile again: the pick is undone
         expect(page.locator("#prompt-text")).to_contain_text("Your turn: play a monster")
     if size == "1366x768":

@@ -24,6 +24,7 @@ import pytest
 from tests.browser.test_full_match import fill_and_start, host_new_match
 from tests.browser.test_layout import DESKTOP_768, PHONE_812, check_buttons, new_table
 from tests.chromium import ARTIFACTS, ROOT, lair_process, screenshot
+from tests.marks_check import assert_tags_clear
 
 pytestmark = pytest.mark.e2e
 
@@ -232,6 +233,8 @@ def test_a_player_sees_the_suggestion_and_the_table_only_that_she_asked(browser,
         assert host.evaluate("document.getElementById('prompt-bar').getBoundingClientRect().height") \
             <= DESKTOP["height"] / 4, "the suggestion grew the prompt bar past a quarter"
         save(host, f"hint-{game}")
+        # its "Suggested" tags lie on their marks or in free space, whole (review 8, problem 2)
+        print("tags:", assert_tags_clear(host, expect=1))
         # one line each for the prompt and the suggestion; a reason that does not fit beside
         # the suggestion waits behind "Why?", and a click shows it
         one_line_each(host)
@@ -647,6 +650,8 @@ def test_a_suggested_covil_move_lights_the_troop_and_its_zone(browser, server, s
             pick: e.getAttribute('data-pick'), zone: e.getAttribute('data-zone'),
             shown: e.getClientRects().length > 0}))""")
         save(page, f"hint-covil-move-{size}")
+        # the troop's tag and the zone's apart, whole (review 8: "Suggestec" twice, overlapping)
+        print("tags:", assert_tags_clear(page, expect=1))
         # the suggestion in one phrase: where from and to (the review: "Lie down a troop in H:
         # move to A" read as lying down and moving)
         said = page.locator("#hint-answer .hint-label").inner_text()

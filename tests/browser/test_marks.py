@@ -23,6 +23,7 @@ from tests.browser.test_full_match import fill_and_start
 from tests.browser.test_hints_table import ask, frames_of, play_by_clicks, start, wait_to_move
 from tests.browser.test_layout import new_table
 from tests.chromium import ARTIFACTS, ROOT, screenshot
+from tests.marks_check import assert_tags_clear
 
 pytestmark = pytest.mark.e2e
 
@@ -142,6 +143,8 @@ def test_evil_corp_picked_and_suggested_differ_and_only_targets_are_framed(brows
                 assert page.evaluate(FRAMED_JS, list(AMBER)) == []
                 checked += 1
                 save(page, "evil_corp")
+                # "Picked" and "Suggested" on their own tiles' free parts, apart (review 8)
+                print("tags:", assert_tags_clear(page, expect=2))
             play_by_clicks(page, action)
         assert checked, f"no suggestion to play a monster in {asked} asks"
 
@@ -221,8 +224,22 @@ def test_drops_picked_and_suggested_differ_and_marks_read(browser, server):
                     assert look(host, space)["tag"] == '"Suggested"', action
                 checked += 1
                 save(host, "drops_of_evil")
+                # neither tag on the tray's help line or on the other (review 8, problem 2)
+                print("tags:", assert_tags_clear(host, expect=2))
             play_by_clicks(host, action)
         assert checked, f"no suggestion to place a pawn in {asked} asks"
+        # every pawn on the Forest wears its seat's shape, not its colour alone (review 8,
+        # worst problem 6), for a spectator too
+        for p in (host, spect):
+            pawns = p.locator("#board .doe-forest [data-motion-key^='pawn-']").evaluate_all(
+                """ps => ps.map((g) => ({key: g.dataset.motionKey,
+                    shape: (g.querySelector('.doe-seat-badge') || {dataset: {}}).dataset.shape || null,
+                    px: g.querySelector('.doe-seat-badge') ? g.querySelector('.doe-seat-badge').getBoundingClientRect().width : 0}))""")
+            assert pawns, "no pawn on the Forest"
+            for x in pawns:
+                seat = int(x["key"].split("-")[1])
+                assert x["shape"] == "●▲■◆"[seat], x
+                assert x["px"] >= 10, ("the seat's shape is too small to see", x)
         assert spect.evaluate(FRAMED_JS, list(AMBER)) == [], "a spectator's board frames a place in amber"
         assert spect.locator("#board [data-action], #board [data-pick]").count() == 0
         # the Brewer's marks: the Bonus token's number in words, Income icons 12 px or wider

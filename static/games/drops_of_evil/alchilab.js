@@ -293,7 +293,7 @@ function drawBrewer(ctx, lab, idx, pick, mine) {
     el("span", {}, scrollIcon("owl", null, 16), " Scroll: Toxicity +1"),
     // (a Bonus token's number: how many of its Extra Resource it gives; the review: the "2" on
     // the Cheese of column 6 said nothing)
-    el("span", {}, el("span", {class: "doe-token extra"}, extraIcon("cheese", 2, 28)), " Extra Resource: 2 Cheese"),
+    el("span", {class: "doe-mark-extra"}, el("span", {class: "doe-token extra"}, extraIcon("cheese", 2, 28)), " Extra Resource: 2 Cheese"),
     mine && idx.takeBack.size ? el("span", {}, el("b", {class: "doe-undo-key"}, UNDO), " take back") : null);
   wrap.append(el("div", {class: "doe-colnums", style: {"--cols": geo.cols}},
     ...geo.columns.map((col) => el("span", {}, String(col.col)))), grid);

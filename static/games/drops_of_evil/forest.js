@@ -31,10 +31,31 @@ function svgRes(ctx, res, count, x, y) {
   return g;
 }
 
+/** The seat's shape (● ▲ ■ ◆ …, docs/renderer-contract.md: colour is never the only cue) as a
+ *  small badge on a pawn of the Forest, centred at (cx, cy): the shape in the seat's colour on a
+ *  white disc with a dark edge (table review 8, worst problem 6: the opponents' Snakes told
+ *  apart by colour alone). The node carries `data-shape` (the glyph). */
+export function seatBadge(ctx, seat, cx, cy, r = 9) {
+  const shape = ctx.table.seatShape ? ctx.table.seatShape(seat) : "●";
+  const a = {fill: ctx.table.seatColor(seat), stroke: "#1b1410", "stroke-width": 1, "stroke-linejoin": "round"};
+  const k = r * 0.62;
+  const poly = (pts) => sv("polygon", {points: pts.map(([x, y]) => `${cx + x * k},${cy + y * k}`).join(" "), ...a});
+  const mark = {
+    "●": () => sv("circle", {cx, cy, r: k * 0.85, ...a}),
+    "▲": () => poly([[0, -1.05], [1, 0.75], [-1, 0.75]]),
+    "■": () => sv("rect", {x: cx - k * 0.78, y: cy - k * 0.78, width: k * 1.56, height: k * 1.56, ...a}),
+    "◆": () => poly([[0, -1.1], [0.9, 0], [0, 1.1], [-0.9, 0]]),
+  }[shape];
+  return sv("g", {class: "doe-seat-badge", dataset: {shape}, "aria-hidden": "true"},
+    sv("circle", {cx, cy, r, fill: "#fff", stroke: "#1b1410", "stroke-width": 1.5}),
+    mark ? mark() : sv("text", {x: cx, y: cy, "text-anchor": "middle", dy: "0.35em", "font-size": r * 1.3, fill: a.fill}, shape));
+}
+
 function svgPawn(ctx, seat, pawn, x, y, w = 28, h = 18) {
   const label = `${resName(ctx, pawn)} of ${ctx.table.seatName(seat)}`;
   const g = sv("g", {class: "doe-spawn", transform: `translate(${x},${y})`},
     sv("circle", {r: w / 2 + 2, fill: "#fff"}), gPawn(pawn, ctx.table.seatColor(seat), 0, 0, w),
+    seatBadge(ctx, seat, w / 2 - 1, w / 2 - 1, 7.5),
     sv("title", {}, label));
   attachCard(g, () => resCard(ctx, pawn, true, seat));
   // a plain wrapper carries the motion key (the slide's transform must not replace the placing one)
@@ -228,8 +249,9 @@ export function drawForest(ctx) {
     node.append(sv("circle", {class: "chg", r: 25}), sv("circle", {class: "hl", r: 21}), arrows);
     if (p) {
       // the seat's colour as a style: the stylesheet's .disc fill would beat an attribute
-      node.append(movablePawn(ctx, sv("g", {dataset: {motionKey: `pawn-${p.seat}-${p.pawn}`}}, gPawn(p.pawn, ctx.table.seatColor(p.seat), 0, 0, 34)),
-        p, moves, pickedPawn, 23),
+      node.append(movablePawn(ctx, sv("g", {dataset: {motionKey: `pawn-${p.seat}-${p.pawn}`}}, gPawn(p.pawn, ctx.table.seatColor(p.seat), 0, 0, 34),
+        // (between its space's arrows: a Snake's points down, a Cat's sideways, a Toad's aslant)
+        seatBadge(ctx, p.seat, ...(s.pawn === "snake" ? [16, -2] : [0, 16]))), p, moves, pickedPawn, 23),
       sv("title", {}, `${resName(ctx, p.pawn)} of ${ctx.table.seatName(p.seat)}`));
     } else {
       node.append(sv("g", {class: "doe-empty-pawn"}, gPawn(s.pawn, null, 0, 0, 32)),

@@ -250,8 +250,10 @@ const CSS = `
 /* the Night's keep: the fortress monster asked about (its choices, the buttons to click, are in
    keepRow): a dotted light ring and the word "Keep?", not the clickable places' amber */
 .ec .ec-keeping { outline: 3px dotted #fbf4e2; outline-offset: 2px; box-shadow: 0 0 0 5px #2b2118aa; }
-.ec .ec-keeping::before { content: "Keep?"; position: absolute; z-index: 3; left: 50%; top: -12px;
-  transform: translateX(-50%); padding: 0 4px; border-radius: 5px; background: #2b2118; color: #fbf4e2;
+/* (class has-tag: the table moves the word clear of the fear track, a shield, another tag:
+   static/js/table/tags.js, through --tagb-x / -y / -t) */
+.ec .ec-keeping::before { content: "Keep?"; position: absolute; z-index: 3; left: var(--tagb-x, 50%); top: var(--tagb-y, -12px);
+  transform: var(--tagb-t, translateX(-50%)); padding: 0 4px; border-radius: 5px; background: #2b2118; color: #fbf4e2;
   font-size: 13px; font-weight: 700; line-height: 16px; white-space: nowrap; pointer-events: none; }
 .ec-keeprow .ec-kboard { font-size: 14px; white-space: nowrap; }
 .ec-keeprow .ec-keepbtn { min-height: 36px; font-size: 14px; white-space: nowrap; }
@@ -374,6 +376,9 @@ const CSS = `
   #ec-my-screen .ec-supply { flex-wrap: nowrap; overflow-x: auto; overscroll-behavior-x: contain;
     scroll-snap-type: x proximity; scroll-padding: 0 4rem; gap: .25rem; padding: 6px 4px 8px; margin: -6px -8px -8px;
     scrollbar-width: thin; }
+  /* (a picked tile's "Picked" tag under it, inside the row that clips it: it lay on the tile's
+     ability badge, table review 8; the row reaches as far down, the page as before) */
+  #ec-my-screen .ec-supply { padding-bottom: 24px; margin-bottom: -24px; }
   #ec-my-screen .ec-supply > * { flex: none; scroll-snap-align: start; }
   #ec-my-screen .ec-supply > .ec-discard { flex-wrap: nowrap; max-width: none; padding-left: .4rem;
     border-left: 1px dashed var(--border, #4a4058); }
@@ -1242,7 +1247,7 @@ function halfNode(game, b, h, mySide) {
     if (c.kind === "fortress") {
       // your monster whose keep the Night asks about (keepRow has the choices)
       if (mine && keepChoices(b.board).length) {
-        cell.classList.add("ec-keeping");
+        cell.classList.add("ec-keeping", "has-tag");
       }
     }
     // a name for the cell (review item 4); clickable() makes a target a button

@@ -12,6 +12,7 @@ import {hintPlaces, hintText, revealBelowBar, roomBelowBar, visibleBand} from ".
 import {fitPrompt, showInMenu} from "./prompt.js";
 import {dom, promptKey, S, turnOf} from "./state.js";
 import {clearCode, toast} from "./toasts.js";
+import {tagAnchor} from "./tags.js";
 import {isOpen, send} from "./wire.js";
 
 /** The server answers every request (a hint or an error); past this the request is given up
@@ -299,6 +300,14 @@ export function hintRefused(msg) {
   return true;
 }
 
+let measure = null;
+/** A word's width in px in the tags' font (lair.css "svg .hint-tag text": bold 13 px). */
+function wordWidth(word) {
+  measure = measure || document.createElement("canvas").getContext("2d");
+  measure.font = `700 13px system-ui, -apple-system, "Segoe UI", sans-serif`;
+  return measure.measureText(word).width || 66;
+}
+
 /** A "Suggested" tag under the SVG piece `node`, drawn last in its drawing (over the other
  *  pieces), as large on screen as the HTML places' tags (13 px), whatever the drawing's scale. */
 function drawTag(node) {
@@ -316,23 +325,27 @@ function drawTag(node) {
   const at = (x, y) => new DOMPoint(x, y).matrixTransform(m);
   const a = at(box.x, box.y), b = at(box.x + box.width, box.y + box.height);
   const unit = 1 / (Math.hypot(scr.a, scr.b) || 1);  // one screen px in the drawing's units
-  const size = 13 * unit, h = 17 * unit, w = 76 * unit;
+  const size = 13 * unit, h = 17 * unit;
   const cx = (a.x + b.x) / 2, bottom = Math.max(a.y, b.y);
+  // (as wide as its word in the tags' font, with a margin: a fixed width cut it, "Suggestec",
+  // on a phone: table review 8)
+  const w = (wordWidth("Suggested") + 10) * unit;
   // (one word where two lit pieces lie close, a troop and its zone: two tags overlapped)
   const drawn = [...svg.querySelectorAll(":scope > .hint-tag > rect")].map((r) => r.getBBox());
   if (drawn.some((r) => Math.abs(r.x + r.width / 2 - cx) < w && Math.abs(r.y + r.height / 2 - bottom) < h)) return;
   const g = document.createElementNS(SVGNS, "g");
   g.setAttribute("class", "hint-tag");
   g.setAttribute("aria-hidden", "true");
-  const rect = document.createElementNS(SVGNS, "rect");
-  for (const [k, v] of Object.entries({x: cx - w / 2, y: bottom - h / 2, width: w, height: h, rx: 6 * unit,
-    "stroke-width": 1.5 * unit})) rect.setAttribute(k, String(v));
   const text = document.createElementNS(SVGNS, "text");
   for (const [k, v] of Object.entries({x: cx, y: bottom, "text-anchor": "middle", "dominant-baseline": "central",
     "font-size": size})) text.setAttribute(k, String(v));
   text.textContent = "Suggested";
+  const rect = document.createElementNS(SVGNS, "rect");
+  for (const [k, v] of Object.entries({x: cx - w / 2, y: bottom - h / 2, width: w, height: h, rx: 6 * unit,
+    "stroke-width": 1.5 * unit})) rect.setAttribute(k, String(v));
   g.append(rect, text);
   svg.append(g);
+  tagAnchor(g, node);  // (tags.js moves it clear of other tags and the drawing's words)
 }
 
 /** Highlight (class hint-hit) the board's places the suggestion touches and its button in the
