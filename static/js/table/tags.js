@@ -114,6 +114,9 @@ function obstacles(area, own) {
 function candidates(r, w, h) {
   const cx = r.left + r.width / 2 - w / 2;
   const xs = [cx, r.left, r.right - w, cx - w / 2, cx + w / 2];
+  // (then every 4 px along the mark: a narrow free stretch between two badges, e.g. an Evil
+  // Corp. tile's corner numbers, is found too)
+  for (let x = r.left - w / 2; x <= r.right - w / 2; x += 4) xs.push(x);
   const out = [];
   const row = (y) => { for (const x of xs) out.push([x, y]); };
   row(r.bottom + 10 - h);          // straddling the bottom edge (the tags' first place)
