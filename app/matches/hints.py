@@ -68,22 +68,21 @@ def reason(stats: dict) -> str | None:
     if not stats.get("searched"):
         return "The best next step of this longer move, looking one step ahead."
     score, runner_up = stats.get("score"), stats.get("next_score")
-    # (one short line: the first-time review of 2026-12-07 read "Tried 22 moves in 27 imagined
-    # games from here and kept coming back to this one (rated 65, …; 50 = no better off than
-    # now)" as two to three lines of jargon under every suggestion)
-    line = f"Picked most often among {stats['considered']} moves in {stats['iterations']} imagined games"
+    # (one short line in a player's words: review 8 and new-user trial 6 read "(rated 85, the
+    # next best 83; 50 = no better off)" as jargon; the numbers stay in the statistics)
+    line = f"Best of {stats['considered']} moves over {stats['iterations']} imagined games"
     # The search picks the move it tried most, not the best mean: a move tried a few times
     # can average more. Compare the two only when the comparison is the chosen move's. A
-    # rating is the mean reward in hundredths: 50 is a position no better than before the move
-    # (engines.search: rewards spread around 0.5).
+    # rating is the mean reward (engines.search: rewards spread around 0.5, 0.5 no better off
+    # than before the move).
     if score is not None and runner_up is not None and score >= runner_up:
-        ours, theirs = round(score * 100), round(runner_up * 100)
-        line += (f" (rated {ours}, level with the next best" if ours == theirs else
-                 f" (rated {ours}, the next best {theirs}")
-    elif score is not None:
-        line += f" (rated {round(score * 100)}"
+        gap = round(score * 100) - round(runner_up * 100)
+        line += (", level with the next best" if gap == 0 else
+                 ", a little ahead of the next best" if gap < 5 else ", clearly ahead of the next best")
     if score is not None:
-        line += "; 50 = no better off)"
+        line += (": it leaves you better off" if score >= 0.55 else
+                 ": every move leaves you worse off, this one least" if score <= 0.45 and runner_up is not None
+                 else "")
     return line + "."
 
 
