@@ -231,10 +231,18 @@ def test_drops_picked_and_suggested_differ_and_marks_read(browser, server):
         # every pawn on the Forest wears its seat's shape, not its colour alone (review 8,
         # worst problem 6), for a spectator too
         for p in (host, spect):
-            pawns = p.locator("#board .doe-forest [data-motion-key^='pawn-']").evaluate_all(
-                """ps => ps.map((g) => ({key: g.dataset.motionKey,
-                    shape: (g.querySelector('.doe-seat-badge') || {dataset: {}}).dataset.shape || null,
-                    px: g.querySelector('.doe-seat-badge') ? g.querySelector('.doe-seat-badge').getBoundingClientRect().width : 0}))""")
+            # (read in one go, again until a read finds pawns all drawn: the bots move
+            # meanwhile, a pawn flying to its space is hidden on its way and the Forest may
+            # be empty between rounds; the landing-to-be CI of 0b9244e read a badge 0 wide)
+            for _ in range(40):
+                pawns = p.evaluate("""() => [...document.querySelectorAll(
+                    "#board .doe-forest [data-motion-key^='pawn-']")].map((g) => {
+                    const b = g.querySelector('.doe-seat-badge');
+                    return {key: g.dataset.motionKey, shape: b ? b.dataset.shape || null : null,
+                            px: b ? b.getBoundingClientRect().width : 0}; })""")
+                if pawns and all(x["px"] > 0 for x in pawns):
+                    break
+                p.wait_for_timeout(250)
             assert pawns, "no pawn on the Forest"
             for x in pawns:
                 seat = int(x["key"].split("-")[1])
