@@ -273,6 +273,25 @@ def serve_in_thread(app, timeout: float = 10.0) -> Iterator[str]:
         thread.join(timeout=10)
 
 
+@contextlib.contextmanager
+def serve_page(html: str) -> Iterator[str]:
+    """Serve one HTML page at ``/`` beside the site's ``/static`` files (a toy page that
+    imports the table's modules); yields its base URL (:func:`serve_in_thread`)."""
+    from fastapi import FastAPI
+    from fastapi.responses import HTMLResponse
+    from fastapi.staticfiles import StaticFiles
+
+    app = FastAPI()
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+
+    @app.get("/", response_class=HTMLResponse)
+    async def page():
+        return html
+
+    with serve_in_thread(app) as url:
+        yield url
+
+
 @functools.cache
 def _migrated_sqlite() -> Path:
     """A fresh SQLite database migrated to head by ``alembic upgrade head`` (``make run``'s

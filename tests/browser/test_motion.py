@@ -7,11 +7,8 @@ play() after it (static/js/table/board.js); this page does the same around a toy
 from __future__ import annotations
 
 import pytest
-from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
-from fastapi.staticfiles import StaticFiles
 
-from tests.chromium import ROOT, serve_in_thread
+from tests.chromium import serve_page
 
 pytestmark = pytest.mark.e2e
 
@@ -46,14 +43,7 @@ document.body.dataset.ready = "true";
 
 @pytest.fixture(scope="module")
 def motion_url():
-    app = FastAPI()
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-
-    @app.get("/", response_class=HTMLResponse)
-    async def page():
-        return PAGE
-
-    with serve_in_thread(app) as url:
+    with serve_page(PAGE) as url:
         yield url
 
 
@@ -135,14 +125,7 @@ def covil_views_around_a_move() -> tuple[dict, dict]:
 
 @pytest.fixture(scope="module")
 def covil_url():
-    app = FastAPI()
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-
-    @app.get("/", response_class=HTMLResponse)
-    async def page():
-        return COVIL_PAGE
-
-    with serve_in_thread(app) as url:
+    with serve_page(COVIL_PAGE) as url:
         yield url
 
 

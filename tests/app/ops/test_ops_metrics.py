@@ -3,12 +3,8 @@ documented metric names, and counters that follow applied and rejected actions."
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.main import create_app
-from app.settings import Settings
-from tests.app.conftest import release_cancelled_connections
 from tests.app.ops.test_ops_support import ADMIN
 from tests.app.realtime.test_live import act, recv, started, view_at
 from tests.csrf import as_browser
@@ -17,15 +13,6 @@ NAMES = {"lair_open_sockets", "lair_matches_in_progress", "lair_actions_applied"
          "lair_actions_rejected", "lair_action_seconds", "lair_bot_moves",
          "lair_matches_started", "lair_matches_ended", "lair_websocket_closes",
          "lair_db_pool_connections"}
-
-
-@pytest.fixture
-def ops_client(database_url):
-    settings = Settings(database_url=database_url, secret_key="test-secret", bot_delay=0,
-                        admin_token=ADMIN)
-    with as_browser(TestClient(create_app(settings), base_url="http://testserver")) as c:
-        yield c
-        release_cancelled_connections(c)
 
 
 def scrape(client, families: set[str] | None = None) -> dict[tuple[str, tuple], float]:

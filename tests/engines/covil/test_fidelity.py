@@ -243,22 +243,6 @@ def test_combat_gold_is_capped_at_5():
     assert s["own"][0]["gold"] == 5
 
 
-def test_a_standing_loser_in_its_fortress_zone_retreats_and_the_fortress_is_damaged():
-    """The Outcome B and "The fortress gets damaged": a standing troop that loses in its own
-    fortress's zone lies down and retreats, and the fortress takes the remaining strength."""
-    from .test_combat import pos
-
-    s = pos([("K", True)], [("K", True)], hall1=("O2", "S5"))
-    s["own"][0]["gold"] = 0
-    hp = s["own"][1]["hp"]
-    s = act(s, 0, {"type": "attack", "from": "K", "kind": "melee", "slot": 1})
-    s = act(s, 0, {"type": "target", "owner": 1, "zone": "K", "up": True})
-    while any(f["kind"] == "combat" for f in s["stack"]):
-        s = act(s, next(iter(ENGINE.prompts(s))), {"type": "done"})
-    assert ENGINE.prompts(s)[1]["kind"] == "retreat"
-    assert s["own"][1]["hp"] < hp
-
-
 def test_ten_gold_mercenaries_are_not_reshuffled_at_night():
     """Game Setup F: "If there are cards costing 10 gold, shuffle them back into the deck and
     reveal new ones in their place" is a setup step; 3.2 Renew the Mercenary Pool at night

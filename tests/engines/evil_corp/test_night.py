@@ -174,9 +174,9 @@ def test_game_ends_with_two_victory_tokens():
     assert r["ranks"] == [[1], [0]] and r["scores"] == {"0": 0, "1": 2}
 
 
-def test_victory_several_claimants_tiebreak():
-    """Victory Conditions: several claimants compare the sum of hire costs of all their monsters
-    plus magic coins, then the sum of fear strength."""
+def two_claimants() -> dict:
+    """A fresh 2-seat game in which both sides claim victory (1 victory token and 1 conquest
+    each) with an equal monster in play: only the tiebreak can rank them."""
     s = fresh()
     for side in (0, 1):
         s["sides"][side]["vp"] = 1
@@ -184,6 +184,13 @@ def test_victory_several_claimants_tiebreak():
     s["boards"][1]["conquest"][1] = 1
     put(s, 0, "SR2", 0, "raid-1")
     put(s, 1, "SR2", 1, "raid-1")
+    return s
+
+
+def test_victory_several_claimants_tiebreak():
+    """Victory Conditions: several claimants compare the sum of hire costs of all their monsters
+    plus magic coins, then the sum of fear strength."""
+    s = two_claimants()
     s["sides"][1]["bag"].append(take(s, "R09"))   # cost 5
     s["sides"][0]["magic"] = 4                    # 4 < 5
     s = end_day(s)
@@ -194,13 +201,7 @@ def test_victory_several_claimants_tiebreak():
 
 def test_victory_tiebreak_fear_strength():
     """Victory Conditions: equal hire-cost sums: the greater sum of fear strength wins."""
-    s = fresh()
-    for side in (0, 1):
-        s["sides"][side]["vp"] = 1
-    s["boards"][0]["conquest"][0] = 1
-    s["boards"][1]["conquest"][1] = 1
-    put(s, 0, "SR2", 0, "raid-1")
-    put(s, 1, "SR2", 1, "raid-1")
+    s = two_claimants()
     s["sides"][0]["bag"].append(take(s, "R13"))   # cost 2, fear 3
     s["sides"][1]["bag"].append(take(s, "R01"))   # cost 2, fear 2
     s = end_day(s)
