@@ -144,7 +144,9 @@ async function show(n) {
   drawScores(current);
   logHover.refresh();
   nowHover.refresh();
-  if (drawn) showPlace(moveLines(current.log, step)[0].filter((e) => e.step === step));
+  const places = moveLines(current.log, step)[0].filter((e) => e.step === step).flatMap((e) => placesOf(e.text));
+  markPlaces(places);
+  if (drawn) showPlace(places);
   drawn = true;
   // Only now is the step fully drawn: the counter (and data-shown, for tests) say so.
   text(document.getElementById("step"), `${cur()} / ${steps}`);
@@ -153,38 +155,56 @@ async function show(n) {
 
 let drawn = false;  // a step was drawn before (the page opens where it is, at its top)
 
-/** Desktops: the place where the move shown happened (the renderer's `logPlaces` of its lines)
- *  into view below the controls, which stay at the top of the window (lair.css), when none of
- *  it is in the window (review 7, problem 6: "Move 57: Morgana brews Bat Wing into Vial F" over
- *  the Forest). The least scroll; none on phones, whose controls scroll with the page. */
-function showPlace(lines) {
-  if (matchMedia("(max-width: 720px)").matches) return;
-  const places = lines.flatMap((e) => placesOf(e.text));
+const phone = () => matchMedia("(max-width: 720px)").matches;
+
+/** Mark the board's `places` where the move shown happened (class `move-shown`: the look of a
+ *  hovered log line's places, lair.css), and only them. */
+function markPlaces(places) {
+  for (const n of document.querySelectorAll("#board .move-shown")) n.classList.remove("move-shown");
+  for (const n of places) n.classList.add("move-shown");
+}
+
+/** What stays in the window while the board scrolls (lair.css): `{part, bar}`, the element at
+ *  its top (desktops: the controls, the scores and the move box; phones: the move box) and the
+ *  height of the controls fixed at its bottom (phones; 0 on desktops). */
+function stuckParts() {
+  const onPhone = phone();
+  return {part: document.querySelector(onPhone ? "#replay-now" : ".replay-header"),
+          bar: onPhone ? document.querySelector(".replay-controls").getBoundingClientRect().height : 0};
+}
+
+/** The place where the move shown happened (the renderer's `logPlaces` of its lines) into view
+ *  between what stays at the window's top and bottom (stuckParts), when none of it is there
+ *  (review 7, problem 6: "Move 57: Morgana brews Bat Wing into Vial F" over the Forest; review 9,
+ *  problem 9: a phone's move on a board below the first screen). The least scroll. `places`:
+ *  the board's elements (renderer `logPlaces`). */
+function showPlace(places) {
   if (!places.length) return;
-  const top = document.querySelector(".replay-header").getBoundingClientRect().bottom;
+  const {part, bar} = stuckParts();
+  const top = part.getBoundingClientRect().bottom, bottom = window.innerHeight - bar;
   const seen = places.some((n) => {
     const r = n.getBoundingClientRect();
-    return r.height > 0 && r.top >= top - 1 && r.bottom <= window.innerHeight + 1;
+    return r.height > 0 && r.top >= top - 1 && r.bottom <= bottom + 1;
   });
   if (seen) return;
   // The least scroll that brings the first place whole into the window below the controls, then
   // no line of words cut at the controls' edge: the page's lines above the board ("The match is
   // over: …", the record's download) go whole under the controls or stay whole below them, where
   // the place stays in view (review 8, problem 10: "The match is over" cut under the move box).
-  // (the controls' bottom edge after a scroll of d: they stick at the window's top once the
-  // page has scrolled past their place)
-  const head = document.querySelector(".replay-header").getBoundingClientRect().height;
+  // (the stuck part's bottom edge after a scroll of d: it sticks at the window's top once the
+  // page has scrolled past its place)
+  const head = part.getBoundingClientRect().height;
   const edge = (d) => Math.max(head, top - d);
   const pad = 12;
   const r = places[0].getBoundingClientRect();
-  let dy = r.top < top + pad || r.height > window.innerHeight - head ? r.top - head - pad
-    : r.bottom > window.innerHeight ? r.bottom - window.innerHeight + pad : 0;
-  const fits = (d) => r.top - d >= edge(d) - 1 && r.bottom - d <= window.innerHeight + 1;
+  let dy = r.top < top + pad || r.height > bottom - head ? r.top - head - pad
+    : r.bottom > bottom ? r.bottom - bottom + pad : 0;
+  const fits = (d) => r.top - d >= edge(d) - 1 && r.bottom - d <= bottom + 1;
   const words = [...document.querySelectorAll("main.replay > :not(.replay-header):not(.replay-body)")]
     .map((n) => n.getBoundingClientRect()).filter((q) => q.height > 0);
   for (const q of words) {
     if (!(q.top - dy < edge(dy) && q.bottom - dy > edge(dy))) continue;
-    // its bottom edge to the controls' edge (stuck at the top by then), or its top below it
+    // its bottom edge to the stuck part's edge (stuck at the top by then), or its top below it
     const under = q.bottom - head + 1, below = q.top - head - 1;
     if (under > 0 && fits(under)) dy = under;
     else if (fits(below)) dy = below;
@@ -192,13 +212,21 @@ function showPlace(lines) {
   window.scrollTo({top: window.scrollY + dy, behavior: motion.reducedMotion() ? "auto" : "smooth"});
 }
 
-// The height of the controls at the top of the window (desktops), for the page's scrolling and
-// the log beside the board (lair.css).
-new ResizeObserver(() => {
-  const head = document.querySelector(".replay-header");
-  const sticky = getComputedStyle(head).position === "sticky";
-  document.documentElement.style.setProperty("--replay-head-h", `${sticky ? Math.ceil(head.getBoundingClientRect().height) : 0}px`);
-}).observe(document.querySelector(".replay-header"));
+// The heights lair.css lays the page out with: desktops, the controls at the top of the window
+// (the page's scrolling, the log beside the board); phones, how far the move box sits below the
+// header's top (the header sticks that far above the window), its height, and the controls' bar.
+const heights = new ResizeObserver(() => {
+  const head = document.querySelector(".replay-header"), now = document.getElementById("replay-now");
+  const style = document.documentElement.style, px = (n) => `${Math.ceil(n)}px`;
+  const onPhone = phone();
+  const sticky = !onPhone && getComputedStyle(head).position === "sticky";
+  style.setProperty("--replay-head-h", px(sticky ? head.getBoundingClientRect().height : 0));
+  const off = now.getBoundingClientRect().top - head.getBoundingClientRect().top;
+  style.setProperty("--replay-now-off", `${onPhone ? off : 0}px`);  // (exact: the box whole at the top)
+  style.setProperty("--replay-now-h", px(onPhone ? now.getBoundingClientRect().height : 0));
+  style.setProperty("--replay-bar-h", px(stuckParts().bar));
+});
+for (const sel of [".replay-header", "#replay-now", ".replay-controls"]) heights.observe(document.querySelector(sel));
 
 /** Every seat's score at the step shown under the controls, as on the table (phone-scores.js):
  *  on phones one line or two, on desktops a line of its own (lair.css). */

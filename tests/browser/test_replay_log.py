@@ -26,7 +26,7 @@ from tests.browser.test_full_match import (
     host_moves,
     name_yourself,
 )
-from tests.browser.test_layout import check_phone_header, check_prompt_bar, open_page
+from tests.browser.test_layout import check_phone_header, check_prompt_bar, open_page, settle_scroll
 from tests.chromium import ARTIFACTS, DESKTOP, screenshot
 from tests.table_clicks import wait_new_view
 
@@ -199,15 +199,45 @@ def test_a_spectators_replay_shows_no_private_line(browser, match):
     spectator.context.close()
 
 
+# A phone's replay as its reader sees it after a step: the move box (stuck at the window's top
+# once scrolled) and the controls' bar (fixed at its bottom), and the board's places marked as
+# the move shown (the renderer's logPlaces of its lines), each with its edges.
+PHONE_STEP_JS = """() => {
+  const box = document.getElementById("replay-now").getBoundingClientRect();
+  const bar = document.querySelector(".replay-controls").getBoundingClientRect();
+  const places = [...document.querySelectorAll("#board .move-shown")].map((n) => {
+    const r = n.getBoundingClientRect(); return [r.top, r.bottom]; });
+  return {box: [box.top, box.bottom], bar: [bar.top, bar.bottom], places, height: innerHeight,
+          scrolled: scrollY, next: document.getElementById("next").getBoundingClientRect().bottom};
+}"""
+
+
 def test_phone_replay_shows_the_move_on_the_first_screen(browser, match):
+    """375×812: the move box on the first screen; stepping with Next (a tap on the bar at the
+    window's bottom), the board's places of the move shown are marked and brought into view
+    between the move box (at the window's top once scrolled) and the bar (review 9, problem 9:
+    Evil Corp.'s move on board 2, the first board at 94 % of the phone's first screen), the two
+    taking at most a quarter of the window."""
     page = open_page(browser, PHONE_812, f"{match['server']}/m/{match['mid']}/replay",
                      match["cookies"])
     page.wait_for_function("Number(document.getElementById('replay').dataset.shown || 0) > 0")
     page.click("#first")
     shown_at(page, 0)
-    for n in range(1, 5):
-        page.click("#next")
+    placed = 0
+    for n in range(1, MIN_STEPS + 1):
+        page.tap("#next")
         got = check_step(page, n)
+        settle_scroll(page)
+        at = page.evaluate(PHONE_STEP_JS)
+        assert at["bar"][1] <= at["height"] + 0.5 and at["next"] <= at["height"] + 0.5, (n, at)
+        assert 0 <= at["box"][0] and at["box"][1] <= at["bar"][0], (n, "the move box in view", at)
+        if at["scrolled"] > 0:  # the box stuck at the top: it and the bar take a quarter at most
+            assert (at["box"][1] - at["box"][0]) + (at["bar"][1] - at["bar"][0]) <= 0.25 * at["height"], (n, at)
+        if at["places"]:
+            placed += 1
+            assert any(top >= at["box"][1] - 1 and bottom <= at["bar"][0] + 1
+                       for top, bottom in at["places"]), (n, "the move's place out of view", at)
+    assert placed >= MIN_STEPS // 2, "the moves' places are marked on the board"
     page.evaluate("window.scrollTo(0, 0)")
     box = page.locator("#replay-now").bounding_box()
     first = page.locator("#now-lines > li").first.bounding_box()
