@@ -681,6 +681,11 @@ def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
             page.wait_for_timeout(500)
             assert abs(page.evaluate("scrollY") - at) <= 2, ("the page scrolled after the move", at, page.evaluate("scrollY"))
             assert not page.locator(".card-pop").count(), page.locator(".card-pop").all_inner_texts()
+            # nor does the "mouse" a phone's browser makes of the last tap, entering the card that
+            # a redraw or a scroll brings under it (the trial's card opened under the finger)
+            page.locator("#board .cv-pool .cv-card").first.dispatch_event("pointerenter", {"pointerType": "mouse"})
+            page.wait_for_timeout(150)
+            assert not page.locator(".card-pop").count(), ("a card opened under the finger", page.locator(".card-pop").all_inner_texts())
             assert _below_bar(page, "#board .cv-pool h3"), "the Mercenary pool's heading is in view under the map"
         else:  # the pool is where to decide, beside the map
             assert _below_bar(page, "#board .cv-pool h3"), "the Mercenary pool's heading is in view"
