@@ -124,7 +124,8 @@ def _focus_rule(page) -> None:
     if got["mapPlayable"]:
         assert got["focus"] in ("cv-map", "cv-combat", "cv-hand", "cv-hall"), got
     elif acquire and not page.locator("#board .cv-combat, #board .cv-pay").count():
-        assert got["focus"] == "cv-pool", got
+        # (a phone whose troop action is done stays on the map, where the finger acted: no scroll)
+        assert got["focus"] == "cv-pool" or (page.viewport_size["width"] < 500 and got["focus"] == "cv-map"), got
 
 
 def _no_codes(page, where: str) -> None:
@@ -313,8 +314,13 @@ def _attack_from_the_board(page, home: str, attack: dict, labels: dict[str, str]
     (its targets then on the map, amber). The bar's menu keeps every attack too."""
     assert page.locator("#prompt-text").inner_text().startswith("Move or attack:"), page.locator("#prompt-text").inner_text()
     assert not page.locator("#board .cv-attacks").count()
-    click(page, f"#board [data-pick*='\"from\":\"{home}\"']", clicks)
     key = json.dumps(attack, separators=(",", ":"))
+    _attack_pick_at_the_other_size(page, home, key)
+    click(page, f"#board [data-pick*='\"from\":\"{home}\"']", clicks)
+    try:
+        page.wait_for_selector("#board .cv-attacks", timeout=3000)
+    except PlaywrightTimeout:   # (the other window's leaving redrew this one: a new view drops a pick)
+        page.locator(f"#board [data-pick*='\"from\":\"{home}\"']").first.click()
     button = page.locator(f"#board .cv-attacks .cv-attack[data-action='{key}']")
     assert _on_screen(page, f"#board .cv-attacks .cv-attack[data-action='{key}']"), "the troop's attacks are in view"
     shown = page.locator("#board .cv-attacks .cv-attack").evaluate_all(
@@ -332,6 +338,24 @@ def _attack_from_the_board(page, home: str, attack: dict, labels: dict[str, str]
     clicks.add()
     wait_new_view(page, before)
     page.wait_for_function("document.body.dataset.pending !== 'true'", timeout=30_000)
+
+
+def _attack_pick_at_the_other_size(page, home: str, key: str) -> None:
+    """The same attacker's table in a new window at the other size (1366×768 or 375×812, her
+    cookies): a click on the troop shows its attacks in view there too."""
+    phone = page.viewport_size["width"] < 500
+    other = page.context.browser.new_context(viewport=DESKTOP if phone else PHONE, reduced_motion="reduce",
+                                             has_touch=not phone)
+    other.add_cookies(page.context.cookies())
+    p = other.new_page()
+    p.goto(page.url)
+    p.wait_for_selector(f"#board [data-pick*='\"from\":\"{home}\"']")
+    p.wait_for_function("document.body.dataset.pending !== 'true'")
+    p.locator(f"#board [data-pick*='\"from\":\"{home}\"']").first.click()
+    assert _on_screen(p, f"#board .cv-attacks .cv-attack[data-action='{key}']"), "the troop's attacks are in view"
+    p.mouse.move(1, 1)
+    _shot(p, "attack-pick")
+    other.close()
 
 
 def _generic(page, clicks: Clicks) -> None:
@@ -916,7 +940,8 @@ def test_covil_afternoon_second_row_card_in_view(browser, lair_server, size):
     window under the prompt bar about 600 to 680), and the zones stay in view: the prompt
     talks about the move first; the pool's heading, in view under the map, says how many cards
     the player can pay for. Once the move is
-    done the prompt asks to acquire, and the card in the second row comes into view.
+    done the prompt asks to acquire, and the card in the second row comes into view (on a
+    phone the page stays where the finger moved the troop, the pool's heading under the map).
     Screenshots: covil-table-afternoon-row2{,-acquire}-<size>.png."""
     from tests.browser.test_full_match import fill_and_start
     from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
@@ -960,11 +985,17 @@ def test_covil_afternoon_second_row_card_in_view(browser, lair_server, size):
         page.mouse.move(1, 1)
         _shot(page, "afternoon-row2")
         # the move done, the prompt asks to acquire: the card in the second row comes into view
+        # on a desktop; a phone stays where the finger moved the troop (new-user trial), the
+        # pool's heading under the map
         click(page, "#board [data-pick]", clicks)
+        at = page.evaluate("scrollY")
         click_action(page, next(a for a in actions(page) if "to" in a and "from" in a), clicks)
         page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
         assert page.locator("#prompt-text").inner_text().startswith("Acquire")
-        assert _below_bar(page, "#board .cv-pool .cv-card[data-action]"), ("the card to acquire is in view", page.evaluate(GEOMETRY_JS))
+        if phone:
+            assert abs(page.evaluate("scrollY") - at) <= 2 and _below_bar(page, "#board .cv-pool h3"), page.evaluate(GEOMETRY_JS)
+        else:
+            assert _below_bar(page, "#board .cv-pool .cv-card[data-action]"), ("the card to acquire is in view", page.evaluate(GEOMETRY_JS))
         page.mouse.move(1, 1)
         _shot(page, "afternoon-row2-acquire")
         assert page.js_errors == []

@@ -685,8 +685,8 @@ export function promptText(view) {
   if (picked && attacks.some((a) => a.from === from) && (picked === attackKey(from) || moves.some((a) => a.type === "move" && originKey(a) === picked))) {
     const move = moves.some((a) => originKey(a) === picked);
     return short ? `${move ? `${Click} a ${zones} to move, or an` : "Tap an"} attack under the map, or the troop again.`
-      : `${move ? `Move the troop: ${click} a ${zones}; or attack` : "Attack"}: ${click} an attack under the map, then its target; ` +
-        `or ${click} the troop again to choose another${keyHint(" (or press Esc)")}.`;
+      : `${Click} ${move ? `a ${zones} to move the troop, or ` : ""}an attack under the map, then its target; ` +
+        `${click} the troop again to choose another${keyHint(" (or press Esc)")}.`;
   }
   if (picked) {
     // a touch screen has no Esc: the picked troop, tapped again, drops the pick (pickable())
