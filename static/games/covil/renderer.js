@@ -498,7 +498,7 @@ function attackChooser(ctx) {
     const name = hall[a.slot] ? minionData(g, hall[a.slot].id).name : "a Minion";
     const btn = el("button", {type: "button", class: "cv-attack"}, classIcon(a.kind === "melee" ? "Melee" : "Ranged", 18),
       el("span", {}, `${a.kind === "melee" ? "Melee" : "Ranged"} · ${name}`),
-      m ? strengthIcon(Number(m[1]), "attack", 24) : null, m && m[2] ? el("span", {class: "cv-small"}, `or ${m[2]}`) : null);
+      m ? strengthIcon(Number(m[1]), "attack", 30) : null, m && m[2] ? el("span", {class: "cv-small"}, `or ${m[2]}`) : null);
     clickable(btn, a);
     box.append(btn);
   }
