@@ -132,7 +132,7 @@ export function attachCard(node, build, {clickShows = false, touch = true} = {})
   // (a piece inside another piece with a card, a symbol on a track: the inner card wins)
   const inner = () => pop && popAnchor && popAnchor !== node && node.contains(popAnchor);
   node.addEventListener("pointerenter", (e) => {
-    if (e.pointerType === "mouse" && !inner() && !stillMouse(e)) showCard(node, build);
+    if (e.pointerType === "mouse" && !fingerMouse() && !inner() && !stillMouse(e)) showCard(node, build);
   });
   node.lairCard = build;
   node.addEventListener("pointerleave", (e) => {
@@ -191,6 +191,14 @@ document.addEventListener("click", (e) => {
   hideCard();
 }, true);
 document.addEventListener("pointermove", (e) => { if (e.pointerType === "mouse") stillMouse(e); }, {passive: true});
+
+// A touch screen's browser makes "mouse" events of a finger too (a tap's compatibility events;
+// after the page scrolls, a mouse "entering" whatever now lies under the last tap): none of them
+// opens a card. A finger opens one by a long-press only (new-user trial: a card opened under the
+// finger after an action).
+let touchedAt = -Infinity;
+document.addEventListener("touchstart", () => { touchedAt = Date.now(); }, {passive: true, capture: true});
+const fingerMouse = () => matchMedia("(hover: none)").matches || Date.now() - touchedAt < 2000;
 
 let pressOpened = null;  // the piece whose card the current touch's long-press opened
 let swallowUntil = 0;    // until when a click after that long-press is not an act

@@ -31,6 +31,19 @@ pytestmark = pytest.mark.e2e
 MARKS = {"hit points": "repairs 1", "starting spiral": "2 starter troops", "Rebel": "retaliate"}
 
 
+# Each meeple's figure height on the map (px), and the zone letters and fortress hit points any
+# meeple's figure covers.
+TROOPS_JS = """() => {
+  const figs = [...document.querySelectorAll("#board .cv-map .cv-troops [data-motion-key] path")]
+    .filter((p) => !p.closest(".seat-mark")).map((p) => p.getBoundingClientRect());
+  const marks = [...document.querySelectorAll("#board .cv-map .cv-zone-letter circle, #board .cv-map .cv-hp-badge circle")]
+    .map((c) => [c.closest(".cv-zone-letter") ? "letter " + c.parentNode.textContent : "hit points", c.getBoundingClientRect()]);
+  const cut = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  return {heights: figs.map((r) => Math.round(r.height * 10) / 10),
+          covers: marks.filter(([, m]) => figs.some((f) => cut(f, m) > 4)).map(([w]) => w)};
+}"""
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_covil_marks_say_what_they_are(browser, lair_server, size):
     phone = size == "phone"
@@ -43,6 +56,12 @@ def test_covil_marks_say_what_they_are(browser, lair_server, size):
         assert "no fortress yet" in head and "—" not in head and "hit points" not in head, head
         _to_afternoon(page, Clicks(), phone, shots=False)
         page.mouse.move(1, 1)
+        # the troops read clearly (a new-user trial: ~12 px on the 330 px map at 1366×768): every
+        # meeple's figure at least 20 px tall, over no zone letter and no fortress's hit points
+        troops = page.evaluate(TROOPS_JS)
+        print("meeples:", troops["heights"], "covering:", troops["covers"])
+        assert troops["heights"] and min(troops["heights"]) >= 20, troops
+        assert not troops["covers"], troops
         # the map's marks, in words under the map: one per kind of mark the map shows
         items = page.locator("#board .cv-map .cv-marks [role=listitem]")
         words = [t.strip().split("\n")[-1] for t in items.all_inner_texts()]  # (after the "5" of the drawn disc)

@@ -124,7 +124,8 @@ def _focus_rule(page) -> None:
     if got["mapPlayable"]:
         assert got["focus"] in ("cv-map", "cv-combat", "cv-hand", "cv-hall"), got
     elif acquire and not page.locator("#board .cv-combat, #board .cv-pay").count():
-        assert got["focus"] == "cv-pool", got
+        # (a phone whose troop action is done stays on the map, where the finger acted: no scroll)
+        assert got["focus"] == "cv-pool" or (page.viewport_size["width"] < 500 and got["focus"] == "cv-map"), got
 
 
 def _no_codes(page, where: str) -> None:
@@ -305,6 +306,58 @@ def _shot(page, name: str) -> None:
     screenshot(page, ARTIFACTS / f"covil-table-{name}-{size}.png", full_page=False)
 
 
+def _attack_from_the_board(page, home: str, attack: dict, labels: dict[str, str], clicks: Clicks) -> None:
+    """New-user trial: Covil's attacks lived only in the prompt bar's menu; a Board Game Arena
+    player clicks the troop, then "Attack", then the target. The prompt says so; a click on the
+    troop at ``home`` (the pick a move starts with) shows its attacks under the map, each with the
+    Minion and the strength its bar label gives, in view; a click on ``attack`` there declares it
+    (its targets then on the map, amber). The bar's menu keeps every attack too."""
+    assert page.locator("#prompt-text").inner_text().startswith("Move or attack:"), page.locator("#prompt-text").inner_text()
+    assert not page.locator("#board .cv-attacks").count()
+    key = json.dumps(attack, separators=(",", ":"))
+    _attack_pick_at_the_other_size(page, home, key)
+    click(page, f"#board [data-pick*='\"from\":\"{home}\"']", clicks)
+    try:
+        page.wait_for_selector("#board .cv-attacks", timeout=3000)
+    except PlaywrightTimeout:   # (the other window's leaving redrew this one: a new view drops a pick)
+        page.locator(f"#board [data-pick*='\"from\":\"{home}\"']").first.click()
+    button = page.locator(f"#board .cv-attacks .cv-attack[data-action='{key}']")
+    assert _on_screen(page, f"#board .cv-attacks .cv-attack[data-action='{key}']"), "the troop's attacks are in view"
+    shown = page.locator("#board .cv-attacks .cv-attack").evaluate_all(
+        "els => els.map((b) => [b.dataset.action, b.textContent, getComputedStyle(b).outlineColor])")
+    offered = [k for k in labels if '"attack"' in k and f'"from":"{home}"' in k]
+    assert sorted(k for k, _, _ in shown) == sorted(offered), (shown, offered)
+    for k, text, ring in shown:   # the Minion and the strength of the bar's label; amber
+        strength = re.search(r"strength (\d+)", labels[k]).group(1)
+        assert strength in text and ring == "rgb(230, 159, 0)", (text, labels[k], ring)
+    # the bar's menu keeps them too
+    assert page.locator(f"#prompt-actions [data-action='{key}']").count() == 1
+    _shot(page, "attack-pick")
+    before = version(page)
+    button.click()
+    clicks.add()
+    wait_new_view(page, before)
+    page.wait_for_function("document.body.dataset.pending !== 'true'", timeout=30_000)
+
+
+def _attack_pick_at_the_other_size(page, home: str, key: str) -> None:
+    """The same attacker's table in a new window at the other size (1366×768 or 375×812, her
+    cookies): a click on the troop shows its attacks in view there too."""
+    phone = page.viewport_size["width"] < 500
+    other = page.context.browser.new_context(viewport=DESKTOP if phone else PHONE, reduced_motion="reduce",
+                                             has_touch=not phone)
+    other.add_cookies(page.context.cookies())
+    p = other.new_page()
+    p.goto(page.url)
+    p.wait_for_selector(f"#board [data-pick*='\"from\":\"{home}\"']")
+    p.wait_for_function("document.body.dataset.pending !== 'true'")
+    p.locator(f"#board [data-pick*='\"from\":\"{home}\"']").first.click()
+    assert _on_screen(p, f"#board .cv-attacks .cv-attack[data-action='{key}']"), "the troop's attacks are in view"
+    p.mouse.move(1, 1)
+    _shot(p, "attack-pick")
+    other.close()
+
+
 def _generic(page, clicks: Clicks) -> None:
     """Anything else: gain gold with a troop, else end the turn / step."""
     acts = actions(page)
@@ -418,6 +471,11 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
             click_action(page, next(a for a in acts if a["type"] == "done"), clicks)
             continue
         if "target" in types:
+            # the targets are amber, the look of "you may click it" (docs/renderer-contract.md
+            # "Marks"), each with its strength drawn beside it
+            rings = page.locator("#board svg .legal[data-action*='\"target\"'] .hit").evaluate_all(
+                "els => els.map((e) => [getComputedStyle(e).stroke, [...e.parentNode.querySelectorAll('svg > title')].filter((t) => t.textContent.startsWith('attack strength')).length])")
+            assert rings and all(r == ["rgb(230, 159, 0)", 1] for r in rings), rings
             # every attack target names the strength it will have (item 8)
             assert all("strength" in page.locator("#board [data-action]").nth(i).get_attribute("aria-label")
                        for i in range(page.locator("#board [data-action]").count())
@@ -443,7 +501,7 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
                 k for k in labels if '"attack"' in k and f'"slot":{a["slot"]}' in k and '"ranged"' in k)]).group(1)))
             attacker, attacked = seat, True
             clicks.task = "an attack with a defence (attacker)"
-            click_action(page, best, clicks)
+            _attack_from_the_board(page, home, best, labels, clicks)
             continue
         acquire = [a for a in acts if a["type"] == "acquire"]
         if acquire and seat not in asked_full and moved:
@@ -509,8 +567,10 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
     _shot(pages[0], "day2")
     clicks.report("Covil")
     assert clicks.counts["a move"] == 2
-    assert clicks.counts["an attack with a defence (attacker)"] >= 2
-    assert clicks.counts["an attack with a defence (defender)"] >= 1
+    # from the board: the troop, its attack, the target, "Pass" after the defence (4 at most per
+    # side, as through the bar's menu)
+    assert 3 <= clicks.counts["an attack with a defence (attacker)"] <= 4
+    assert 1 <= clicks.counts["an attack with a defence (defender)"] <= 4
     assert not errors, errors
     for c in ctxs:
         c.close()
@@ -620,20 +680,40 @@ def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
                                            page.evaluate(GEOMETRY_JS))
         page.mouse.move(1, 1)
         _shot(page, "afternoon")
-        click(page, "#board [data-pick]", clicks)
+        # only what the prompt asks for is highlighted (review 9): the cards to acquire wear no
+        # frame while it asks for a troop
+        assert not page.evaluate(FRAMED_JS), "Mercenary cards framed while the prompt asks for a troop"
+        _press(page, "#board [data-pick]", phone, clicks)
         _zone_prompt(page, phone)
         assert _below_bar(page, "#board .zone-legal"), "a zone to move to is in view"
         page.mouse.move(1, 1)  # (a mouse's pointer left on a piece shows its card; a finger does not)
         _shot(page, "pick")
         move = next(a for a in actions(page) if "to" in a and "from" in a)
-        click_action(page, move, clicks)
-        # the troop action done, the same turn asks to acquire: the pool is where to decide
+        at = page.evaluate("scrollY")
+        before = version(page)
+        _press(page, f"#board [data-action='{json.dumps(move, separators=(',', ':'))}']", phone, clicks)
+        wait_new_view(page, before)
+        # the troop action done, the same turn asks to acquire
         page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
         assert any(a["type"] == "acquire" for a in actions(page)), actions(page)
         text = page.locator("#prompt-text").inner_text()
         assert text.startswith("Acquire"), text
-        assert _below_bar(page, "#board .cv-pool h3"), "the Mercenary pool's heading is in view"
-        assert _below_bar(page, "#board .cv-pool .cv-card[data-action]"), "a Mercenary to acquire is in view"
+        assert page.evaluate(FRAMED_JS), "the cards to acquire are framed once the prompt asks for them"
+        if phone:
+            # a phone stays where the finger acted (new-user trial: the page scrolled down to the
+            # pool), and the tap that moved opened no card (long-press only)
+            page.wait_for_timeout(500)
+            assert abs(page.evaluate("scrollY") - at) <= 2, ("the page scrolled after the move", at, page.evaluate("scrollY"))
+            assert not page.locator(".card-pop").count(), page.locator(".card-pop").all_inner_texts()
+            # nor does the "mouse" a phone's browser makes of the last tap, entering the card that
+            # a redraw or a scroll brings under it (the trial's card opened under the finger)
+            page.locator("#board .cv-pool .cv-card").first.dispatch_event("pointerenter", {"pointerType": "mouse"})
+            page.wait_for_timeout(150)
+            assert not page.locator(".card-pop").count(), ("a card opened under the finger", page.locator(".card-pop").all_inner_texts())
+            assert _below_bar(page, "#board .cv-pool h3"), "the Mercenary pool's heading is in view under the map"
+        else:  # the pool is where to decide, beside the map
+            assert _below_bar(page, "#board .cv-pool h3"), "the Mercenary pool's heading is in view"
+            assert _below_bar(page, "#board .cv-pool .cv-card[data-action]"), "a Mercenary to acquire is in view"
         page.mouse.move(1, 1)
         _shot(page, "acquire")
         # a card's text reads its counts as English ("up to 1 zone", never "zone(s)")
@@ -644,6 +724,21 @@ def test_covil_afternoon_places_to_decide_in_view(browser, lair_server, size):
         assert page.js_errors == []
     finally:
         page.context.close()
+
+
+# Whether a card of the Mercenary pool the player can acquire wears the frame of a place to click.
+FRAMED_JS = """() => [...document.querySelectorAll("#board .cv-pool .cv-card[data-action]")]
+  .some((c) => /0px 0px 0px [3-9]px/.test(getComputedStyle(c).boxShadow))"""
+
+
+def _press(page, selector: str, phone: bool, clicks: Clicks) -> None:
+    """A tap with a finger on a phone, else a click: one counted press on ``selector``."""
+    target = page.locator(selector).first
+    if phone:
+        target.tap()
+    else:
+        target.click()
+    clicks.add()
 
 
 #: The deal of test_covil_afternoon_places_to_decide_in_view (tests/chromium.py fix_seed): its
@@ -845,7 +940,8 @@ def test_covil_afternoon_second_row_card_in_view(browser, lair_server, size):
     window under the prompt bar about 600 to 680), and the zones stay in view: the prompt
     talks about the move first; the pool's heading, in view under the map, says how many cards
     the player can pay for. Once the move is
-    done the prompt asks to acquire, and the card in the second row comes into view.
+    done the prompt asks to acquire, and the card in the second row comes into view (on a
+    phone the page stays where the finger moved the troop, the pool's heading under the map).
     Screenshots: covil-table-afternoon-row2{,-acquire}-<size>.png."""
     from tests.browser.test_full_match import fill_and_start
     from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
@@ -889,11 +985,17 @@ def test_covil_afternoon_second_row_card_in_view(browser, lair_server, size):
         page.mouse.move(1, 1)
         _shot(page, "afternoon-row2")
         # the move done, the prompt asks to acquire: the card in the second row comes into view
+        # on a desktop; a phone stays where the finger moved the troop (new-user trial), the
+        # pool's heading under the map
         click(page, "#board [data-pick]", clicks)
+        at = page.evaluate("scrollY")
         click_action(page, next(a for a in actions(page) if "to" in a and "from" in a), clicks)
         page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
         assert page.locator("#prompt-text").inner_text().startswith("Acquire")
-        assert _below_bar(page, "#board .cv-pool .cv-card[data-action]"), ("the card to acquire is in view", page.evaluate(GEOMETRY_JS))
+        if phone:
+            assert abs(page.evaluate("scrollY") - at) <= 2 and _below_bar(page, "#board .cv-pool h3"), page.evaluate(GEOMETRY_JS)
+        else:
+            assert _below_bar(page, "#board .cv-pool .cv-card[data-action]"), ("the card to acquire is in view", page.evaluate(GEOMETRY_JS))
         page.mouse.move(1, 1)
         _shot(page, "afternoon-row2-acquire")
         assert page.js_errors == []

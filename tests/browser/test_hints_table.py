@@ -625,6 +625,18 @@ def _covil_move_hint(page, frames: list[dict], script: dict) -> dict:
     raise AssertionError("no troop move was offered")
 
 
+# The suggested troops' fortress in their zone: whether it is drawn over them (later in the
+# drawing) and how much of its hit points' disc their frame covers (px²).
+FORT_CLEAR_JS = """() => {
+  const t = document.querySelector('#board .cv-troops.hint-hit');
+  const f = t && t.parentNode.querySelector(':scope > .cv-fort');
+  if (!f) return null;
+  const a = f.querySelector('.cv-hp-badge circle').getBoundingClientRect(), b = t.querySelector('.hit').getBoundingClientRect();
+  return {over: !!(t.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING),
+          overlap: Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top))};
+}"""
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_suggested_covil_move_lights_the_troop_and_its_zone(browser, server, size):
     """Covil's Afternoon, 1366×768 and 375×812, by clicks: a suggested troop move lit nothing
@@ -652,6 +664,10 @@ def test_a_suggested_covil_move_lights_the_troop_and_its_zone(browser, server, s
         save(page, f"hint-covil-move-{size}")
         # the troop's tag and the zone's apart, whole (review 8: "Suggestec" twice, overlapping)
         print("tags:", assert_tags_clear(page, expect=1))
+        # its fortress stays in sight (review 9: the suggested troops' frame and glow hid H's
+        # fortress and its "5"): drawn over the troops, their frame clear of its hit points
+        fort = page.evaluate(FORT_CLEAR_JS)
+        assert fort and fort["over"] and fort["overlap"] == 0, fort
         # the suggestion in one phrase: where from and to (the review: "Lie down a troop in H:
         # move to A" read as lying down and moving)
         said = page.locator("#hint-answer .hint-label").inner_text()

@@ -98,13 +98,25 @@ const CSS = `
    Forest's (fresh-eyes review: "the highlight is Easy bot 3's colour"). */
 .cv-card.legal{box-shadow:0 0 0 3px #fff,0 0 0 5px #111;transform:translateY(-2px)}
 .cv-card.legal:hover{box-shadow:0 0 0 4px #fff,0 0 0 6px #111}
-svg .legal .hit{stroke:#fff;stroke-width:3;fill:rgba(255,255,255,.15);filter:drop-shadow(0 0 1.5px #000)}
+.cv-map-asks .cv-card.legal:not(:hover):not(:focus-visible){box-shadow:0 1px 2px rgba(0,0,0,.25);transform:none}
+/* A target to attack: amber (docs/renderer-contract.md "Marks": you may click it), with its
+   strength beside it */
+svg .legal .hit{stroke:var(--mark-click,#E69F00);stroke-width:4;fill:rgba(230,159,0,.22);filter:drop-shadow(0 0 1.5px #000)}
+/* The picked troop's attacks under the map (attackChooser): amber-framed buttons */
+.cv-attacks{display:flex;flex-wrap:wrap;align-items:center;gap:6px 8px;padding:6px 8px;margin:4px 6px 0;background:#fbf3df;border:1px solid #bca77c;border-radius:10px}
+.cv-attacks-h{display:inline-flex;align-items:center;gap:4px;font-weight:700}
+.cv-attack{display:inline-flex;align-items:center;gap:5px;font:600 14px/1.2 system-ui,sans-serif;color:#2b2118;background:#fffaf0;
+  border:1px solid #7a5c37;border-radius:8px;padding:3px 8px;min-height:36px;outline:3px solid var(--mark-click,#E69F00);outline-offset:1px}
+.cv-attack:hover{background:#fff0c8}
 /* A zone to click: a white dashed outline edged in black over a lighter zone, a colour no
    terrain has (new-user trial: the green highlight read as a Forest, drawn green); the prompt
    names it so (OUTLINED). */
 svg .zone-legal{fill:rgba(255,255,255,.2);stroke:#fff;stroke-width:6;stroke-dasharray:14 8;cursor:pointer}
 svg .zone-legal:hover{fill:rgba(255,255,255,.4)}
 svg .zone-legal-edge{fill:none;stroke:#111;stroke-width:11;pointer-events:none}
+/* The suggestion's glow on the map's pieces kept short (docs/renderer-contract.md "Marks": within
+   5 px of its place): the table's wider one spread over the fortress above the troops */
+#board .cv-map svg .hint-hit{filter:drop-shadow(0 0 1.5px #fff) drop-shadow(0 0 3px #1e90ff)}
 svg .cv-origin{fill:none;stroke:#fff;stroke-width:4;filter:drop-shadow(0 0 2px #000)}
 svg .pickable .hit{stroke:#fff;stroke-width:3;fill:rgba(255,255,255,.35);filter:drop-shadow(0 0 1.5px #000)}
 svg .picked .hit{stroke:#000;stroke-width:3.5;fill:rgba(255,255,160,.6)}
@@ -346,9 +358,10 @@ function render() {
   if (!g || !g.zones) { root.replaceChildren(el("p", {}, "Waiting for the game to start…")); return; }
   const legal = view.legal_actions || [];
   const moves = legal.filter((a) => "to" in a && "from" in a);
-  if (picked && !moves.some((a) => originKey(a) === picked)) picked = null;
+  const attacks = legal.filter((a) => a.type === "attack");
+  if (picked && !moves.some((a) => originKey(a) === picked) && !attacks.some((a) => attackKey(a.from) === picked)) picked = null;
   const me = g.owners.findIndex((q) => q.seat === view.you && view.you !== null && view.you !== undefined);
-  const ctx = {view, g, legal, moves, me};
+  const ctx = {view, g, legal, moves, attacks, me};
   troopKeys = assignTroopKeys(g);
   const myHall = me >= 0 ? hallPanel(ctx, me) : null;
   // The map, and beside it a combat or a payment under way, the Mercenary pool and your Power
@@ -358,7 +371,7 @@ function render() {
   // then the rest one after the other (CSS order).
   root.replaceChildren(
     el("div", {class: "cv-main"},
-      el("div", {class: "cv-map"}, drawMap(ctx), mapMarks(ctx)),
+      el("div", {class: "cv-map"}, drawMap(ctx), attackChooser(ctx), mapMarks(ctx)),
       combatPanel(ctx), payPanel(ctx), poolPanel(ctx), handPanel(ctx), myHall, infoBar(ctx)),
     el("div", {class: "cv-halls"}, ...g.owners.map((p, o) => (o === me ? null : hallPanel(ctx, o)))),
   );
@@ -369,6 +382,12 @@ function render() {
   // looks like a choice, never like the red of "Play it" and "Resign" (first-time review: two
   // big red "Lie down a troop in H …" buttons); the bar's red is left to ending a step.
   if (typeof table.secondary === "function") table.secondary(legal.filter((a) => !STEP_ENDS.has(a.type)));
+  // Only what the prompt asks for is highlighted (review 9: the six Mercenary cards stayed
+  // double-framed, "· 6 you can pay for", while the prompt asked for a troop): while it asks for a
+  // place on the map, the cards you could also play wear no frame (still clickable; framed on
+  // hover or focus).
+  root.classList.toggle("cv-map-asks", !!(moves.length || attacks.length
+    || legal.some((a) => a.type === "place" || a.type === "retreat" || a.type === "target")));
   // Where the player decides (docs/renderer-contract.md, data-prompt-focus; issue 14 item 6):
   // the combat, the cards to pay with while paying, else the map when the player can act on it
   // (drawMap's box around its zones to act in); the Mercenary pool only when nothing on the map is playable
@@ -420,6 +439,13 @@ function focusPlace(ctx) {
   // map) the pool's heading down to its first card to acquire (new-user trial: the pool out
   // of the window; the whole pool, a few rows of cards, seldom fits with the map on a phone)
   if (onMap) return [root.querySelector(".cv-map"), null, acquiring ? (desk && hall ? hall : buy[0] || null) : null];
+  // A phone whose player has just made the turn's troop action on the map: the page stays where
+  // they acted (new-user trial: after a move it scrolled down to the Mercenary pool, away from the
+  // finger); the map, in view, is the place, and nothing is wished with it (a wish scrolled the
+  // page by its last few pixels); the pool lies right under the map, its heading saying how
+  // many cards they can pay for.
+  const top = g.stack.length ? g.stack[g.stack.length - 1] : null;
+  if (!desk && acquiring && top && top.kind === "turn" && top.lay) return one(root.querySelector(".cv-map"));
   if (acquiring) {
     const pool = root.querySelector(".cv-pool");
     return [pool, buy[buy.length - 1] || null, desk ? hall : null];
@@ -433,7 +459,8 @@ function focusPlace(ctx) {
  *  status bar (the table's revealBelowBar; none in a replay). */
 function revealPicked() {
   const box = picked && root.querySelector(".cv-map .cv-focus");
-  if (box && typeof table.revealBelowBar === "function") table.revealBelowBar(box);
+  // with the troop's attacks under the map when they fit
+  if (box && typeof table.revealBelowBar === "function") table.revealBelowBar(box, root.querySelector(".cv-attacks") || box);
 }
 
 /** The actions that end a step (the bar's main, coloured buttons); every other one is a choice. */
@@ -442,6 +469,42 @@ const STEP_ENDS = new Set(["end_turn", "confirm", "done", "skip"]);
 function originKey(a) {
   const {to, ...rest} = a;
   return canon(rest);
+}
+/** The pick of your troops in `zone` when they may attack but not move (a move's origin key
+ *  otherwise: one pick offers both, as Board Game Arena's "click your troop, then what to do"). */
+const attackKey = (zone) => canon({from: zone, type: "attack"});
+/** The zone of the picked troop (a move's or an attack's origin key), or null. */
+function pickedFrom() {
+  try { return picked ? JSON.parse(picked).from ?? null : null; } catch { return null; }
+}
+
+/** The picked troop's attacks, on the board under the map (new-user trial: Covil's attacks lived
+ *  only in the prompt bar's menu; a Board Game Arena player clicks the troop, then "Attack", then
+ *  the target): one button per attack the view lists from its zone (the class and the Minion
+ *  exhausted, the strength the engine's label gives), each the legal declaration itself; its
+ *  targets are then drawn on the map in amber with their strength (the engine's "aim" step). The
+ *  bar keeps them too (its menu). A move's zones stay outlined meanwhile. */
+function attackChooser(ctx) {
+  const {g, attacks, me, moves} = ctx;
+  const from = pickedFrom();
+  const list = from === null || me < 0 ? [] : attacks.filter((a) => a.from === from && (attackKey(a.from) === picked
+    || moves.some((m) => m.type === "move" && m.from === from && originKey(m) === picked)));
+  if (!list.length) return null;
+  const hall = g.owners[me].hall;
+  const box = el("div", {class: "cv-attacks", role: "group", "aria-label": `Attacks from zone ${from}`},
+    el("span", {class: "cv-attacks-h"}, strengthIcon("", "attack", 20), `Attack from ${from}:`));
+  for (const a of list) {
+    const m = /strength (\d+)(?:, or (\d+) with its Aftershock)?/.exec(table.label(a) || "");
+    const name = hall[a.slot] ? minionData(g, hall[a.slot].id).name : "a Minion";
+    const btn = el("button", {type: "button", class: "cv-attack"}, classIcon(a.kind === "melee" ? "Melee" : "Ranged", 18),
+      el("span", {}, `${a.kind === "melee" ? "Melee" : "Ranged"} · ${name}`),
+      m ? strengthIcon(Number(m[1]), "attack", 30) : null, m && m[2] ? el("span", {class: "cv-small"}, `or ${m[2]}`) : null);
+    clickable(btn, a);
+    box.append(btn);
+  }
+  // (the bar's menu keeps every attack too: the board is a second way, not the only one)
+  if (typeof table.showInPromptBar === "function") table.showInPromptBar(list);
+  return box;
 }
 
 /** The Evil Scepter's words (rulebook "Setup" H and "Phase 3: Night"). */
@@ -617,6 +680,14 @@ export function promptText(view) {
   const zones = `zone ${OUTLINED}`;
   // (first-time review: "tap a troop ringed in white, then a zone outlined in white" while no
   // zone was outlined yet: the zones appear once a troop is picked; each moment says its own)
+  const attacks = legal.filter((a) => a.type === "attack");
+  const from = pickedFrom();
+  if (picked && attacks.some((a) => a.from === from) && (picked === attackKey(from) || moves.some((a) => a.type === "move" && originKey(a) === picked))) {
+    const move = moves.some((a) => originKey(a) === picked);
+    return short ? `${move ? `${Click} a ${zones} to move, or an` : "Tap an"} attack under the map, or the troop again.`
+      : `${Click} ${move ? `a ${zones} to move the troop, or ` : ""}an attack under the map, then its target; ` +
+        `${click} the troop again to choose another${keyHint(" (or press Esc)")}.`;
+  }
   if (picked) {
     // a touch screen has no Esc: the picked troop, tapped again, drops the pick (pickable())
     return short ? `${Click} a ${zones} to move there, or the troop again to choose another.`
@@ -626,8 +697,16 @@ export function promptText(view) {
     // (one line at 375 px where it fits: the other actions are the row of buttons right under)
     const enemy = moves.every((a) => a.type === "effect" && a.owner !== undefined);
     const whose = enemy ? "an enemy troop" : "one of your troops";
+    // a troop that may attack too: the same pick offers its attacks (attackChooser)
+    if (!enemy && attacks.length) {
+      return short ? `Move or attack: ${click} one of your troops ringed in white.`
+        : `Move or attack: ${click} one of your troops ringed in white, then where it goes or its attack.`;
+    }
     return short ? `Move: ${click} ${whose} ringed in white.`
       : `Move ${enemy ? "an enemy troop" : "a troop"}: ${click} ${whose} ringed in white.`;
+  }
+  if (attacks.length) {
+    return `Attack: ${click} one of your troops ringed in white, then its attack.`;
   }
   if (legal.some((a) => a.type === "place")) {
     return short ? `${Click} a spiral ${zones} for your fortress and 2 troops.`
@@ -776,9 +855,13 @@ const S = 6;    // viewBox scale: zones are placed on 0..100, drawn on 0..600
 let R = 68;     // zone radius: as large as the board's closest two zones allow
 /** A troop's meeple on the map (units) and how far apart the meeples of a row stand, standing
  *  and lying. The map is drawn at about half size beside the cards at 1366x768 and across a
- *  phone (some 330 px for its 630 units): at 44 units a troop stands 19 px tall there (table
- *  review: at 34 units the troops were ~12 px, the smallest marks on the map). */
-const TROOP = {size: 44, upStep: 34, downStep: 40};
+ *  phone (some 330 px for its 740 units): at 54 units a meeple's figure stands 19 px tall there
+ *  (table review: at 34 units the troops were ~12 px, the smallest marks on the map; a new-user
+ *  trial still read the 44 units' 15 px figures as ~12 px). The fortress stands higher in its
+ *  zone to make room for them (FORT_Y). */
+const TROOP = {size: 54, upStep: 40, downStep: 50};
+/** A fortress's top above its zone's centre (units), and its row of troops' top below it. */
+const FORT_Y = 46, FORT_ROW = 2;
 
 function drawMap(ctx) {
   const {g, legal, moves} = ctx;
@@ -826,7 +909,7 @@ function drawMap(ctx) {
   // one invisible rectangle: whether the map is the place to decide (focusPlace), and what a
   // pick keeps in view (revealPicked). A move's zones to go to are in it too: the prompt asks
   // for the troop, then the zone.
-  const active = new Set(picked ? [...pickTargets.keys()] : [...zoneActs.keys(),
+  const active = new Set(picked ? [...pickTargets.keys(), pickedFrom()] : [...zoneActs.keys(),
     ...legal.filter((a) => a.type === "target").map((a) => a.zone), ...moves.map((a) => a.from),
     ...moves.map((a) => a.to)]);
   const live = [...active].filter((z) => zones[z]);
@@ -911,18 +994,20 @@ function drawZone(ctx, z, d, action) {
   // Fortresses and troops
   const targets = legal.filter((a) => a.type === "target" && a.zone === z);
   const here = [];
+  const forts = [];   // drawn after the troops: over their frame and its glow (review 9: the
+                      // suggested troops' frame hid H's fortress and its hit points)
   g.owners.forEach((p, o) => {
     const color = ownerColor(g, o);
     if (p.fortress === z) {
       // the seat's shape on its wall (issue 14: colour is never the only cue)
       const f = sv("g", {class: "cv-fort", dataset: {owner: String(o), seat: seatIndex(g, o) ?? ""}},
-        sv("rect", {class: "hit", x: cx - 26, y: cy - 42, width: 52, height: 52, rx: 8, fill: "transparent", stroke: "none"}),
-        gFortress(cx - 24, cy - 40, 48, color, p.destroyed ? null : p.hp, p.destroyed, markOf(g, o)));
+        sv("rect", {class: "hit", x: cx - 26, y: cy - FORT_Y - 2, width: 52, height: 52, rx: 8, fill: "transparent", stroke: "none"}),
+        gFortress(cx - 24, cy - FORT_Y, 48, color, p.destroyed ? null : p.hp, p.destroyed, markOf(g, o)));
       f.append(sv("title", {}, `${ownerName(g, o)}'s fortress: ${p.destroyed ? "destroyed" : `${p.hp} hit points`}`));
       const ta = targets.find((a) => a.owner === o && a.fortress);
       if (ta) {
         clickable(f, ta);
-        badge(f, ta, cx + 14, cy - 56);
+        badge(f, ta, cx + 14, cy - FORT_Y - 16);
       }
       attachCard(f, () => el("div", {class: "cv-full"},
         el("div", {class: "cv-panel"}, el("h3", {}, fortressIcon(color, p.destroyed ? null : p.hp, p.destroyed, 40, markOf(g, o)),
@@ -930,7 +1015,7 @@ function drawZone(ctx, z, d, action) {
         el("p", {}, p.destroyed ? "Destroyed: it gives no Victory Points; troops may still be summoned here."
           : `${p.hp} of 5 hit points, in zone ${z}. Troops are summoned here each Morning.`),
         el("p", {class: "cv-small"}, "An unguarded fortress (no troop of its owner in the zone) may be attacked directly; there is no response."))));
-      over.append(mark(f, `fort-${o}`, `${p.hp}|${p.destroyed}|${z}`));
+      forts.push(mark(f, `fort-${o}`, `${p.hp}|${p.destroyed}|${z}`));
     }
     for (const up of [true, false]) {
       const n = p.troops.filter((t) => t.z === z && t.up === up).length;
@@ -939,7 +1024,7 @@ function drawZone(ctx, z, d, action) {
   });
   const hasFort = g.owners.some((p) => p.fortress === z);
   // the row of troops: under the fortress, else under the zone's letter
-  const rowY = hasFort ? cy + 6 : cy - 10;
+  const rowY = hasFort ? cy + FORT_ROW : cy - 14;
   // a crowd wider than the zone stands closer (the meeples overlap more), never outside it
   const fullW = here.reduce((s, h) => s + h.n * (h.up ? TROOP.upStep : TROOP.downStep) + 8, -8);
   const k = Math.min(1, (2 * R - 24) / fullW);
@@ -950,7 +1035,8 @@ function drawZone(ctx, z, d, action) {
     const step = (up ? TROOP.upStep : TROOP.downStep) * k;
     const w = n * step;
     const tr = sv("g", {class: "cv-troops", dataset: {owner: String(o), seat: seatIndex(g, o) ?? ""}},
-      sv("rect", {class: "hit", x: x - 3, y: rowY - 1, width: w + 8, height: TROOP.size + 4, rx: 8, fill: "transparent", stroke: "none"}));
+      // (from the meeples' heads down: clear of the fortress's hit points above them)
+      sv("rect", {class: "hit", x: x - 3, y: rowY + 2, width: w + 8, height: TROOP.size, rx: 8, fill: "transparent", stroke: "none"}));
     for (let i = 0; i < n; i++) {
       tr.append(sv("g", {dataset: {motionKey: troopKeys.get(`${o}|${z}|${up ? 1 : 0}|${i}`) || ""}},
         up ? gMeeple(x + i * step - 3, rowY, TROOP.size, color, true, markOf(g, o))
@@ -972,14 +1058,21 @@ function drawZone(ctx, z, d, action) {
         a.type === "move" ? (up && o === me)
           : a.owner !== undefined ? (a.owner === o && up)
             : (a.up === up && o === me)));
-      if (origins.length) {
-        pickable(tr, originKey(origins[0]), `Move a ${up ? "standing" : "lying"} troop of ${ownerName(g, o)} from zone ${z}`);
+      // your troops that may attack from here (a troop action: a standing one; a free attack:
+      // any, the lying ones when none stands) are picked as for a move: the attacks show then
+      const standsHere = g.owners[o].troops.some((t) => t.z === z && t.up);
+      const attacking = o === me && (up || !standsHere) && ctx.attacks.some((a) => a.from === z);
+      if (origins.length || attacking) {
+        const words = origins.length && attacking ? "Move or attack with" : origins.length ? "Move" : "Attack with";
+        pickable(tr, origins.length ? originKey(origins[0]) : attackKey(z),
+          `${words} a ${up ? "standing" : "lying"} troop of ${ownerName(g, o)} from zone ${z}`);
         origin = true;
       }
     }
     over.append(mark(tr, `tr-${o}-${z}-${up}`, String(n)));
     x += w + 8;
   }
+  over.append(...forts);
   if (origin && !picked) grp.append(sv("path", {class: "cv-origin", d: outline}));
   if (action) {
     // on top of the zone's pieces: the whole zone is the target
