@@ -580,6 +580,7 @@ def test_evil_corp_suggestion_comes_into_view_at_1366x768(browser, server):
                 places = page.evaluate(HINT_PLACES_JS)
                 screenshot(page, OUT / f"hint-in-view-{turn}.png", full_page=False)
                 print(f"turn {turn}: {page.locator('#hint-answer .hint-label').inner_text()!r} {places}")
+                check_buttons(page, f"Evil Corp.'s bar with a suggestion, turn {turn}")  # one main button
                 if places:
                     checked += 1
                     room = DESKTOP["height"] - page.evaluate("document.getElementById('prompt-bar').getBoundingClientRect().height")

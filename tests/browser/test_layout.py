@@ -324,6 +324,9 @@ BUTTONS_JS = """() => {
     const cs = getComputedStyle(b), bg = rgb(cs.backgroundColor), fg = rgb(cs.color);
     const L1 = lum(bg), L2 = lum(fg);
     return {text: b.innerText.replace(/\\s+/g, " ").trim(), danger: b.classList.contains("btn-danger"), bg, fg,
+            play: b.classList.contains("hint-play"), bar: !!b.closest("#prompt-bar"),
+            hintBlue: rgb(getComputedStyle(b).getPropertyValue("--mark-hint").replace(/^\\s*#/, "").match(/../g)
+              .map((h) => parseInt(h, 16)).join(",")),
             red: bg[0] - Math.max(bg[1], bg[2]) >= 40, contrast: (Math.max(L1, L2) + .05) / (Math.min(L1, L2) + .05)};
   });
 }"""
@@ -332,7 +335,10 @@ BUTTONS_JS = """() => {
 def check_buttons(page, where: str) -> list[dict]:
     """The main buttons are not the danger colour (review 8, problem 5: the filled red "Pass",
     "End turn", "Play it", "Watch the replay" read as danger, next to the dark-red "Resign") and
-    their words read at WCAG AA (4.5:1); the danger buttons stay red. Returns the buttons."""
+    their words read at WCAG AA (4.5:1); the danger buttons stay red. A suggestion's "Play it" is
+    in the suggestion's blue (--mark-hint, docs/renderer-contract.md "Marks"), unlike every other
+    button in the bar (review 9, problem 7: "Pass" and "Play it" both bone white, two main buttons
+    in one bar). Returns the buttons."""
     got = page.evaluate(BUTTONS_JS)
     for b in got:
         if b["danger"]:
@@ -340,6 +346,10 @@ def check_buttons(page, where: str) -> list[dict]:
         else:
             assert not b["red"], (where, "a main button in the danger colour", b)
             assert b["contrast"] >= 4.5, (where, "a main button's words under 4.5:1", b)
+    for play in (b for b in got if b["play"]):
+        assert play["bg"][:3] == play["hintBlue"][:3], (where, '"Play it" is not the suggestion\'s blue', play)
+        same = [b["text"] for b in got if b["bar"] and not b["play"] and b["bg"][:3] == play["bg"][:3]]
+        assert not same, (where, 'a button in the bar looks like "Play it"', same, play)
     return got
 
 
