@@ -1,6 +1,8 @@
 // Phones: the sticky block at the top of the window (table.html #table-top: the scores, the
 // prompt bar, the last move) as small as it can be, and saying the round once the header has
 // scrolled away (issue 14, item 7; docs/table-review.md, review 8, worst problems 1 and 9).
+// Desktops: the round in the sticky prompt bar once the header has scrolled away (#bar-round;
+// review 9, worst problem 5).
 //
 // - The last move is read as a sentence (review 9, worst problem 1: beside the scores it was
 //   cut to "Easy bot 3 p…", "Morgana acquires Sha…", and on a phone no log is in view): beside
@@ -24,7 +26,9 @@ export function placeLastMove() {
   const box = dom.lastMoveBox, block = dom.tableTop, scores = dom.phoneScores;
   if (!box || !block || !scores) return;
   const chip = document.getElementById("last-move-round");
-  if (chip && dom.roundPhase) chip.textContent = dom.roundPhase.textContent;
+  for (const node of [chip, document.getElementById("bar-round")]) {
+    if (node && dom.roundPhase) node.textContent = dom.roundPhase.textContent;
+  }
   box.classList.remove("beside");
   block.classList.remove("round-beside");
   if (!PHONE.matches || !box.getBoundingClientRect().height) return;
