@@ -242,24 +242,30 @@ def check_bars(page, game: str, state: str, at_top: bool = False, real_move: boo
         faults.append((f"header and bars over {FIRST_MAX:.0%} of the first screen", got["first"]))
     if got["header"] > HEADER_MAX * got["vh"]:
         faults.append((f"the header is over {HEADER_MAX:.0%} of the window", got["header"]))
-    # the round and phase readable in the window (review 8, problem 9: the table opened Evil
-    # Corp.'s phone scrolled, its round box half under the block or off the screen), and the
-    # last move
-    where = page.evaluate(ROUND_JS)
+    faults += round_and_last_move(page, real_move)
+    assert not faults, (name, faults)
+    return got
+
+
+def round_and_last_move(page, real_move: bool) -> list[tuple]:
+    """The round and phase readable in the window (review 8, problem 9: the table opened Evil
+    Corp.'s phone scrolled, its round box half under the block or off the screen), and the last
+    move whole in view and read as a sentence (review 9, problem 1: "Easy bot 3 p…", "Morgana
+    acquires Sha…" beside the scores): the log's newest line, its words not clipped nor ended in
+    "…", on two lines at most; with ``real_move``, a seat's move of three words or more. The
+    faults found."""
+    where, faults = page.evaluate(ROUND_JS), []
     print("   round:", where["words"], "seen in", where["seen"], "| last move:", where["last"])
     if where["words"] and not where["seen"]:
         faults.append(("the round and phase are nowhere whole in view", where))
-    if where["last"] and not where["last"]["whole"]:
-        faults.append(("the last move is not whole in view", where["last"]))
-    # ... and read as a sentence (review 9, problem 1: "Easy bot 3 p…", "Morgana acquires Sha…"
-    # beside the scores): its words whole, the log's newest line, on two lines at most
     last = where["last"]
+    if last and not last["whole"]:
+        faults.append(("the last move is not whole in view", last))
     if last and (last["cut"] or last["ellipsis"] or last["lines"] > 2 or last["log"] and last["line"] != last["log"]):
         faults.append(("the last move is not readable whole", last))
     if real_move and not (last and last["actor"] and len(last["line"].split()) >= 3):
         faults.append(("no real move (who, what, to what) in the last-move line", last))
-    assert not faults, (name, faults)
-    return got
+    return faults
 
 
 def wait_turn(page) -> None:
