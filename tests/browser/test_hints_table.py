@@ -23,6 +23,7 @@ import pytest
 
 from tests.browser.test_full_match import fill_and_start, host_new_match
 from tests.browser.test_layout import DESKTOP_768, PHONE_812, check_buttons, new_table
+from tests.browser.test_phone_bars import ROUND_JS
 from tests.chromium import ARTIFACTS, ROOT, lair_process, screenshot
 from tests.marks_check import assert_tags_clear
 
@@ -573,6 +574,8 @@ def test_evil_corp_suggestion_comes_into_view_at_1366x768(browser, server):
             page.mouse.move(640, 400)
             page.mouse.wheel(0, -5000)  # up to the header, as a player looking at the round
             page.wait_for_function("scrollY === 0")
+            if turn == 0:
+                scrolled_on(page)
             if page.locator("#hint-ask").is_visible():
                 page.click("#hint-ask")
                 page.wait_for_function("document.body.dataset.hint !== 'asked'", timeout=30_000)
@@ -580,6 +583,7 @@ def test_evil_corp_suggestion_comes_into_view_at_1366x768(browser, server):
                 places = page.evaluate(HINT_PLACES_JS)
                 screenshot(page, OUT / f"hint-in-view-{turn}.png", full_page=False)
                 print(f"turn {turn}: {page.locator('#hint-answer .hint-label').inner_text()!r} {places}")
+                check_buttons(page, f"Evil Corp.'s bar with a suggestion, turn {turn}")  # one main button
                 if places:
                     checked += 1
                     room = DESKTOP["height"] - page.evaluate("document.getElementById('prompt-bar').getBoundingClientRect().height")
@@ -597,6 +601,34 @@ def test_evil_corp_suggestion_comes_into_view_at_1366x768(browser, server):
         assert page.js_errors == []
     finally:
         page.context.close()
+
+
+#: The log's heading ("Log", "Replay so far"): whole in the window below the sticky bar, and
+#: uncovered at its corners and centre.
+LOG_HEAD_JS = r"""() => {
+  const bar = document.getElementById("prompt-bar").getBoundingClientRect().bottom;
+  return ["log-title", "log-replay"].map((k) => document.getElementById(k) || document.querySelector("." + k)).map((e) => {
+    const r = e.getBoundingClientRect();
+    const pts = [[r.left + 1, r.top + 1], [r.right - 1, r.bottom - 1], [(r.left + r.right) / 2, (r.top + r.bottom) / 2]];
+    const hit = pts.every(([x, y]) => { const h = document.elementFromPoint(x, y); return !!h && (e.contains(h) || h.contains(e)); });
+    return {text: e.textContent.trim(), top: r.top, bottom: r.bottom, bar, whole: hit && r.top >= bar - 0.5 && r.bottom <= innerHeight};
+  });
+}"""
+
+
+def scrolled_on(page) -> None:
+    """Review 9, worst problem 5: a 1366×768 page scrolled on (the wheel, 600 px) showed the
+    round and phase nowhere, and the log's heading cut under the sticky bar. Both whole in view,
+    then back at the top. Screenshot: hints/scrolled-desktop.png."""
+    page.mouse.wheel(0, 600)
+    page.wait_for_function("scrollY >= 500")
+    page.wait_for_timeout(200)
+    screenshot(page, OUT / "scrolled-desktop.png", full_page=False)
+    where, heads = page.evaluate(ROUND_JS), page.evaluate(LOG_HEAD_JS)
+    assert where["words"] and where["seen"], ("the round and phase are nowhere whole in view, scrolled", where)
+    assert all(h["whole"] for h in heads), ("the log's heading is cut, scrolled", heads)
+    page.mouse.wheel(0, -5000)
+    page.wait_for_function("scrollY === 0")
 
 
 def _covil_move_hint(page, frames: list[dict], script: dict) -> dict:

@@ -130,9 +130,16 @@ ROUND_JS = r"""() => {
     if ([...e.children].some((c) => norm(c.textContent).includes(words))) continue;  // the innermost
     if (whole(e)) seen.push(e.id || e.className || e.tagName);
   }
-  const box = document.getElementById("last-move-box");
-  const last = box && box.querySelector(".log-entry") ? {whole: whole(box), beside: box.classList.contains("beside"),
-    text: norm(box.textContent).slice(0, 70)} : null;
+  const box = document.getElementById("last-move-box"), li = box && box.querySelector(".log-entry");
+  // (its words cut: wider or taller than its box, which clips them; the log's newest line,
+  // whose words it repeats; the seats' names, one of which a real move starts with)
+  const logged = [...document.querySelectorAll("#log > .log-entry")].pop();
+  const last = li ? {whole: whole(box), beside: box.classList.contains("beside"), text: norm(box.textContent).slice(0, 90),
+    line: norm(li.textContent), ellipsis: [box, li].some((e) => getComputedStyle(e).textOverflow === "ellipsis"),
+    cut: [box, li].some((e) => e.scrollWidth > e.clientWidth + 0.5 || e.scrollHeight > e.clientHeight + 0.5),
+    lines: new Set([...li.getClientRects()].filter((r) => r.width).map((r) => Math.round(r.top))).size,
+    log: logged ? norm(logged.textContent) : null,
+    actor: [...document.querySelectorAll("#seats .seat-name")].map((n) => norm(n.textContent)).some((n) => norm(li.textContent).startsWith(n))} : null;
   return {words, seen, last};
 }"""
 
@@ -198,9 +205,9 @@ def shows_through(page, height: int) -> bool:
     return before != after
 
 
-def check_bars(page, game: str, state: str, at_top: bool = False) -> dict:
+def check_bars(page, game: str, state: str, at_top: bool = False, real_move: bool = False) -> dict:
     """BANDS_JS and FIRST_SCREEN_JS where the page is now, checked (the module's docstring);
-    a screenshot first."""
+    a screenshot first. ``real_move``: the last move is a seat's move (not "Day 1: Afternoon.")."""
     page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
     name = f"{game}-{state}"
     screenshot(page, OUT / f"{name}.png", full_page=False)
@@ -235,17 +242,30 @@ def check_bars(page, game: str, state: str, at_top: bool = False) -> dict:
         faults.append((f"header and bars over {FIRST_MAX:.0%} of the first screen", got["first"]))
     if got["header"] > HEADER_MAX * got["vh"]:
         faults.append((f"the header is over {HEADER_MAX:.0%} of the window", got["header"]))
-    # the round and phase readable in the window (review 8, problem 9: the table opened Evil
-    # Corp.'s phone scrolled, its round box half under the block or off the screen), and the
-    # last move
-    where = page.evaluate(ROUND_JS)
+    faults += round_and_last_move(page, real_move)
+    assert not faults, (name, faults)
+    return got
+
+
+def round_and_last_move(page, real_move: bool) -> list[tuple]:
+    """The round and phase readable in the window (review 8, problem 9: the table opened Evil
+    Corp.'s phone scrolled, its round box half under the block or off the screen), and the last
+    move whole in view and read as a sentence (review 9, problem 1: "Easy bot 3 p…", "Morgana
+    acquires Sha…" beside the scores): the log's newest line, its words not clipped nor ended in
+    "…", on two lines at most; with ``real_move``, a seat's move of three words or more. The
+    faults found."""
+    where, faults = page.evaluate(ROUND_JS), []
     print("   round:", where["words"], "seen in", where["seen"], "| last move:", where["last"])
     if where["words"] and not where["seen"]:
         faults.append(("the round and phase are nowhere whole in view", where))
-    if where["last"] and not where["last"]["whole"]:
-        faults.append(("the last move is not whole in view", where["last"]))
-    assert not faults, (name, faults)
-    return got
+    last = where["last"]
+    if last and not last["whole"]:
+        faults.append(("the last move is not whole in view", last))
+    if last and (last["cut"] or last["ellipsis"] or last["lines"] > 2 or last["log"] and last["line"] != last["log"]):
+        faults.append(("the last move is not readable whole", last))
+    if real_move and not (last and last["actor"] and len(last["line"].split()) >= 3):
+        faults.append(("no real move (who, what, to what) in the last-move line", last))
+    return faults
 
 
 def wait_turn(page) -> None:
@@ -254,18 +274,18 @@ def wait_turn(page) -> None:
     assert page.evaluate("document.body.dataset.finished") != "true", "the match ended first"
 
 
-def three_places(page, game: str, state: str, here: bool = True) -> None:
+def three_places(page, game: str, state: str, here: bool = True, real_move: bool = False) -> None:
     """check_bars where the table left the page (unless not ``here``); scrolled on by the
     player (the header out of the window); at the page's top."""
     settle_scroll(page)
     if here:
-        check_bars(page, game, state)
+        check_bars(page, game, state, real_move=real_move)
     # (the wheel at the page's left margin: over the board a row that scrolls sideways may keep
     # it, and a card under the pointer would show)
     page.mouse.move(2, 600)
     page.mouse.wheel(0, 400)
     settle_scroll(page)
-    got = check_bars(page, game, f"{state}-scrolled")
+    got = check_bars(page, game, f"{state}-scrolled", real_move=real_move)
     assert got["header"] == 0, (game, state, "the header is still in the window", got)
     # the scores' whole words on a tap, under the block, in the window; a tap again hides them
     # (on a seat's name: the last move may lie beside the scores' last line, phone-top.js)
@@ -280,7 +300,7 @@ def three_places(page, game: str, state: str, here: bool = True) -> None:
     page.locator("#phone-scores .ps-seat").first.tap()
     assert page.locator("#scores-full").is_hidden()
     page.evaluate("window.scrollTo(0, 0)")
-    check_bars(page, game, f"{state}-top", at_top=True)
+    check_bars(page, game, f"{state}-top", at_top=True, real_move=real_move)
 
 
 def test_evil_corp_day_turn_with_a_tile_picked(browser, lair_server):
@@ -307,12 +327,12 @@ def test_evil_corp_day_turn_with_a_tile_picked(browser, lair_server):
             raise AssertionError("no Day turn with a tile to pick")
         page.wait_for_timeout(300)
         settle_scroll(page)
-        check_bars(page, "evil_corp", "day-turn")
+        check_bars(page, "evil_corp", "day-turn", real_move=True)
         # a tile tapped where the table brought her screen (the review's turn-picked shot)
         page.locator("#board [data-pick]").first.tap()
         page.wait_for_function("document.getElementById('prompt-text').textContent.startsWith('Tap a highlighted cell')")
         page.wait_for_timeout(300)
-        three_places(page, "evil_corp", "tile-picked")
+        three_places(page, "evil_corp", "tile-picked", real_move=True)
         assert page.js_errors == []
     finally:
         page.context.close()
@@ -338,6 +358,13 @@ def test_covil_afternoon_and_troop_move(browser, lair_server):
         page.wait_for_selector("#board .zone-legal")
         page.wait_for_timeout(300)
         three_places(page, "covil", "troop-move")
+        # the troop moved (a tap on its zone): the last move is the player's own, in words
+        before = page.evaluate("document.body.dataset.version")
+        page.locator("#board .zone-legal[data-action]").first.tap()
+        page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before)
+        page.wait_for_timeout(300)
+        settle_scroll(page)
+        check_bars(page, "covil", "troop-moved", real_move=True)
         assert page.js_errors == []
     finally:
         page.context.close()
@@ -361,7 +388,7 @@ def test_drops_brewing_with_its_done_bar(browser, lair_server):
         else:
             raise AssertionError("no Brewing came")
         page.wait_for_timeout(300)
-        three_places(page, "drops_of_evil", "brewing")
+        three_places(page, "drops_of_evil", "brewing", real_move=True)
         assert page.js_errors == []
     finally:
         page.context.close()

@@ -139,7 +139,7 @@ export function labelText(text) {
  *  so the words may leave out what only tells two alike apart (review 8, problem 4: Drops of
  *  Evil's "(the 2nd of 2 alike, from the top left)"); else the label's words (labelText). */
 export function hintText(text) {
-  if (!renderer || typeof renderer.hintText !== "function") return labelText(text);
+  // (callHook answers undefined without the hook, a view or a renderer)
   return callHook("hintText", text, S.view) || labelText(text);
 }
 

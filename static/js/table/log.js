@@ -166,7 +166,7 @@ export function atLogBottom(box) {
   if (box._lairPinned === undefined) {
     box._lairPinned = true;
     box.addEventListener("scroll", () => {
-      box._lairPinned = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+      box._lairPinned = nearBottom(box);
     }, {passive: true});
     if (typeof ResizeObserver === "function") {
       // (the whole first line set once a frame: its height changed by wholeTop is observed
@@ -181,7 +181,7 @@ export function atLogBottom(box) {
           queued = false;
           // (the reader may have scrolled up since the resize, its scroll event not yet
           // dispatched: the box is then far from its bottom, and stays where the reader is)
-          if (box._lairPinned && box.scrollHeight - box.scrollTop - box.clientHeight < 48) {
+          if (box._lairPinned && nearBottom(box)) {
             box.scrollTop = box.scrollHeight;
             wholeTop(box);
           }
@@ -189,7 +189,13 @@ export function atLogBottom(box) {
       }).observe(box);
     }
   }
-  return box._lairPinned || box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+  return box._lairPinned || nearBottom(box);
+}
+
+/** Whether `box` is scrolled to within a line or two (48 px) of its bottom: the reader still
+ *  follows the newest lines. */
+function nearBottom(box) {
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 48;
 }
 
 /** Draw `entries` (log events) as the only lines of `box` (an <ol>): a few lines shown apart

@@ -1,42 +1,60 @@
 // Phones: the sticky block at the top of the window (table.html #table-top: the scores, the
 // prompt bar, the last move) as small as it can be, and saying the round once the header has
 // scrolled away (issue 14, item 7; docs/table-review.md, review 8, worst problems 1 and 9).
+// Desktops: the round in the sticky prompt bar once the header has scrolled away (#bar-round;
+// review 9, worst problem 5).
 //
-// - The last-move line sits beside the scores when their last line leaves it room (four seats:
-//   their second line; two short names), instead of a row of its own under the prompt bar: the
-//   header and the block took a quarter of the first screen. Measured after each view and when
-//   the scores' line changes size; a tap that opens the line whole gives it its row again.
+// - The last move is read as a sentence (review 9, worst problem 1: beside the scores it was
+//   cut to "Easy bot 3 p…", "Morgana acquires Sha…", and on a phone no log is in view): beside
+//   the scores' last line (four seats: their second line; two short names) only when the whole
+//   line fits there, else on a row of its own under the prompt bar, wrapping to a second line
+//   when it needs one. Measured after each view and when the scores' line changes size.
 // - Once the header's round and phase are out of the window (the table brings the place to
 //   decide into view: Evil Corp.'s round box went half under the block, or off the screen),
-//   the last-move line starts with them (#last-move-round). It keeps its width: nothing moves.
+//   the block says them in a chip (#last-move-round): beside the scores' last line where it
+//   fits (the move's own row keeps its width for the move), else leading the move.
 
 import {PHONE} from "../dom.js";
 import {dom} from "./state.js";
 
-/** The room the line needs beside the scores (px): "Round 1 · Brewing", "Last:" and some words
- *  of the move (a tap shows it whole). */
-const MIN_ROOM = 200;
-/** Between the last seat's score and the line (px). */
+/** Between the last seat's score and what sits beside it (px). */
 const GAP = 12;
 
-/** Put the last-move line beside the scores, or on its own row (see above); the round and
- *  phase in its chip. */
+/** Put the last-move line beside the scores when it fits there whole, or on its own row; the
+ *  round and phase in their chip (see above). */
 export function placeLastMove() {
   const box = dom.lastMoveBox, block = dom.tableTop, scores = dom.phoneScores;
   if (!box || !block || !scores) return;
   const chip = document.getElementById("last-move-round");
-  if (chip && dom.roundPhase) chip.textContent = dom.roundPhase.textContent;
+  for (const node of [chip, document.getElementById("bar-round")]) {
+    if (node && dom.roundPhase) node.textContent = dom.roundPhase.textContent;
+  }
   box.classList.remove("beside");
-  if (!PHONE.matches || box.classList.contains("expanded") || !box.getBoundingClientRect().height) return;
+  block.classList.remove("round-beside");
+  if (!PHONE.matches || !box.getBoundingClientRect().height) return;
   const seats = scores.querySelectorAll(".ps-seat");
   const last = seats[seats.length - 1];
   if (!last) return;
   const s = scores.getBoundingClientRect(), l = last.getBoundingClientRect(), t = block.getBoundingClientRect();
   const right = s.right - parseFloat(getComputedStyle(scores).paddingRight || "0");
-  if (right - l.right - GAP < MIN_ROOM || l.bottom > s.bottom + 0.5) return;
+  if (l.bottom > s.bottom + 0.5) return;
+  const room = right - l.right - GAP;
   block.style.setProperty("--lm-left", `${l.right + GAP - t.left}px`);
   block.style.setProperty("--lm-top", `${(l.top + l.bottom) / 2 - t.top}px`);
-  box.classList.add("beside");
+  if (!box.classList.contains("expanded")) {
+    box.classList.add("beside");
+    if (fitsWhole(box)) return;
+    box.classList.remove("beside");
+  }
+  // the move on its own row: the round beside the scores where it fits
+  const away = block.classList.contains("header-away") && chip && chip.textContent.trim();
+  if (away && chip.getBoundingClientRect().width <= room) block.classList.add("round-beside");
+}
+
+/** Whether the last-move line's words (and its round chip) show whole in its box, on one line
+ *  (beside, the box keeps to one line and clips: lair.css). */
+function fitsWhole(box) {
+  return box.scrollWidth <= box.clientWidth + 0.5;
 }
 
 if (dom.tableTop && dom.phoneScores) {
@@ -48,7 +66,10 @@ if (dom.tableTop && dom.phoneScores) {
   if (round && "IntersectionObserver" in window) {
     new IntersectionObserver((entries) => {
       const e = entries[entries.length - 1];
-      dom.tableTop.classList.toggle("header-away", !e.isIntersecting || e.intersectionRatio < 0.99);
+      const away = !e.isIntersecting || e.intersectionRatio < 0.99;
+      if (away === dom.tableTop.classList.contains("header-away")) return;
+      dom.tableTop.classList.toggle("header-away", away);
+      placeLastMove();  // (the chip came or went: the room beside the scores changed)
     }, {threshold: [0, 0.99, 1]}).observe(round);
   }
 }
