@@ -397,6 +397,7 @@ function render(fresh) {
   }
   const box = el("div", {class: "doe"}, ...parts);
   root.replaceChildren(box);
+  holdSizes(box, `${game.round}:${game.phase}:${shownSeat}:${window.innerWidth}`);
   forestWrap.scrollLeft = scrolled;
   forestCue(forestBox);
   keepTabInView(box.querySelector(".doe-tabs"), tabsScrolled);
@@ -438,6 +439,35 @@ function render(fresh) {
   }
 }
 
+let holds = new Map();    // data-hold key -> {w, h}: the largest seen under holdKey
+let holdKey = null;
+
+/** The parts of your Alchilab marked data-hold (the pool, the choices, the Distiller ...) never
+ *  shrink within a phase: each keeps the largest height (and, with data-hold-axis "wh", width)
+ *  it had since the phase began, in this window's width. A Worm placed, an Assistant used, a
+ *  token taken shrank them, and the Distiller and the Brewer below or beside moved under the
+ *  pointer (new-user trial 7). */
+function holdSizes(box, key) {
+  if (key !== holdKey) {
+    holdKey = key;
+    holds = new Map();
+  }
+  const nodes = [...box.querySelectorAll("[data-hold]")];
+  for (const n of nodes) {
+    const h = holds.get(n.dataset.hold);
+    if (!h) continue;
+    const axis = n.dataset.holdAxis || "h";
+    if (axis.includes("h") && h.h) n.style.minHeight = `${h.h}px`;
+    if (axis.includes("w") && h.w) n.style.minWidth = `${h.w}px`;
+  }
+  for (const n of nodes) {
+    const r = n.getBoundingClientRect();
+    if (!r.width || !r.height) continue;  // (not laid out: a phone's display: contents)
+    const h = holds.get(n.dataset.hold) || {w: 0, h: 0};
+    holds.set(n.dataset.hold, {w: Math.max(h.w, r.width), h: Math.max(h.h, r.height)});
+  }
+}
+
 /** Whether every placement still open is the Coin Pouch's (it is the seat's last Action pawn
  *  at home): then the one thing to do is hire an Assistant. */
 function onlyCoinLeft(legal) {
@@ -445,32 +475,38 @@ function onlyCoinLeft(legal) {
   return places.length > 0 && places.every((a) => a.pawn === "coin");
 }
 
-/** Your Action pawns at home while you place (new-user trial: the Forest's spaces were
+/** Your Action pawns at home during the Placement (new-user trial: the Forest's spaces were
  *  highlighted, the pawns to pick far below in your Alchilab): a row above the Forest, each pawn
  *  a pick (data-pick "pawn-<pawn>") with how many spaces it has; a click on a highlighted space
- *  places the pawn that goes there without a pick. Null when you are not placing. */
+ *  places the pawn that goes there without a pick. The row stays the whole Placement, between
+ *  your turns too, and a pawn placed keeps its slot, faded: a row that came and went, or
+ *  narrowed, moved the Forest under the pointer (new-user trial 7). Null for a spectator and
+ *  outside the Placement. */
 function drawTray(ctx) {
   if (ctx.you === null || ctx.game.phase !== "placement") return null;
   const count = new Map();
   for (const a of ctx.legal) if (a.type === "place") count.set(a.pawn, (count.get(a.pawn) || 0) + 1);
-  if (!count.size) return null;
   const lab = (ctx.game.alchilabs || [])[ctx.you] || {};
   const home = lab.pawns_home || [];
   const row = el("div", {class: "doe-tray-pawns"});
   for (const p of PAWN_ORDER) {
-    if (!home.includes(p)) continue;
     const n = count.get(p) || 0;
     const where = p === "coin" ? "Assistant" : "space";
     const wrap = el("span", {class: "doe-pawn-wrap doe-tray-pawn"}, pawnChip(ctx, ctx.you, p),
       el("span", {class: "doe-pawn-name"}, resName(ctx, p)));
-    if (n) pickable(ctx, wrap, `pawn-${p}`, `Pick your ${resName(ctx, p)} (${n} ${where}${n === 1 ? "" : "s"})`, ctx.picked === `pawn-${p}`);
+    if (!home.includes(p)) {
+      wrap.classList.add("gone");
+      wrap.title = `${resName(ctx, p)}: on the board`;
+    } else if (n) pickable(ctx, wrap, `pawn-${p}`, `Pick your ${resName(ctx, p)} (${n} ${where}${n === 1 ? "" : "s"})`, ctx.picked === `pawn-${p}`);
     else wrap.classList.add("none");
     row.append(wrap);
   }
   const verb = clickVerb();
-  const words = ctx.picked && ctx.picked.startsWith("pawn-")
-    ? `${verb} a highlighted ${ctx.picked === "pawn-coin" ? "Assistant" : "space"} for your ${resName(ctx, ctx.picked.slice(5))}, or the pawn again to pick another.`
-    : `${verb} a highlighted space to place the pawn that goes there, or pick a pawn first.`;
+  const words = !count.size
+    ? (home.length ? "Your pawns wait for your turn." : "All your pawns are placed.")
+    : ctx.picked && ctx.picked.startsWith("pawn-")
+      ? `${verb} a highlighted ${ctx.picked === "pawn-coin" ? "Assistant" : "space"} for your ${resName(ctx, ctx.picked.slice(5))}, or the pawn again to pick another.`
+      : `${verb} a highlighted space to place the pawn that goes there, or pick a pawn first.`;
   return el("section", {class: "doe-tray", role: "group", "aria-label": "Your Action pawns at home"},
     el("h4", {}, "Your Action pawns at home"), row, el("p", {class: "doe-tray-words"}, words));
 }
@@ -552,8 +588,9 @@ export function promptText(view) {
     return `Move your ${name} with your ${hiredName(ctx)}: ${click} a highlighted space.`;
   }
   if (pawn && legal.some((a) => a.type === "place" && a.pawn === pawn)) {
-    const where = pawn === "coin" ? "a highlighted Assistant" : "a highlighted Forest space";
-    return `Place your ${name}: ${click} ${where} (or the pawn again to pick another).`;
+    // (short: on a phone four lines of it pushed the board 47 px down as the pawn was picked,
+    // new-user trial 7; the row of pawns says "or the pawn again to pick another")
+    return `Place your ${name}: ${click} a highlighted ${pawn === "coin" ? "Assistant" : "space"}.`;
   }
   if (kind === "after_placement" && legal.some(familiarMove)) {
     // (short: on a phone the bar holds these words, "End your turn" and a suggestion in a
@@ -588,6 +625,12 @@ function brewingWords(view, legal, click) {
   else if (gains.length) uses.push(`gain ${gains.join(" or ")} with your Coin Pouch`);
   if (legal.some((a) => a.type === "spend_worms")) uses.push("spend your Worm token");
   if (legal.some((a) => a.type === "cheese")) uses.push("capture a Rat with Cheese");
+  // a phone's bar keeps these words to one line, as "Place your Resources, then Done" is (two
+  // lines moved the board 18 px under the thumb, new-user trial 7): the Done bar and its
+  // question say what is still unused
+  if (typeof matchMedia === "function" && matchMedia("(max-width: 520px)").matches) {
+    return `${left ? "Nothing more fits" : "All placed"}: ${click} Done brewing.`;
+  }
   const head = left ? "Nothing more you can place" : "Nothing left to place";
   return uses.length ? `${head}: ${uses.join(", ")} or ${click} Done brewing.` : `${head}: ${click} Done brewing.`;
 }
