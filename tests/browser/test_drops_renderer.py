@@ -108,6 +108,13 @@ def _click(page, action: dict, board: list[str], prompt: set[str], rng: random.R
         page.locator(f"#board [data-pick='res-{action['res']}']").click()
     elif action["type"] == "done" and k not in board:
         page.locator("#board [data-pick='ask-done']").click()
+        # "End Brewing now?" names an Assistant only when it may act now (new-user trial 7: the
+        # Miser, whose ability acts at Income)
+        ask = page.locator("#board .doe-ask").inner_text()
+        if "Assistant" in ask:
+            tag = page.locator("#board .doe-lab.mine .doe-use .doe-phase")
+            assert page.locator("#board .doe-lab.mine .doe-use .doe-btn.use").count() or \
+                (tag.count() and tag.inner_text().lower() == "brewing"), ask
     elif k not in board and page.locator(f"#board [data-choose='{_space(action)}']").count():
         page.locator(f"#board [data-choose='{_space(action)}']").click()
     elif action["type"] == "place" and rng.random() < 0.3:
@@ -175,6 +182,9 @@ def _play(page, game: Game, url: str, players: int, seed: int, tag: str, shots: 
         by_type[f"{where}:{action['type']}"] = by_type.get(f"{where}:{action['type']}", 0) + 1
         _wait_step(page, step + 1)
         assert page.locator("body[data-illegal]").count() == 0
+        if phase == "income" and action["type"] in ("assistant", "skip"):
+            # the Income choice on the board, the ability the main one (new-user trial 7)
+            assert where == "board", action
         if before and action["type"] != "done" and game.state["phase"] == "brewing" and game.seat() == seat:
             moved.extend(_moved(before, page.evaluate(PARTS_JS), f"{tag} step {step} {action['type']}"))
     if rounds is None:

@@ -724,7 +724,8 @@ class Steady:
     def click(self, node, what: str, act: bool = True) -> None:
         page = self.page
         # (the player scrolls the target into the band first: the test's scroll, not the table's)
-        page.evaluate("""(e) => { const r = e.getBoundingClientRect(), s = (%s)();
+        page.evaluate("""(e) => { if (e.closest("#prompt-bar, #table-top")) return;
+          const r = e.getBoundingClientRect(), s = (%s)();
           if (r.top < s.band[0] || r.bottom > s.band[1]) window.scrollBy({top: r.top - (s.band[0] + s.band[1] - r.height) / 2,
             behavior: "instant"}); }""" % STEADY_JS, node.element_handle())
         page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
@@ -767,6 +768,7 @@ def _steady_brewing(page, steady: Steady) -> None:
     tokens), a Worm token's button, then each Resource picked and put in its first space;
     Done (asked first) ends it, unmeasured (the Forest leads again after it)."""
     mine = "#board .doe-lab.mine"
+    undone = False
     for _ in range(40):
         if not my_turn(page):
             wait_new_view(page, version(page), timeout=3)
@@ -786,6 +788,13 @@ def _steady_brewing(page, steady: Steady) -> None:
             cells = [a for a in actions(page) if a["type"] == "brew" and a["res"] == key[4:]]
             if cells:
                 steady.click(page.locator(_action_sel(cells[0])).first, f"brew {key[4:]}")
+                if not undone and any(a["type"] == "undo" for a in actions(page)):
+                    # the move taken back leaves no "changed" frame on its space (new-user
+                    # trial 7: the frame read as the Resource still being there)
+                    undone = True
+                    steady.click(page.locator("#prompt-actions [data-action*='\"undo\"']").first, "undo")
+                    framed = page.locator(f"{mine} [data-cell].changed").count()
+                    assert framed == 0, f"{framed} spaces framed as changed after an undo"
                 continue
         direct = next((a for a in acts if a["type"] == "brew"), None)
         if direct:
@@ -795,6 +804,11 @@ def _steady_brewing(page, steady: Steady) -> None:
         if use:
             steady.click(page.locator(_action_sel(use)).first, use["type"])
             continue
+        if steady.phone:
+            # the bottom bar's reason on one line (new-user trial 7: three lines of names)
+            why = page.locator("#board .doe-done-why .short")
+            if why.count() and why.is_visible():
+                assert why.evaluate("e => e.getClientRects().length") == 1, why.inner_text()
         if page.locator("#board [data-pick='ask-done']").count():
             # the question opens over the Done row and closes again: nothing moves
             steady.click(page.locator("#board [data-pick='ask-done']"), "Done brewing (asks)", act=False)
@@ -821,14 +835,25 @@ def test_drops_nothing_moves_under_the_pointer(browser, lair_server, size):
     phone = size == "phone"
     ctx, page = _start(browser, lair_server, PHONE if phone else DESKTOP, seed=1)
     steady = Steady(page, Clicks())
-    placed = brewed = False
+    placed = brewed = told = False
     for phase, acts in my_turns(page):
         if brewed:
             break
         if phase == "Placement":
             forest = [a for a in acts if a["type"] == "place" and a["pawn"] != "coin"]
+            taken = page.locator("#board .doe-forest .doe-as.occupied:not(.legal)")
+            if placed and not told and taken.count():
+                # a space another pawn holds: the row of pawns says so at once, nothing is sent
+                told = True
+                v = version(page)
+                steady.click(taken.first, "a taken space", act=False)
+                words = page.inner_text("#board .doe-tray-words")
+                assert "Taken by" in words and version(page) == v, words
             if not placed and forest:
                 placed = True
+                # phase tags as words, not capitals (new-user trial 7: "BREWING" on phones)
+                tags = page.locator("#board .doe-asst .doe-phase").all_inner_texts()
+                assert tags and not [t for t in tags if t.isupper()], tags
                 steady.click(page.locator(f"#board .doe-tray [data-pick='pawn-{forest[0]['pawn']}']"), "pick a pawn", act=False)
                 steady.click(page.locator(_action_sel(forest[0])).first, "place it")
                 continue
@@ -838,12 +863,17 @@ def test_drops_nothing_moves_under_the_pointer(browser, lair_server, size):
                     not page.locator("#board .doe-lab.mine [data-pick^='res-']").count():
                 wait_new_view(page, version(page), timeout=3)
                 continue
+            # the seat panel's Free Rats as the Alchilab's (new-user trial 7: "0 Rats" there,
+            # "Free Rats 1" here)
+            free = page.inner_text("#board .doe-lab.mine .doe-rats.free .num")
+            panel = page.locator("#seats [data-count='doe-0-free-rats']").first.inner_text()
+            assert free == panel, (free, panel)
             _steady_brewing(page, steady)
             brewed = True
         else:
             _play_on(page, acts, steady.clicks)
     print(size, steady.steps, "clicks measured;", "\n".join(steady.moves))
-    assert placed and brewed and steady.steps >= 6, (placed, brewed, steady.steps)
+    assert placed and brewed and told and steady.steps >= 6, (placed, brewed, told, steady.steps)
     assert not steady.moves, steady.moves
     assert not page.js_errors, page.js_errors
     ctx.close()

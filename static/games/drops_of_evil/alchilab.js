@@ -115,7 +115,9 @@ function drawControls(ctx, lab, mine) {
   if (waitDone) doneBox.append(waitDone);
   if (done) {
     const unused = [];
-    if (uses.length || alts.length) unused.push(`your Assistant${tile ? ` (${tile.name})` : ""}`);
+    // (only what is usable now: an Assistant whose ability acts at Income, the Miser, is not
+    // "unused" in the Brewing; new-user trial 7)
+    if (uses.length || (alts.length && (!tile || tile.phase === "brewing"))) unused.push(`your Assistant${tile ? ` (${tile.name})` : ""}`);
     const bonus = legal.filter((a) => a.type === "bonus").length;
     if (bonus) unused.push(`${plural(bonus, "Bonus token")} to take`);
     if (legal.some((a) => a.type === "spend_worms")) unused.push("an Extra Resource (Worm token)");

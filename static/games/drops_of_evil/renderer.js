@@ -25,6 +25,7 @@ let root = null;
 let table = null;
 let lastView = null;
 let picked = null;        // "pawn-crow" | "res-owl" | null (local UI state)
+let notice = null;        // why a click did nothing (a space taken), shown in the row of pawns
 let shownSeat = null;     // whose Alchilab is shown
 let choosing = null;      // a Forest space offering several actions whose choice is open
 let lastPhaseKey = null;
@@ -58,7 +59,11 @@ export function mount(rootEl, tableObj) {
 
 export function update(view) {
   lastView = view;
-  prevSigs = sigs;
+  // a move taken back ("Morgana took back a move."): what it changed is not framed as changed,
+  // the frame read as the move still being there (new-user trial 7)
+  const log = Array.isArray(view.log) ? view.log : [];
+  const last = log.length ? log[log.length - 1] : null;
+  prevSigs = last && typeof last.text === "string" && / took back a move\.$/.test(last.text) ? new Map() : sigs;
   sigs = new Map();
   const g = view.game || {};
   const phaseKey = `${g.round}:${g.phase}`;
@@ -299,7 +304,11 @@ export function seatBoard(seat, view) {
   const stats = RES_ORDER.filter((r) => r !== "rat" && pool[r] > 0)
     .map((r) => sbStat(resIcon(r, 22), pool[r], `${name(r)} to place this round`, k(r), name(r)));
   if (lab.cheese) stats.push(sbStat(resIcon("cheese", 22), lab.cheese, "Cheese (captures a Rat)", k("cheese"), "Cheese"));
-  stats.push(sbStat(resIcon("rat", 22), lab.captured_rats || 0, "Captured Rats", k("rats"), "Rats"));
+  // the Free Rats (each costs a Poison Point at Income) and the Captured ones, each by its own
+  // name: a lone "0 Rats" (the captured) read against the Alchilab's "Free Rats 1" (new-user
+  // trial 7)
+  stats.push(sbStat(resIcon("rat", 22), lab.free_rats || 0, "Free Rats (−1 Poison Point each at Income)", k("free-rats"), "Free Rats"));
+  stats.push(sbStat(resIcon("rat", 22), lab.captured_rats || 0, "Captured Rats", k("rats"), "Captured"));
   stats.push(sbStat(scrollIcon("owl", null, 22), (lab.scrolls || []).length, "Scrolls gained", k("scrolls"), "Scrolls"));
   stats.push(sbStat(flameIcon(true, 22), lab.income_icons || 0, "Income icons revealed", k("income"), "Income"));
   const order = (g.turn_order || []).indexOf(seat);
@@ -336,13 +345,17 @@ function render(fresh) {
   const legal = legalActions();
   if (picked && picked.startsWith("pawn-") && !legal.some((a) => (a.type === "place" || familiarMove(a)) && a.pawn === picked.slice(5))) picked = null;
   if (picked && picked.startsWith("res-") && !legal.some((a) => a.type === "brew" && a.res === picked.slice(4))) picked = null;
-  if (fresh) choosing = null;
+  if (fresh) {
+    choosing = null;
+    notice = null;
+  }
 
   const ctx = {
     view, game, table, you, legal, picked, sigs, prevSigs, fresh,
     // a click on the picked pawn or Resource puts it back (new-user trial 5: a second click
     // on the picked Mushroom did nothing; Evil Corp.'s screen works the same way)
-    pick(key) { picked = picked === key ? null : key; choosing = null; render(false); if (picked) revealTargets(); },
+    pick(key) { picked = picked === key ? null : key; choosing = null; notice = null; render(false); if (picked) revealTargets(); },
+    notice(text) { notice = text; render(false); },
     choose(id) { choosing = choosing === id ? null : id; render(false); },
     redraw() { render(false); },
     afterAct() { choosing = null; },
@@ -368,6 +381,8 @@ function render(fresh) {
   const labs = drawLabs(ctx);
   if (brewingSeat(view) !== null) parts.unshift(labs);
   else parts.push(labs);
+  const income = drawIncomeChoice(ctx);
+  if (income) parts.unshift(income);
   // the "? Key" (issue 14, items 1 and 4) at the top of the board, whichever part leads
   parts.unshift(el("div", {class: "doe-keyrow"}, keyPanel("drops_of_evil", keyRows(ctx))));
   // Brew actions are reachable through a pick in the pool: claim them when the pick is drawn.
@@ -426,7 +441,7 @@ function render(fresh) {
     // three are in the window above the "Done brewing" bar; the choices follow below. Placing:
     // your pawns at home, and the Forest under them where it fits too — on a phone both are in
     // the window as the page opens: no scroll that would cut the header in two)
-    const place = tokens.length ? tokens[0]
+    const place = income ? income : tokens.length ? tokens[0]
       : brewing ? (phone && mine.querySelector(".doe-pool-panel")) || mine
         : onlyCoinLeft(legal) ? root.querySelector(".doe-asst-section")
           : tray || root.querySelector(".doe-left");
@@ -468,6 +483,41 @@ function holdSizes(box, key) {
   }
 }
 
+/** Your Assistant's Income choice at the top of the board (new-user trial 7: the prompt bar's
+ *  main, bone-white button was "Do not use the Assistant", and "Activate Tax Collector" hid in
+ *  its "2 more" menu): its ability's buttons in full view, "Do not use it" beside them as the
+ *  side choice. Null when you have none. */
+function drawIncomeChoice(ctx) {
+  const g = ctx.game;
+  if (ctx.you === null || g.phase !== "income") return null;
+  const uses = ctx.legal.filter((a) => a.type === "assistant");
+  const skip = ctx.legal.find((a) => a.type === "skip");
+  if (!uses.length) return null;
+  const lab = (g.alchilabs || [])[ctx.you] || {};
+  const tile = lab.assistant ? (g.assistants || []).find((t) => t.id === lab.assistant.id) : null;
+  const prefix = tile ? `Activate ${tile.name}: ` : null;
+  const row = el("div", {class: "doe-use-row"});
+  for (const a of uses) {
+    const full = ctx.table.label(a);
+    const b = el("button", {type: "button", class: "doe-btn use"},
+      prefix && uses.length > 1 && full.startsWith(prefix) ? full.slice(prefix.length) : full);
+    clickable(ctx, b, a);
+    row.append(b);
+  }
+  if (skip) {
+    const b = el("button", {type: "button", class: "doe-btn keep"}, "Do not use it");
+    clickable(ctx, b, skip);
+    row.append(b);
+  }
+  return el("section", {class: "doe-panel doe-income-choice", role: "group", "aria-label": "Your Assistant at Income"},
+    el("div", {class: "doe-use"},
+      el("div", {class: "doe-use-head"}, assistantIcon(26), el("b", {}, tile ? tile.name : "Your Assistant"),
+        tile ? el("span", {class: "doe-phase"}, tile.phase) : null),
+      tile ? el("div", {class: "doe-use-text"}, tile.text) : null,
+      uses.length > 1 && tile ? el("div", {class: "doe-alt-lbl"}, `Activate ${tile.name} for:`) : null,
+      row));
+}
+
 /** Whether every placement still open is the Coin Pouch's (it is the seat's last Action pawn
  *  at home): then the one thing to do is hire an Assistant. */
 function onlyCoinLeft(legal) {
@@ -502,13 +552,14 @@ function drawTray(ctx) {
     row.append(wrap);
   }
   const verb = clickVerb();
-  const words = !count.size
+  const words = notice && count.size ? notice : !count.size
     ? (home.length ? "Your pawns wait for your turn." : "All your pawns are placed.")
     : ctx.picked && ctx.picked.startsWith("pawn-")
       ? `${verb} a highlighted ${ctx.picked === "pawn-coin" ? "Assistant" : "space"} for your ${resName(ctx, ctx.picked.slice(5))}, or the pawn again to pick another.`
       : `${verb} a highlighted space to place the pawn that goes there, or pick a pawn first.`;
   return el("section", {class: "doe-tray", role: "group", "aria-label": "Your Action pawns at home"},
-    el("h4", {}, "Your Action pawns at home"), row, el("p", {class: "doe-tray-words"}, words));
+    el("h4", {}, "Your Action pawns at home"), row,
+    el("p", {class: `doe-tray-words${notice && count.size ? " doe-said" : ""}`, "aria-live": "polite"}, words));
 }
 
 /** A choice's button words for `a` (a space offering several actions): short, the space is
