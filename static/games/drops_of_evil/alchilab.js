@@ -66,8 +66,8 @@ function drawControls(ctx, lab, mine) {
       // long-press or hover and for screen readers
       // (not "First place: …", which read as a ranking: table review, Drops phone)
       attachCard(el("span", {class: "short", tabindex: "0", "aria-label": `Still to place: ${still}.`},
-        `Still to place: ${plural(left, "Resource")}`),
-      () => el("div", {class: "doe-full"}, el("b", {}, "Still to place"), el("p", {}, `${still}.`)))),
+        `Still to place: ${left}`),
+      () => el("div", {class: "doe-full"}, el("b", {}, `Still to place: ${plural(left, "Resource")}`), el("p", {}, `${still}.`)))),
     el("button", {type: "button", class: "doe-btn done", disabled: "", "aria-describedby": "doe-done-why"},
       el("span", {class: "doe-done-mark", "aria-hidden": "true"}, "✔"), "Done brewing")) : null;
   if (!done && !uses.length && !alts.length && !waitDone) return null;
@@ -322,7 +322,7 @@ function drawBrewer(ctx, lab, idx, pick, mine) {
     bonus.append(box);
   }
   wrap.append(bonus);
-  return el("section", {class: "doe-panel doe-brewer-panel"}, el("h4", {}, "Brewer", words), wrap);
+  return el("section", {class: "doe-panel doe-brewer-panel", dataset: {hold: "brewer"}}, el("h4", {}, "Brewer", words), wrap);
 }
 
 function drawDistiller(ctx, lab, idx, pick, mine) {
@@ -461,18 +461,23 @@ function drawPool(ctx, lab, idx, pick, mine) {
   }
   if (!any && !extras.length) box.append(el("span", {class: "muted"}, "Nothing to place"));
   box.append(...extras);
-  // Issue 14 item 9: a Spider that cannot be placed says why (Spider-only Vials).
-  const spiders = (lab.pool || {}).spider || 0;
-  const why = mine && spiders && ctx.game.phase === "brewing" && !idx.brew.has("spider")
-    ? el("div", {class: "doe-why", role: "note"}, resIcon("spider", 22),
-      `Your Spider${spiders > 1 ? "s" : ""} cannot be placed yet: a Vial may not hold only Spiders. ` +
-      "Put another Ingredient in a Vial first; a Spider still unplaced at the end of Brewing is discarded.")
-    : null;
   const head = el("h4", {}, mine ? "Your pool" : "Pool");
   // (words of one length, picked or not: the longer ones wrapped and moved the Brewer below,
   // new-user trial 7)
   if (mine && idx.brew.size) head.append(el("span", {class: "muted"}, pick ? ` · ${clickVerb(true)} a space for it` : " · pick a Resource"));
-  return el("section", {class: "doe-panel doe-pool-panel", dataset: {hold: "pool"}}, head, box, why);
+  return el("section", {class: "doe-panel doe-pool-panel", dataset: {hold: "pool"}}, head, box);
+}
+
+/** Issue 14 item 9: a Spider that cannot be placed says why (Spider-only Vials). Beside the
+ *  pool, not in it: in it, its coming and going moved a phone's Brewer below (new-user trial
+ *  7); a phone shows it under the Distiller. */
+function spiderWhy(ctx, lab, idx, mine) {
+  const spiders = (lab.pool || {}).spider || 0;
+  return mine && spiders && ctx.game.phase === "brewing" && !idx.brew.has("spider")
+    ? el("div", {class: "doe-panel doe-why", role: "note"}, resIcon("spider", 22),
+      `Your Spider${spiders > 1 ? "s" : ""} cannot be placed yet: a Vial may not hold only Spiders. ` +
+      "Put another Ingredient in a Vial first; a Spider still unplaced at the end of Brewing is discarded.")
+    : null;
 }
 
 function drawInfo(ctx, lab) {
@@ -549,7 +554,8 @@ export function drawAlchilab(ctx, seat) {
   // (on a phone: the pool, the Brewer, the Distiller, then the choices).
   const brewing = ctx.game.phase === "brewing";
   const body = brewing
-    ? [el("div", {class: "doe-brew"}, el("div", {class: "doe-lab-main", dataset: {hold: "brew-top"}}, pool, controls),
+    ? [el("div", {class: "doe-brew"}, el("div", {class: "doe-lab-main", dataset: {hold: "brew-top"}}, pool, controls,
+      spiderWhy(ctx, lab, idx, mine)),
       // (the Brewer first: the Distiller widening with its tokens moved it sideways, new-user
       // trial 7)
       el("div", {class: "doe-lab-main"}, brewer, dist)), top,
