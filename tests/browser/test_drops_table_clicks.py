@@ -730,9 +730,6 @@ class Steady:
             behavior: "instant"}); }""" % STEADY_JS, node.element_handle())
         page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
         before = page.evaluate(STEADY_JS)
-        import os
-        if os.environ.get("STEADY_SHOTS"):
-            screenshot(page, ARTIFACTS / f"steady-{'phone' if self.phone else 'desktop'}-{self.steps:02d}a.png", full_page=False)
         box = node.bounding_box()
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         v = version(page)
@@ -745,10 +742,9 @@ class Steady:
             wait_new_view(page, v)
             page.wait_for_function("document.body.dataset.pending !== 'true'", timeout=30_000)
         page.wait_for_timeout(350)  # (the table's scroll and the redraws after the view settle)
-        page.mouse.move(0, 0) if not self.phone else None
+        if not self.phone:
+            page.mouse.move(0, 0)
         after = page.evaluate(STEADY_JS)
-        if os.environ.get("STEADY_SHOTS"):
-            screenshot(page, ARTIFACTS / f"steady-{'phone' if self.phone else 'desktop'}-{self.steps:02d}b-{what.replace(' ', '_')}.png", full_page=False)
         self.steps += 1
         scrolled = after["scrollY"] - before["scrollY"]
         for k, b in before["boxes"].items():
@@ -849,6 +845,10 @@ def test_drops_nothing_moves_under_the_pointer(browser, lair_server, size):
                 steady.click(taken.first, "a taken space", act=False)
                 words = page.inner_text("#board .doe-tray-words")
                 assert "Taken by" in words and version(page) == v, words
+                # in the window: the row of pawns, or a box by the space when the row is above it
+                said = page.evaluate("""() => [...document.querySelectorAll('#board .doe-said, #board .doe-said-tag')]
+                  .some((e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })""")
+                assert said, "the reason is not in the window"
             if not placed and forest:
                 placed = True
                 # phase tags as words, not capitals (new-user trial 7: "BREWING" on phones)

@@ -287,7 +287,7 @@ function takenSays(ctx, node, p) {
   node.addEventListener("click", (e) => {
     if (e.target.closest && e.target.closest("[data-pick], [data-action]")) return;
     const who = p.seat === ctx.you ? "your" : `${ctx.table.seatName(p.seat)}'s`;
-    ctx.notice(`Taken by ${who} ${resName(ctx, p.pawn)}: pick a highlighted space.`);
+    ctx.notice(`Taken by ${who} ${resName(ctx, p.pawn)}: pick a highlighted space.`, node.dataset.space);
   });
 }
 

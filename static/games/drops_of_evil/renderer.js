@@ -26,6 +26,7 @@ let table = null;
 let lastView = null;
 let picked = null;        // "pawn-crow" | "res-owl" | null (local UI state)
 let notice = null;        // why a click did nothing (a space taken), shown in the row of pawns
+let noticeAt = null;      // ... and the space clicked
 let shownSeat = null;     // whose Alchilab is shown
 let choosing = null;      // a Forest space offering several actions whose choice is open
 let lastPhaseKey = null;
@@ -348,6 +349,7 @@ function render(fresh) {
   if (fresh) {
     choosing = null;
     notice = null;
+    noticeAt = null;
   }
 
   const ctx = {
@@ -355,7 +357,7 @@ function render(fresh) {
     // a click on the picked pawn or Resource puts it back (new-user trial 5: a second click
     // on the picked Mushroom did nothing; Evil Corp.'s screen works the same way)
     pick(key) { picked = picked === key ? null : key; choosing = null; notice = null; render(false); if (picked) revealTargets(); },
-    notice(text) { notice = text; render(false); },
+    notice(text, space) { notice = text; noticeAt = space; render(false); noticeBy(); },
     choose(id) { choosing = choosing === id ? null : id; render(false); },
     redraw() { render(false); },
     afterAct() { choosing = null; },
@@ -481,6 +483,23 @@ function holdSizes(box, key) {
     const h = holds.get(n.dataset.hold) || {w: 0, h: 0};
     holds.set(n.dataset.hold, {w: Math.max(h.w, r.width), h: Math.max(h.h, r.height)});
   }
+}
+
+/** The notice of a taken space also by the space when the row of pawns is out of the window
+ *  (a desktop scrolled down the Forest): a small box over the Forest, below the space (or above
+ *  it at the window's bottom), moving nothing. */
+function noticeBy() {
+  const words = root.querySelector(".doe-tray-words.doe-said");
+  const node = noticeAt && root.querySelector(`.doe-forest [data-space="${CSS.escape(noticeAt)}"]`);
+  const frame = root.querySelector(".doe-forest-frame");
+  if (!words || !node || !frame || typeof table.inViewBelowBar !== "function" || table.inViewBelowBar(words)) return;
+  const box = el("div", {class: "doe-choice doe-said-tag", role: "status"}, notice);
+  frame.append(box);
+  const f = frame.getBoundingClientRect(), r = node.getBoundingClientRect();
+  const w = box.offsetWidth, h = box.offsetHeight;
+  box.style.left = `${Math.round(Math.max(4, Math.min(r.left + r.width / 2 - f.left - w / 2, f.width - w - 4)))}px`;
+  const below = r.bottom + 4 + h <= window.innerHeight;
+  box.style.top = `${Math.round(below ? r.bottom - f.top + 4 : r.top - f.top - h - 4)}px`;
 }
 
 /** Your Assistant's Income choice at the top of the board (new-user trial 7: the prompt bar's
