@@ -49,6 +49,19 @@ def _check_reachable(page, legal: list[dict]):
                            or _space(a) in choose)
 
 
+#: Where the pool, the Distiller and the Brewer of the shown Alchilab lie on the page (not in
+#: the window: the test's clicks scroll it), [left, top].
+PARTS_JS = """() => Object.fromEntries(["pool-panel", "distiller", "brewer"].map((k) => {
+  const e = document.querySelector(`#board .doe-lab.mine .doe-${k}`), r = e && e.getBoundingClientRect();
+  return [k, r && r.height ? [r.left + scrollX, r.top + scrollY] : null]; }))"""
+
+
+def _moved(before: dict, after: dict, what: str) -> list[str]:
+    """The parts that moved over 2 px between ``before`` and ``after`` (PARTS_JS)."""
+    return [f"{what}: {k} {b} -> {after[k]}" for k, b in before.items()
+            if b and after.get(k) and max(abs(after[k][0] - b[0]), abs(after[k][1] - b[1])) > 2]
+
+
 def _wait_step(page, step: int):
     page.locator(f"body[data-step='{step}']").wait_for(state="attached", timeout=10_000)
 
@@ -95,6 +108,13 @@ def _click(page, action: dict, board: list[str], prompt: set[str], rng: random.R
         page.locator(f"#board [data-pick='res-{action['res']}']").click()
     elif action["type"] == "done" and k not in board:
         page.locator("#board [data-pick='ask-done']").click()
+        # "End Brewing now?" names an Assistant only when it may act now (new-user trial 7: the
+        # Miser, whose ability acts at Income)
+        ask = page.locator("#board .doe-ask").inner_text()
+        if "Assistant" in ask:
+            tag = page.locator("#board .doe-lab.mine .doe-use .doe-phase")
+            assert page.locator("#board .doe-lab.mine .doe-use .doe-btn.use").count() or \
+                (tag.count() and tag.inner_text().lower() == "brewing"), ask
     elif k not in board and page.locator(f"#board [data-choose='{_space(action)}']").count():
         page.locator(f"#board [data-choose='{_space(action)}']").click()
     elif action["type"] == "place" and rng.random() < 0.3:
@@ -122,6 +142,7 @@ def _play(page, game: Game, url: str, players: int, seed: int, tag: str, shots: 
     seen_phase = set()
     by_type: dict = {}
     started = time.monotonic()
+    moved: list[str] = []
     while game.engine.result(game.state) is None:
         if rounds is not None and game.state["round"] > rounds:
             break
@@ -154,17 +175,27 @@ def _play(page, game: Game, url: str, players: int, seed: int, tag: str, shots: 
             page.screenshot(path=str(ARTIFACTS / f"drops_{tag}_other_alchilab.png"), full_page=True)
             page.locator("#board .doe-back button").click()
             board, picks, prompt = _check_reachable(page, legal)
+        seat = game.seat()
+        before = page.evaluate(PARTS_JS) if phase == "brewing" else None
         where = _click(page, action, board, prompt, rng)
         counts[where] += 1
         by_type[f"{where}:{action['type']}"] = by_type.get(f"{where}:{action['type']}", 0) + 1
         _wait_step(page, step + 1)
         assert page.locator("body[data-illegal]").count() == 0
+        if phase == "income" and action["type"] in ("assistant", "skip"):
+            # the Income choice on the board, the ability the main one (new-user trial 7)
+            assert where == "board", action
+        if before and action["type"] != "done" and game.state["phase"] == "brewing" and game.seat() == seat:
+            moved.extend(_moved(before, page.evaluate(PARTS_JS), f"{tag} step {step} {action['type']}"))
     if rounds is None:
         _check_reachable(page, [])
         assert page.locator("#board .doe-final").count() == 1
         page.screenshot(path=str(ARTIFACTS / f"drops_{tag}_final.png"), full_page=True)
     else:
         assert game.engine.result(game.state) is None and game.state["round"] == rounds + 1
+    # new-user trial 7: nothing a player acts on moves under the pointer in the Brewing (a
+    # pending choice's note, a token taken, a Worm token used, an Assistant used)
+    assert not moved, "\n".join(moved)
     shots[tag] = counts
     counts = {**counts, **by_type}
     print(tag, round(time.monotonic() - started, 1), "s", sorted(by_type.items()))

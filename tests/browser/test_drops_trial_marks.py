@@ -210,6 +210,10 @@ def test_prompt_words_come_from_the_legal_actions(browser, server):
         try:
             got = page.evaluate(PROMPT_JS, views)
             want = [w.replace("click", "tap") if w and size == "375x812" else w for w in expected]
+            # a phone's Brewing words on one line, as the engine's are (new-user trial 7: two
+            # lines moved the board under the thumb); what is unused is on the Done bar
+            if size == "375x812":
+                want[:5] = ["All placed: tap Done brewing."] * 4 + ["Nothing more fits: tap Done brewing."]
             assert got == want, (size, got)
         finally:
             ctx.close()

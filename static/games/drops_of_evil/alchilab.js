@@ -54,16 +54,25 @@ function drawControls(ctx, lab, mine) {
   // with the reason, so the player never hunts for it (table review C2).
   const brewable = RES_ORDER.filter((r) => (lab.pool || {})[r] && legal.some((a) => a.type === "brew" && a.res === r));
   const still = brewable.map((r) => resName(ctx, r)).join(", ");
+  const left = brewable.reduce((n, r) => n + ((lab.pool || {})[r] || 0), 0);
   const waitDone = !done && brewable.length ? el("div", {class: "doe-done-row doe-done-wait"},
     el("span", {class: "doe-done-why", id: "doe-done-why"},
-      // a phone shows the short reason (its Done waits at the bottom of the window: one row)
-      el("span", {class: "long"}, `Done brewing opens once your Resources are placed: you must place every Resource you can (still ${still}).`),
+      // the same words while the list changes (the list in them grew a line as a Spider became
+      // placeable, and the Brewer moved down under the pointer: new-user trial 7); the pool
+      // shows which are left, outlined
+      el("span", {class: "long"}, "Done brewing opens once your Resources are placed: you must place every Resource you can (the outlined ones in your pool)."),
+      // a phone shows the short reason on one line (its Done waits at the bottom of the window;
+      // the list of names took three lines, new-user trial 7): how many, the names on a
+      // long-press or hover and for screen readers
       // (not "First place: …", which read as a ranking: table review, Drops phone)
-      el("span", {class: "short"}, `Still to place: ${still}.`)),
+      attachCard(el("span", {class: "short", tabindex: "0", "aria-label": `Still to place: ${still}.`},
+        `Still to place: ${left}`),
+      () => el("div", {class: "doe-full"}, el("b", {}, `Still to place: ${plural(left, "Resource")}`), el("p", {}, `${still}.`)))),
     el("button", {type: "button", class: "doe-btn done", disabled: "", "aria-describedby": "doe-done-why"},
       el("span", {class: "doe-done-mark", "aria-hidden": "true"}, "✔"), "Done brewing")) : null;
   if (!done && !uses.length && !alts.length && !waitDone) return null;
-  const box = el("section", {class: "doe-panel doe-controls", role: "group", "aria-label": "Brewing choices"});
+  const box = el("section", {class: "doe-panel doe-controls", role: "group", "aria-label": "Brewing choices",
+                             dataset: {hold: "controls"}});
   // "Done brewing" (or why it waits, or its question) in a box of its own: on a phone it is a
   // bar at the bottom of the window while you brew (drops.css), so the prompt's "then Done"
   // never sends the player hunting (table review item 6)
@@ -72,7 +81,7 @@ function drawControls(ctx, lab, mine) {
   const as = lab.assistant;
   const tile = as ? (ctx.game.assistants || []).find((t) => t.id === as.id) : null;
   if (uses.length || alts.length) {
-    const asst = el("div", {class: "doe-use"},
+    const asst = el("div", {class: "doe-use", dataset: {hold: "use"}},
       el("div", {class: "doe-use-head"}, assistantIcon(26), el("b", {}, tile ? tile.name : "Your Assistant"),
         tile ? el("span", {class: "doe-phase"}, tile.phase) : null),
       tile ? el("div", {class: "doe-use-text"}, tile.text) : null);
@@ -106,7 +115,9 @@ function drawControls(ctx, lab, mine) {
   if (waitDone) doneBox.append(waitDone);
   if (done) {
     const unused = [];
-    if (uses.length || alts.length) unused.push(`your Assistant${tile ? ` (${tile.name})` : ""}`);
+    // (only what is usable now: an Assistant whose ability acts at Income, the Miser, is not
+    // "unused" in the Brewing; new-user trial 7)
+    if (uses.length || (alts.length && (!tile || tile.phase === "brewing"))) unused.push(`your Assistant${tile ? ` (${tile.name})` : ""}`);
     const bonus = legal.filter((a) => a.type === "bonus").length;
     if (bonus) unused.push(`${plural(bonus, "Bonus token")} to take`);
     if (legal.some((a) => a.type === "spend_worms")) unused.push("an Extra Resource (Worm token)");
@@ -129,7 +140,11 @@ function drawControls(ctx, lab, mine) {
       yes.removeAttribute("title");
       const no = el("button", {type: "button", class: "doe-btn keep"}, "Keep brewing");
       no.addEventListener("click", (e) => { e.preventDefault(); asking = false; ctx.redraw(); });
-      doneBox.append(el("div", {class: "doe-ask", role: "alertdialog", "aria-label": "End Brewing?"},
+      // (over the Done row, which keeps its room: the question pushed the Distiller and the
+      // Brewer down as it opened, new-user trial 7)
+      doneBox.append(el("div", {class: "doe-done-row doe-done-held", "aria-hidden": "true"},
+        el("span", {class: "doe-btn done"}, el("span", {class: "doe-done-mark"}, "✔"), "Done brewing")),
+      el("div", {class: "doe-ask", role: "alertdialog", "aria-label": "End Brewing?"},
         el("div", {}, el("b", {}, "End Brewing now? "), `You still have ${unused.join("; ")}.`),
         el("div", {class: "doe-done-row"}, no, yes)));
     } else {
@@ -307,7 +322,7 @@ function drawBrewer(ctx, lab, idx, pick, mine) {
     bonus.append(box);
   }
   wrap.append(bonus);
-  return el("section", {class: "doe-panel doe-brewer-panel"}, el("h4", {}, "Brewer", words), wrap);
+  return el("section", {class: "doe-panel doe-brewer-panel", dataset: {hold: "brewer"}}, el("h4", {}, "Brewer", words), wrap);
 }
 
 function drawDistiller(ctx, lab, idx, pick, mine) {
@@ -354,7 +369,7 @@ function drawDistiller(ctx, lab, idx, pick, mine) {
   // hidden on phones as the Brewer's are, where the badge's name and card say it)
   const words = el("span", {class: "doe-marks", "aria-hidden": "true"},
     el("span", {}, el("span", {class: "doe-pairs doe-key-pairs"}, "pairs"), " in the top Vial: a Bonus token each"));
-  return el("section", {class: "doe-panel doe-distiller-panel"},
+  return el("section", {class: "doe-panel doe-distiller-panel", dataset: {hold: "distiller", holdAxis: "wh"}},
     el("h4", {}, el("span", {}, "Distiller ", el("span", {class: "muted"}, plural(d.mushrooms || 0, "Mushroom"))), words), box);
 }
 
@@ -424,27 +439,45 @@ function drawPool(ctx, lab, idx, pick, mine) {
     mark(ctx, wrap, `lab${lab.seat}:pool:${r}`, n);
     box.append(wrap);
   }
+  // Cheese and a Worm token are used where they lie, a click on them (claimed): their buttons in
+  // the prompt bar came and went and moved the board under the pointer (new-user trial 7)
+  const legal = mine ? ctx.legal : [];
   const extras = [];
-  if (lab.cheese) extras.push(el("span", {class: "doe-pool-item extra"}, resChip(ctx, "cheese", {size: "md"}),
-    el("b", {class: "num"}, `×${lab.cheese}`), el("span", {class: "doe-pool-name"}, "Cheese")));
+  if (lab.cheese) {
+    const item = el("span", {class: "doe-pool-item extra"}, resChip(ctx, "cheese", {size: "md"}),
+      el("b", {class: "num"}, `×${lab.cheese}`), el("span", {class: "doe-pool-name"}, "Cheese"));
+    const use = legal.find((a) => a.type === "cheese");
+    if (use) clickable(ctx, item, use);
+    extras.push(item);
+  }
   for (const [tok, n] of Object.entries(lab.worm_tokens || {})) {
     if (!n) continue;
-    extras.push(el("span", {class: "doe-pool-item extra"},
+    const item = el("span", {class: "doe-pool-item extra"},
       el("span", {class: "doe-token extra big"}, extraIcon("worm", Number(tok.slice(-1)), 32)), el("b", {class: "num"}, `×${n}`),
-      el("span", {class: "doe-pool-name"}, `${tok.slice(-1)}-Worm token`)));
+      el("span", {class: "doe-pool-name"}, `${tok.slice(-1)}-Worm token`));
+    const use = legal.find((a) => a.type === "spend_worms" && a.token === tok);
+    if (use) clickable(ctx, item, use);
+    extras.push(item);
   }
   if (!any && !extras.length) box.append(el("span", {class: "muted"}, "Nothing to place"));
   box.append(...extras);
-  // Issue 14 item 9: a Spider that cannot be placed says why (Spider-only Vials).
+  const head = el("h4", {}, mine ? "Your pool" : "Pool");
+  // (words of one length, picked or not: the longer ones wrapped and moved the Brewer below,
+  // new-user trial 7)
+  if (mine && idx.brew.size) head.append(el("span", {class: "muted"}, pick ? ` · ${clickVerb(true)} a space for it` : " · pick a Resource"));
+  return el("section", {class: "doe-panel doe-pool-panel", dataset: {hold: "pool"}}, head, box);
+}
+
+/** Issue 14 item 9: a Spider that cannot be placed says why (Spider-only Vials). Beside the
+ *  pool, not in it: in it, its coming and going moved a phone's Brewer below (new-user trial
+ *  7); a phone shows it under the Distiller. */
+function spiderWhy(ctx, lab, idx, mine) {
   const spiders = (lab.pool || {}).spider || 0;
-  const why = mine && spiders && ctx.game.phase === "brewing" && !idx.brew.has("spider")
-    ? el("div", {class: "doe-why", role: "note"}, resIcon("spider", 22),
+  return mine && spiders && ctx.game.phase === "brewing" && !idx.brew.has("spider")
+    ? el("div", {class: "doe-panel doe-why", role: "note"}, resIcon("spider", 22),
       `Your Spider${spiders > 1 ? "s" : ""} cannot be placed yet: a Vial may not hold only Spiders. ` +
       "Put another Ingredient in a Vial first; a Spider still unplaced at the end of Brewing is discarded.")
     : null;
-  const head = el("h4", {}, mine ? "Your pool" : "Pool");
-  if (mine && idx.brew.size) head.append(el("span", {class: "muted"}, pick ? " · click a highlighted space" : " · pick a Resource"));
-  return el("section", {class: "doe-panel doe-pool-panel"}, head, box, why);
 }
 
 function drawInfo(ctx, lab) {
@@ -507,7 +540,10 @@ export function drawAlchilab(ctx, seat) {
         el("span", {class: "muted"}, ` (score track ${lab.score ?? 0})`))
       : el("span", {class: "doe-lab-score"}, "Score track ", el("b", {}, String(lab.score ?? 0))));
   if (ctx.game.phase === "brewing") head.append(el("span", {class: `doe-flag${lab.done ? " done" : ""}`}, lab.done ? "done brewing" : "brewing"));
+  // a pending choice's note lies over the head, not above the pool (new-user trial 7: "Choose
+  // a Distiller Bonus token" pushed the board 147 px down as it came)
   const note = pendingNote(ctx, lab, mine);
+  if (note) head.append(note);
   const top = el("div", {class: "doe-lab-top"}, drawRats(ctx, lab), drawToxicity(ctx, lab), drawInfo(ctx, lab));
   const pawns = drawPawns(ctx, lab, idx, mine);
   const pool = drawPool(ctx, lab, idx, pick, mine);
@@ -518,13 +554,16 @@ export function drawAlchilab(ctx, seat) {
   // (on a phone: the pool, the Brewer, the Distiller, then the choices).
   const brewing = ctx.game.phase === "brewing";
   const body = brewing
-    ? [el("div", {class: "doe-brew"}, el("div", {class: "doe-lab-main"}, pool, controls),
-      el("div", {class: "doe-lab-main"}, dist, brewer)), top,
+    ? [el("div", {class: "doe-brew"}, el("div", {class: "doe-lab-main", dataset: {hold: "brew-top"}}, pool, controls,
+      spiderWhy(ctx, lab, idx, mine)),
+      // (the Brewer first: the Distiller widening with its tokens moved it sideways, new-user
+      // trial 7)
+      el("div", {class: "doe-lab-main"}, brewer, dist)), top,
       el("div", {class: "doe-lab-main"}, pawns)]
     : [top, el("div", {class: "doe-lab-main"}, pawns, pool), el("div", {class: "doe-lab-main"}, dist, brewer)];
   const lab$ = el("div", {class: `doe-lab${mine ? " mine" : ""}`, style: {"--seat": ctx.table.seatColor(seat)},
-                          dataset: {seat: String(seat)}, role: "region",
+                          dataset: mine ? {seat: String(seat), hold: "lab"} : {seat: String(seat)}, role: "region",
                           "aria-label": `Alchilab of ${ctx.table.seatName(seat)}`},
-    head, note, ...body);
+    head, ...body);
   return lab$;
 }

@@ -223,6 +223,7 @@ export function drawForest(ctx) {
     if (p) node.append(movablePawn(ctx, svgPawn(ctx, p.seat, p.pawn, -C / 2 + 13, -C / 2 + 13, 28), p, moves, pickedPawn, 19));
     const a = acts.get(g.id);
     if (a) spaceTarget(ctx, node, a, g.id, pickedPawn);
+    else if (p) takenSays(ctx, node, p);
     mark(ctx, node, `g:${g.id}`, [here, p || null]);
     byId.set(g.id, node);
     cells.append(node);
@@ -259,6 +260,7 @@ export function drawForest(ctx) {
     }
     const a = acts.get(s.id);
     if (a) spaceTarget(ctx, node, a, s.id, pickedPawn);
+    else if (p) takenSays(ctx, node, p);
     const show = (on) => {
       for (const t of targetsOf.get(s.id) || []) {
         const c = byId.get(t);
@@ -275,6 +277,18 @@ export function drawForest(ctx) {
   }
   svg.append(spaces);
   return svg;
+}
+
+/** A click on a space another pawn holds, while you place, says why nothing happens, at once
+ *  and without asking the server (new-user trial 7: it said nothing): the row of your pawns
+ *  says who is there (renderer.js notice). */
+function takenSays(ctx, node, p) {
+  if (!ctx.notice || !ctx.legal.some((a) => a.type === "place")) return;
+  node.addEventListener("click", (e) => {
+    if (e.target.closest && e.target.closest("[data-pick], [data-action]")) return;
+    const who = p.seat === ctx.you ? "your" : `${ctx.table.seatName(p.seat)}'s`;
+    ctx.notice(`Taken by ${who} ${resName(ctx, p.pawn)}: pick a highlighted space.`, node.dataset.space);
+  });
 }
 
 /** What a space with arrows is called, by the Familiar that goes there (rulebook "Placing

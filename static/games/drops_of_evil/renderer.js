@@ -25,6 +25,8 @@ let root = null;
 let table = null;
 let lastView = null;
 let picked = null;        // "pawn-crow" | "res-owl" | null (local UI state)
+let notice = null;        // why a click did nothing (a space taken), shown in the row of pawns
+let noticeAt = null;      // ... and the space clicked
 let shownSeat = null;     // whose Alchilab is shown
 let choosing = null;      // a Forest space offering several actions whose choice is open
 let lastPhaseKey = null;
@@ -58,7 +60,11 @@ export function mount(rootEl, tableObj) {
 
 export function update(view) {
   lastView = view;
-  prevSigs = sigs;
+  // a move taken back ("Morgana took back a move."): what it changed is not framed as changed,
+  // the frame read as the move still being there (new-user trial 7)
+  const log = Array.isArray(view.log) ? view.log : [];
+  const last = log.length ? log[log.length - 1] : null;
+  prevSigs = last && typeof last.text === "string" && / took back a move\.$/.test(last.text) ? new Map() : sigs;
   sigs = new Map();
   const g = view.game || {};
   const phaseKey = `${g.round}:${g.phase}`;
@@ -299,7 +305,11 @@ export function seatBoard(seat, view) {
   const stats = RES_ORDER.filter((r) => r !== "rat" && pool[r] > 0)
     .map((r) => sbStat(resIcon(r, 22), pool[r], `${name(r)} to place this round`, k(r), name(r)));
   if (lab.cheese) stats.push(sbStat(resIcon("cheese", 22), lab.cheese, "Cheese (captures a Rat)", k("cheese"), "Cheese"));
-  stats.push(sbStat(resIcon("rat", 22), lab.captured_rats || 0, "Captured Rats", k("rats"), "Rats"));
+  // the Free Rats (each costs a Poison Point at Income) and the Captured ones, each by its own
+  // name: a lone "0 Rats" (the captured) read against the Alchilab's "Free Rats 1" (new-user
+  // trial 7)
+  stats.push(sbStat(resIcon("rat", 22), lab.free_rats || 0, "Free Rats (−1 Poison Point each at Income)", k("free-rats"), "Free Rats"));
+  stats.push(sbStat(resIcon("rat", 22), lab.captured_rats || 0, "Captured Rats", k("rats"), "Captured"));
   stats.push(sbStat(scrollIcon("owl", null, 22), (lab.scrolls || []).length, "Scrolls gained", k("scrolls"), "Scrolls"));
   stats.push(sbStat(flameIcon(true, 22), lab.income_icons || 0, "Income icons revealed", k("income"), "Income"));
   const order = (g.turn_order || []).indexOf(seat);
@@ -336,13 +346,18 @@ function render(fresh) {
   const legal = legalActions();
   if (picked && picked.startsWith("pawn-") && !legal.some((a) => (a.type === "place" || familiarMove(a)) && a.pawn === picked.slice(5))) picked = null;
   if (picked && picked.startsWith("res-") && !legal.some((a) => a.type === "brew" && a.res === picked.slice(4))) picked = null;
-  if (fresh) choosing = null;
+  if (fresh) {
+    choosing = null;
+    notice = null;
+    noticeAt = null;
+  }
 
   const ctx = {
     view, game, table, you, legal, picked, sigs, prevSigs, fresh,
     // a click on the picked pawn or Resource puts it back (new-user trial 5: a second click
     // on the picked Mushroom did nothing; Evil Corp.'s screen works the same way)
-    pick(key) { picked = picked === key ? null : key; choosing = null; render(false); if (picked) revealTargets(); },
+    pick(key) { picked = picked === key ? null : key; choosing = null; notice = null; render(false); if (picked) revealTargets(); },
+    notice(text, space) { notice = text; noticeAt = space; render(false); noticeBy(); },
     choose(id) { choosing = choosing === id ? null : id; render(false); },
     redraw() { render(false); },
     afterAct() { choosing = null; },
@@ -368,6 +383,8 @@ function render(fresh) {
   const labs = drawLabs(ctx);
   if (brewingSeat(view) !== null) parts.unshift(labs);
   else parts.push(labs);
+  const income = drawIncomeChoice(ctx);
+  if (income) parts.unshift(income);
   // the "? Key" (issue 14, items 1 and 4) at the top of the board, whichever part leads
   parts.unshift(el("div", {class: "doe-keyrow"}, keyPanel("drops_of_evil", keyRows(ctx))));
   // Brew actions are reachable through a pick in the pool: claim them when the pick is drawn.
@@ -397,6 +414,7 @@ function render(fresh) {
   }
   const box = el("div", {class: "doe"}, ...parts);
   root.replaceChildren(box);
+  holdSizes(box, `${game.round}:${game.phase}:${shownSeat}:${window.innerWidth}`);
   forestWrap.scrollLeft = scrolled;
   forestCue(forestBox);
   keepTabInView(box.querySelector(".doe-tabs"), tabsScrolled);
@@ -425,7 +443,7 @@ function render(fresh) {
     // three are in the window above the "Done brewing" bar; the choices follow below. Placing:
     // your pawns at home, and the Forest under them where it fits too — on a phone both are in
     // the window as the page opens: no scroll that would cut the header in two)
-    const place = tokens.length ? tokens[0]
+    const place = income ? income : tokens.length ? tokens[0]
       : brewing ? (phone && mine.querySelector(".doe-pool-panel")) || mine
         : onlyCoinLeft(legal) ? root.querySelector(".doe-asst-section")
           : tray || root.querySelector(".doe-left");
@@ -438,6 +456,87 @@ function render(fresh) {
   }
 }
 
+let holds = new Map();    // data-hold key -> {w, h}: the largest seen under holdKey
+let holdKey = null;
+
+/** The parts of your Alchilab marked data-hold (the pool, the choices, the Distiller ...) never
+ *  shrink within a phase: each keeps the largest height (and, with data-hold-axis "wh", width)
+ *  it had since the phase began, in this window's width. A Worm placed, an Assistant used, a
+ *  token taken shrank them, and the Distiller and the Brewer below or beside moved under the
+ *  pointer (new-user trial 7). */
+function holdSizes(box, key) {
+  if (key !== holdKey) {
+    holdKey = key;
+    holds = new Map();
+  }
+  const nodes = [...box.querySelectorAll("[data-hold]")];
+  for (const n of nodes) {
+    const h = holds.get(n.dataset.hold);
+    if (!h) continue;
+    const axis = n.dataset.holdAxis || "h";
+    if (axis.includes("h") && h.h) n.style.minHeight = `${h.h}px`;
+    if (axis.includes("w") && h.w) n.style.minWidth = `${h.w}px`;
+  }
+  for (const n of nodes) {
+    const r = n.getBoundingClientRect();
+    if (!r.width || !r.height) continue;  // (not laid out: a phone's display: contents)
+    const h = holds.get(n.dataset.hold) || {w: 0, h: 0};
+    holds.set(n.dataset.hold, {w: Math.max(h.w, r.width), h: Math.max(h.h, r.height)});
+  }
+}
+
+/** The notice of a taken space also by the space when the row of pawns is out of the window
+ *  (a desktop scrolled down the Forest): a small box over the Forest, below the space (or above
+ *  it at the window's bottom), moving nothing. */
+function noticeBy() {
+  const words = root.querySelector(".doe-tray-words.doe-said");
+  const node = noticeAt && root.querySelector(`.doe-forest [data-space="${CSS.escape(noticeAt)}"]`);
+  const frame = root.querySelector(".doe-forest-frame");
+  if (!words || !node || !frame || typeof table.inViewBelowBar !== "function" || table.inViewBelowBar(words)) return;
+  const box = el("div", {class: "doe-choice doe-said-tag", role: "status"}, notice);
+  frame.append(box);
+  const f = frame.getBoundingClientRect(), r = node.getBoundingClientRect();
+  const w = box.offsetWidth, h = box.offsetHeight;
+  box.style.left = `${Math.round(Math.max(4, Math.min(r.left + r.width / 2 - f.left - w / 2, f.width - w - 4)))}px`;
+  const below = r.bottom + 4 + h <= window.innerHeight;
+  box.style.top = `${Math.round(below ? r.bottom - f.top + 4 : r.top - f.top - h - 4)}px`;
+}
+
+/** Your Assistant's Income choice at the top of the board (new-user trial 7: the prompt bar's
+ *  main, bone-white button was "Do not use the Assistant", and "Activate Tax Collector" hid in
+ *  its "2 more" menu): its ability's buttons in full view, "Do not use it" beside them as the
+ *  side choice. Null when you have none. */
+function drawIncomeChoice(ctx) {
+  const g = ctx.game;
+  if (ctx.you === null || g.phase !== "income") return null;
+  const uses = ctx.legal.filter((a) => a.type === "assistant");
+  const skip = ctx.legal.find((a) => a.type === "skip");
+  if (!uses.length) return null;
+  const lab = (g.alchilabs || [])[ctx.you] || {};
+  const tile = lab.assistant ? (g.assistants || []).find((t) => t.id === lab.assistant.id) : null;
+  const prefix = tile ? `Activate ${tile.name}: ` : null;
+  const row = el("div", {class: "doe-use-row"});
+  for (const a of uses) {
+    const full = ctx.table.label(a);
+    const b = el("button", {type: "button", class: "doe-btn use"},
+      prefix && uses.length > 1 && full.startsWith(prefix) ? full.slice(prefix.length) : full);
+    clickable(ctx, b, a);
+    row.append(b);
+  }
+  if (skip) {
+    const b = el("button", {type: "button", class: "doe-btn keep"}, "Do not use it");
+    clickable(ctx, b, skip);
+    row.append(b);
+  }
+  return el("section", {class: "doe-panel doe-income-choice", role: "group", "aria-label": "Your Assistant at Income"},
+    el("div", {class: "doe-use"},
+      el("div", {class: "doe-use-head"}, assistantIcon(26), el("b", {}, tile ? tile.name : "Your Assistant"),
+        tile ? el("span", {class: "doe-phase"}, tile.phase) : null),
+      tile ? el("div", {class: "doe-use-text"}, tile.text) : null,
+      uses.length > 1 && tile ? el("div", {class: "doe-alt-lbl"}, `Activate ${tile.name} for:`) : null,
+      row));
+}
+
 /** Whether every placement still open is the Coin Pouch's (it is the seat's last Action pawn
  *  at home): then the one thing to do is hire an Assistant. */
 function onlyCoinLeft(legal) {
@@ -445,34 +544,41 @@ function onlyCoinLeft(legal) {
   return places.length > 0 && places.every((a) => a.pawn === "coin");
 }
 
-/** Your Action pawns at home while you place (new-user trial: the Forest's spaces were
+/** Your Action pawns at home during the Placement (new-user trial: the Forest's spaces were
  *  highlighted, the pawns to pick far below in your Alchilab): a row above the Forest, each pawn
  *  a pick (data-pick "pawn-<pawn>") with how many spaces it has; a click on a highlighted space
- *  places the pawn that goes there without a pick. Null when you are not placing. */
+ *  places the pawn that goes there without a pick. The row stays the whole Placement, between
+ *  your turns too, and a pawn placed keeps its slot, faded: a row that came and went, or
+ *  narrowed, moved the Forest under the pointer (new-user trial 7). Null for a spectator and
+ *  outside the Placement. */
 function drawTray(ctx) {
   if (ctx.you === null || ctx.game.phase !== "placement") return null;
   const count = new Map();
   for (const a of ctx.legal) if (a.type === "place") count.set(a.pawn, (count.get(a.pawn) || 0) + 1);
-  if (!count.size) return null;
   const lab = (ctx.game.alchilabs || [])[ctx.you] || {};
   const home = lab.pawns_home || [];
   const row = el("div", {class: "doe-tray-pawns"});
   for (const p of PAWN_ORDER) {
-    if (!home.includes(p)) continue;
     const n = count.get(p) || 0;
     const where = p === "coin" ? "Assistant" : "space";
     const wrap = el("span", {class: "doe-pawn-wrap doe-tray-pawn"}, pawnChip(ctx, ctx.you, p),
       el("span", {class: "doe-pawn-name"}, resName(ctx, p)));
-    if (n) pickable(ctx, wrap, `pawn-${p}`, `Pick your ${resName(ctx, p)} (${n} ${where}${n === 1 ? "" : "s"})`, ctx.picked === `pawn-${p}`);
+    if (!home.includes(p)) {
+      wrap.classList.add("gone");
+      wrap.title = `${resName(ctx, p)}: on the board`;
+    } else if (n) pickable(ctx, wrap, `pawn-${p}`, `Pick your ${resName(ctx, p)} (${n} ${where}${n === 1 ? "" : "s"})`, ctx.picked === `pawn-${p}`);
     else wrap.classList.add("none");
     row.append(wrap);
   }
   const verb = clickVerb();
-  const words = ctx.picked && ctx.picked.startsWith("pawn-")
-    ? `${verb} a highlighted ${ctx.picked === "pawn-coin" ? "Assistant" : "space"} for your ${resName(ctx, ctx.picked.slice(5))}, or the pawn again to pick another.`
-    : `${verb} a highlighted space to place the pawn that goes there, or pick a pawn first.`;
+  const words = notice && count.size ? notice : !count.size
+    ? (home.length ? "Your pawns wait for your turn." : "All your pawns are placed.")
+    : ctx.picked && ctx.picked.startsWith("pawn-")
+      ? `${verb} a highlighted ${ctx.picked === "pawn-coin" ? "Assistant" : "space"} for your ${resName(ctx, ctx.picked.slice(5))}, or the pawn again to pick another.`
+      : `${verb} a highlighted space to place the pawn that goes there, or pick a pawn first.`;
   return el("section", {class: "doe-tray", role: "group", "aria-label": "Your Action pawns at home"},
-    el("h4", {}, "Your Action pawns at home"), row, el("p", {class: "doe-tray-words"}, words));
+    el("h4", {}, "Your Action pawns at home"), row,
+    el("p", {class: `doe-tray-words${notice && count.size ? " doe-said" : ""}`, "aria-live": "polite"}, words));
 }
 
 /** A choice's button words for `a` (a space offering several actions): short, the space is
@@ -552,8 +658,9 @@ export function promptText(view) {
     return `Move your ${name} with your ${hiredName(ctx)}: ${click} a highlighted space.`;
   }
   if (pawn && legal.some((a) => a.type === "place" && a.pawn === pawn)) {
-    const where = pawn === "coin" ? "a highlighted Assistant" : "a highlighted Forest space";
-    return `Place your ${name}: ${click} ${where} (or the pawn again to pick another).`;
+    // (short: on a phone four lines of it pushed the board 47 px down as the pawn was picked,
+    // new-user trial 7; the row of pawns says "or the pawn again to pick another")
+    return `Place your ${name}: ${click} a highlighted ${pawn === "coin" ? "Assistant" : "space"}.`;
   }
   if (kind === "after_placement" && legal.some(familiarMove)) {
     // (short: on a phone the bar holds these words, "End your turn" and a suggestion in a
@@ -588,6 +695,12 @@ function brewingWords(view, legal, click) {
   else if (gains.length) uses.push(`gain ${gains.join(" or ")} with your Coin Pouch`);
   if (legal.some((a) => a.type === "spend_worms")) uses.push("spend your Worm token");
   if (legal.some((a) => a.type === "cheese")) uses.push("capture a Rat with Cheese");
+  // a phone's bar keeps these words to one line, as "Place your Resources, then Done" is (two
+  // lines moved the board 18 px under the thumb, new-user trial 7): the Done bar and its
+  // question say what is still unused
+  if (typeof matchMedia === "function" && matchMedia("(max-width: 520px)").matches) {
+    return `${left ? "Nothing more fits" : "All placed"}: ${click} Done brewing.`;
+  }
   const head = left ? "Nothing more you can place" : "Nothing left to place";
   return uses.length ? `${head}: ${uses.join(", ")} or ${click} Done brewing.` : `${head}: ${click} Done brewing.`;
 }
