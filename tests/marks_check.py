@@ -2,7 +2,8 @@
 the "Picked" / "Suggested" tags (an element's ::after, or a drawn ``g.hint-tag`` in an SVG drawing)
 and a renderer's own tag word (``.has-tag``'s ::before: Evil Corp.'s "Keep?") sit on their own mark
 or in free space: never over another tag, over a line of text or a small picture (an icon, a
-badge, at most 72 px) of the board, and never cut by a box that clips them. (Its own mark's
+badge, at most 72 px) of the board, nor a quarter on a piece beside their mark (the next tile of a row),
+and never cut by a box that clips them. (Its own mark's
 pictures of 20 px or more without a number, a monster's creature, it may cover.)
 
 Measured in the page, independently of static/js/table/tags.js: a pseudo-element's box from its
@@ -88,6 +89,13 @@ TAGS_JS = r"""() => {
     // (a picture's box is square, most pictures round: a few px² of its corner are no cover)
     const hits = things.filter((x) => inter(b, x.r) > (x.e ? 6 : 2) && !(x.e && own && own.contains(x.e) && !x.e.querySelector('text') && x.r.width >= 20 && x.r.height >= 20)).map((x) => `${x.what} (${Math.round(inter(b, x.r))} px²)`);
     const over = tags.filter((u, j) => j !== i && inter(b, u.box) > 0).map((u) => u.word);
+    // (the pieces beside its mark: a tag a quarter on the next tile reads as that tile's, review 9)
+    const area = (b.right - b.left) * (b.bottom - b.top);
+    for (const e of own && own.parentElement ? own.parentElement.children : []) {
+      const r = e.getBoundingClientRect();
+      if (e !== own && !(e instanceof SVGElement) && inter(b, r) > area / 4)
+        hits.push(`the piece beside it, ${(e.getAttribute('aria-label') || String(e.className) || e.tagName).slice(0, 40)} (${Math.round(inter(b, r))} of ${Math.round(area)} px²)`);
+    }
     return {word: t.word, box: round(b), cut, hits, over};
   });
 }"""

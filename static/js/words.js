@@ -45,6 +45,13 @@ export function clickVerb(lower = false) {
   return lower ? verb.toLowerCase() : verb;
 }
 
+/** The verb that opens a piece's card: "Long-press" on a touch screen (no hover there), else
+ *  "Hover"; lower case with `lower`. */
+export function hoverVerb(lower = false) {
+  const verb = TOUCH && TOUCH.matches ? "Long-press" : "Hover";
+  return lower ? verb.toLowerCase() : verb;
+}
+
 /** A keyboard hint ("Esc to cancel") where the main pointer is a mouse, else `touch`: a touch
  *  screen seldom has a keyboard, so it says what to tap instead, or nothing (new-user trial:
  *  "(Esc: cancel)" on a phone). */

@@ -28,6 +28,7 @@ from tests.browser.test_evil_corp_table import (
 from tests.browser.test_full_match import fill_and_start
 from tests.browser.test_layout import DESKTOP_768, PHONE_812, new_table
 from tests.chromium import ARTIFACTS, screenshot
+from tests.table_clicks import answer_yes
 
 pytestmark = pytest.mark.e2e
 
@@ -94,6 +95,7 @@ def play_to_a_day_turn_with_a_hire(page, monster: bool, turns: int = 60) -> bool
             choice = page.locator("#prompt-actions .action-menu-body [data-action]").first
             before = page.evaluate("document.body.dataset.version")
             choice.click()
+            answer_yes(page)  # a move the bar asks about first (a Pass, a hire)
             page.wait_for_function("(v) => document.body.dataset.version !== v || !!document.querySelector('.toast')",
                                    arg=before, timeout=10_000)
     return False
@@ -223,6 +225,10 @@ def test_a_turn_to_play_or_hire_shows_screen_boards_and_applicants(browser, lair
             cell.tap()
         else:
             cell.click()
+        # (a hire cannot be undone, a new applicant is drawn: the prompt bar asks first)
+        expect(page.locator("#prompt-text")).to_contain_text(f"Hire {name}")
+        screenshot(page, OUT / f"hire-asks-{size}.png", full_page=False)
+        assert answer_yes(page)
         expect(page.locator("#log")).to_contain_text(re.compile(f"Morgana hires \\w+ {re.escape(name)} "))
         assert page.js_errors == []
 
@@ -264,6 +270,7 @@ def test_every_applicant_on_the_phone_head_line_is_whole(browser, lair_server):
         cell = page.locator("#ec-hire .ec-hcell[data-action]").last
         name = cell.locator(".ec-hname").text_content()
         cell.tap()
+        page.locator("#prompt-actions [data-confirm=yes]").tap()  # (a hire asks first)
         expect(page.locator("#log")).to_contain_text(re.compile(f"Morgana hires \\w+ {re.escape(name)} "))
         assert page.js_errors == []
     finally:

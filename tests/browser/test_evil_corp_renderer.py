@@ -523,3 +523,61 @@ def test_tile_marks_and_cargo_squares_say_what_they_are(page_url, browser, size)
     assert any("Number beside an ability symbol \u2014 a multiplier" in r for r in rows), rows
     assert page.js_errors == []
     ctx.close()
+
+
+#: The cues over the rows that scroll sideways (moreCue) that show, each with its box, its
+#: words' box and whether it lies on another cue or on the key line below your screen.
+CUES_JS = r"""() => {
+  const box = (n) => n.getBoundingClientRect();
+  const cues = [...document.querySelectorAll(".ec-more:not([hidden])")];
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const key = document.querySelector(".ec-trackkey");
+  return cues.map((c, i) => {
+    const r = box(c), words = box(c.querySelector(".ec-more-n"));
+    return {text: c.innerText.replace(/\s+/g, " ").trim(), r: [r.left, r.top, r.right, r.bottom],
+            whole: words.left >= r.left - 0.5 && words.right <= r.right + 0.5 && words.bottom <= r.bottom + 0.5
+              && words.top >= r.top - 0.5 && c.querySelector(".ec-more-n").getClientRects().length === 1,
+            onCue: cues.some((d, j) => j !== i && meet(r, box(d))), onKey: !!key && meet(r, box(key))};
+  });
+}"""
+
+
+def test_phone_cues_whole_and_one_highlight_while_picked(page_url, browser):
+    """Review 9 on a phone (375×812, touch), a Day turn with five applicants to hire and a
+    screen row wider than the window: the applicants' "› 4 more" cue lay on the tile row's "› 2
+    more" (the first cut to "1 m" where it was narrow), and a cue reached over the key line
+    below; every cue is now whole (its words on one line inside it) and on nothing else. The
+    Key says how a touch screen opens a tile's words (it said "Hover a tile"). A tile tapped:
+    the prompt asks for a cell, and the applicants (still a tap away) wear no amber frame
+    meanwhile (review 9, worst problem 8: two gold things to act on). The page has the site's
+    stylesheet, as the table has."""
+    ctx = browser.new_context(viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    try:
+        page.goto(page_url)
+        page.wait_for_function("window.__ready === true")
+        page.add_style_tag(url="/css/lair.css")
+        s = ENGINE.setup(2, {}, 1)
+        s["sides"][0]["gold"] = 12  # every applicant affordable: the strip scrolls sideways
+        page.evaluate("v => window.__update(v)", named_view(s, 0))
+        page.wait_for_function("document.querySelectorAll('.ec-more:not([hidden])').length >= 2")
+        page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+        cues = page.evaluate(CUES_JS)
+        assert len(cues) >= 2 and all(c["whole"] and not c["onCue"] and not c["onKey"] for c in cues), cues
+        key = page.locator(".ec-strip").inner_text() + page.locator(".ec-strip").text_content()
+        assert "Long-press a tile for its words" in key and "Hover a tile" not in key, key
+        amber = "n => getComputedStyle(n).outlineStyle === 'solid' && getComputedStyle(n).outlineWidth === '3px'"
+        assert page.locator("#ec-hire .legal").first.evaluate(amber)
+        page.locator("#board [data-pick]").first.tap()
+        page.wait_for_selector("#board .picked")
+        assert page.evaluate("window.__prompt()").startswith("Tap a highlighted cell")
+        lit = page.locator("#board .legal").evaluate_all(f"ns => ns.filter({amber}).map(n => n.closest('#ec-boards') ? 'cell' : n.className)")
+        assert lit and set(lit) == {"cell"}, lit
+        cues = page.evaluate(CUES_JS)
+        assert all(c["whole"] and not c["onCue"] and not c["onKey"] for c in cues), cues
+        screenshot(page, SHOTS / "evil_corp-phone-cues-picked.png", full_page=False)
+        assert page.js_errors == []
+    finally:
+        ctx.close()

@@ -30,6 +30,7 @@ import pytest
 from tests.browser.test_layout import check_text_sizes, open_page, settle_scroll
 from tests.chromium import ARTIFACTS, ROOT, fix_seed, lair_process, match_id, screenshot
 from tests.marks_check import assert_tags_clear
+from tests.table_clicks import answer_yes
 
 pytestmark = pytest.mark.e2e
 
@@ -137,6 +138,7 @@ def click_action(page, pred) -> bool:
             # run of a6affb8 clicked and waited 10 s for a move that never went)
             page.locator(f"#board [data-action='{a}'], #prompt-actions [data-action='{a}']") \
                 .filter(visible=True).first.click()
+            answer_yes(page)  # a Pass with monsters still to play, a hire: the bar asks first
             page.wait_for_function(
                 "(v) => document.body.dataset.version !== v || !!document.querySelector('.toast')",
                 arg=before, timeout=20_000)
@@ -228,6 +230,16 @@ def check_keep_on_phone(browser, page) -> None:
             assert got["barBottom"] - 1 <= r["top"] and r["bottom"] <= got["height"] + 1, ("out of view", got)
             assert 0 <= r["left"] and r["right"] <= got["width"] + 1, ("cut", got)
         assert all(r["h"] >= 40 for r in got["buttons"]), ("too small to tap", got)
+        # its prompt in two lines that say the price, the "?" beside the last word (review 9:
+        # four lines, "?" alone on the last, no "for 2 gold")
+        words = phone.inner_text("#prompt-text")
+        assert prompt_lines(phone) <= 2 and re.search(r"\bfor (free|\d)", words), (words, prompt_lines(phone))
+        alone = phone.evaluate("""() => { const a = document.querySelector('#prompt-text .rule-link');
+          const r = document.createRange(); r.selectNodeContents(document.getElementById('prompt-text'));
+          const lines = [...r.getClientRects()].filter((q) => q.height && q.width > 1);
+          const last = a.getBoundingClientRect();
+          return !lines.some((q) => Math.abs(q.bottom - last.bottom) < 3 && q.right < last.left - 1); }""")
+        assert not alone, ("the '?' alone on its line", words)
         save(phone, "night-keep-375x812")
         assert_tags_clear(phone, expect=1)
         assert phone.js_errors == []

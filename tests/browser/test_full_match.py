@@ -19,7 +19,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from engines import registry
 from engines.base import Rng
 from tests.chromium import ARTIFACTS, PHONE, ROOT, fix_seed, match_id, quick_options, screenshot
-from tests.table_clicks import codes_in, visible_text, wait_new_view
+from tests.table_clicks import answer_yes, codes_in, visible_text, wait_new_view
 
 pytestmark = pytest.mark.e2e
 
@@ -94,6 +94,7 @@ def click_something(page, rng: Rng) -> bool:
             # many choices wait in the prompt bar's menu (issue 14, item 7): open it first
             page.locator("#prompt-actions details.action-menu > summary").click(timeout=3000)
         target.click(timeout=3000)
+        answer_yes(page)  # a move the bar asks about first (Evil Corp.'s Pass, a hire)
     except PlaywrightTimeout:  # the board was redrawn under the pointer: look again
         pass
     return True

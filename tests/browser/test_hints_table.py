@@ -26,6 +26,7 @@ from tests.browser.test_layout import DESKTOP_768, PHONE_812, check_buttons, new
 from tests.browser.test_phone_bars import ROUND_JS
 from tests.chromium import ARTIFACTS, ROOT, lair_process, screenshot
 from tests.marks_check import assert_tags_clear
+from tests.table_clicks import answer_yes
 
 pytestmark = pytest.mark.e2e
 
@@ -154,6 +155,7 @@ def play_by_clicks(page, action: dict) -> None:
             break
     assert target is not None, f"nothing highlighted plays {action}: {highlighted(page)}"
     target.click()
+    answer_yes(page)  # a move the bar asks about first (Evil Corp.'s Pass, a hire)
     page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before, timeout=15_000)
 
 

@@ -333,6 +333,21 @@ def test_evil_corp_day_turn_with_a_tile_picked(browser, lair_server):
         page.wait_for_function("document.getElementById('prompt-text').textContent.startsWith('Tap a highlighted cell')")
         page.wait_for_timeout(300)
         three_places(page, "evil_corp", "tile-picked", real_move=True)
+        # Pass while monsters could still be put into play gives up the rest of the Day: the bar
+        # asks once more (its "Keep playing" takes it back); so does a hire, which cannot be
+        # undone (a new applicant is drawn)
+        page.locator("#prompt-actions [data-action*='\"pass\"']").tap()
+        assert page.inner_text("#prompt-text").startswith("Pass for the rest of the Day?"), page.inner_text("#prompt-text")
+        assert page.locator("#prompt-actions [data-confirm=yes]").inner_text() == "Pass anyway"
+        screenshot(page, OUT / "evil_corp-pass-asks.png", full_page=False)
+        page.locator("#prompt-actions [data-confirm=no]").tap()
+        assert page.locator("#prompt-actions [data-confirm]").count() == 0
+        hire = page.locator("#ec-hire [data-action]")
+        if hire.count():
+            hire.first.tap()
+            assert page.inner_text("#prompt-text").startswith("Hire "), page.inner_text("#prompt-text")
+            page.locator("#prompt-actions [data-confirm=no]").tap()
+        assert page.evaluate("document.body.dataset.pending") != "true"
         assert page.js_errors == []
     finally:
         page.context.close()

@@ -12,7 +12,7 @@ import {actionNodes, el, attachCard, PHONE} from "../../js/dom.js";
 import {iconCard, keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import * as I from "./icons.js";
-import {clickVerb, mendCounts, plural} from "../../js/words.js";
+import {clickVerb, hoverVerb, mendCounts, plural} from "../../js/words.js";
 
 export const title = "Evil Corp.";
 /** What the phone's line of scores calls the score, and its picture (docs/renderer-contract.md). */
@@ -247,6 +247,11 @@ const CSS = `
 .ec-demon .lv .ic { width: 1.1rem; height: 1.1rem; }
 .ec-demon .lv .pips { width: 1.5rem; height: 1rem; }
 .ec .legal { outline: 3px solid var(--mark-click, #E69F00); outline-offset: 1px; box-shadow: 0 0 8px var(--mark-click, #E69F00); cursor: pointer; }
+/* a tile picked: the prompt asks for a cell, so the applicants (still a click away, a hire
+   instead) wear no amber meanwhile (review 9, worst problem 8: two gold things to act on) */
+.ec-later .legal { outline: 1px dashed #fbf4e288; box-shadow: none; }
+/* the cues over a row that scrolls sideways say "› 2 more" on one line, never cut */
+#ec-hire .ec-more-n { white-space: nowrap; }
 /* the Night's keep: the fortress monster asked about (its choices, the buttons to click, are in
    keepRow): a dotted light ring and the word "Keep?", not the clickable places' amber */
 .ec .ec-keeping { outline: 3px dotted #fbf4e2; outline-offset: 2px; box-shadow: 0 0 0 5px #2b2118aa; }
@@ -379,6 +384,9 @@ const CSS = `
   /* (a picked tile's "Picked" tag under it, inside the row that clips it: it lay on the tile's
      ability badge, table review 8; the row reaches as far down, the page as before) */
   #ec-my-screen .ec-supply { padding-bottom: 24px; margin-bottom: -24px; }
+  /* (and the key line below far enough that the tag fits between: with the tile's badge under
+     it and the key line's words just below, the tag went onto the next tile, review 9) */
+  #ec-my-screen { margin-bottom: 12px; }
   #ec-my-screen .ec-supply > * { flex: none; scroll-snap-align: start; }
   #ec-my-screen .ec-supply > .ec-discard { flex-wrap: nowrap; max-width: none; padding-left: .4rem;
     border-left: 1px dashed var(--border, #4a4058); }
@@ -955,7 +963,7 @@ function KEY_ROWS() {
     [I.startingSign(), "Starting monster", "a starting tile: it has no hire cost."],
     [el("span", {class: "ec-key-abil"}, el("span", {class: "k-spawn"}, I.abilitySymbol({op: "gain_gold", n: 1})),
       el("span", {class: "k-activated"}, I.abilitySymbol({op: "gain_gold", n: 1}))),
-    "Ability symbols (bottom of a tile)", "on a grey background a spawn ability (applied when the monster is put into play), on brown an activated ability (used as your turn's action), on none a passive ability. Hover a tile for its words."],
+    "Ability symbols (bottom of a tile)", `on a grey background a spawn ability (applied when the monster is put into play), on brown an activated ability (used as your turn's action), on none a passive ability. ${hoverVerb()} a tile for its words.`],
     [el("span", {class: "ec-key-abil"}, el("span", {class: "k-spawn"}, I.abilitySymbol({op: "gain_gold", n: 2}), el("b", {class: "ec-mult"}, "2"))),
       "Number beside an ability symbol", "a multiplier: a 2 next to the gold coin symbol means \u201cReceive 2 gold coins\u201d."],
     [el("span", {class: "ec-tile small inactive", "aria-hidden": "true"}), "Inactive side (a hatched tile)",
@@ -1071,6 +1079,36 @@ export function promptText(view) {
   return `Your turn: ${parts.length ? `${parts.join(", ")} or ${last}` : last}.`;
 }
 
+/** A Day-turn move that asks one more tap first (docs/renderer-contract.md `askFirst`; the
+ *  prompt bar asks): a Pass gives up the rest of the Day (engines/evil_corp/day.py: a seat
+ *  that passed has no more turns this Day), asked while you could still put a monster into
+ *  play; a hire cannot be undone once a new applicant is drawn into the queue (effects.py
+ *  `draw_corp`, an irreversible event: the table's undo refuses it), asked while the Evil
+ *  Corp. bag has one to draw. */
+export function askFirst(view, action) {
+  if (!view || !view.prompt || view.prompt.kind !== "turn" || !action) return null;
+  const game = view.game;
+  if (action.type === "pass") {
+    const plays = actionsWhere((a) => a.type === "play" || a.type === "activate");
+    if (!plays.length) return null;
+    const mine = (game.screens || []).find((x) => x.seat === view.you);
+    const names = [...new Set(plays.filter((a) => a.type === "play").map((a) => {
+      const t = mine && (mine.supply || []).find((x) => x.id === a.tile);
+      return t ? typeOf(game, t).name : null;
+    }).filter(Boolean))];
+    const could = names.length === 1 ? `put ${names[0]} into play` : names.length
+      ? `put ${plural(names.length, "monster", "monsters")} into play` : "activate a monster";
+    return {text: `Pass for the rest of the Day? You could still ${could}.`, yes: "Pass anyway", no: "Keep playing"};
+  }
+  if (action.type === "hire" && game.corp_bag_count > 0) {
+    const q = (game.queue || []).find((x) => x.slot === action.slot);
+    const name = q && q.tile ? typeOf(game, q.tile).name : "this applicant";
+    const price = q ? ` for ${q.price} gold` : "";
+    return {text: `Hire ${name}${price}? It cannot be undone: a new applicant is drawn.`, yes: `Hire ${name}`, no: "Don't hire"};
+  }
+  return null;
+}
+
 /** The ability ops that ask the player to choose an opponent (engines/evil_corp/effects.py:
  *  "opponent_reveals", "opponent_draws", "opponent_discards"). */
 const OPPONENT_OPS = ["opponent_reveals", "opponent_draws", "opponent_discards"];
@@ -1178,10 +1216,13 @@ function keepPrompt(view) {
   const {board, side, name} = fortressMonster(game, view, any.board);
   const where = `in the fortress of board ${any.board + 1}`;
   if (!keeps.length) return `Night: discard ${name} from the fortress of board ${any.board + 1}.`;
-  if (PHONE.matches) return `Night: keep ${name} (fortress of board ${any.board + 1}) or discard it.`;
   const ways = [];
   if (keeps.some((a) => !a.pay)) ways.push("for free");
   if (keeps.some((a) => a.pay)) ways.push(board ? `for ${payWords(game, side, board.keep_cost)}` : "for its keep cost");
+  // a phone's two lines beside "Suggest a move": what it costs, not where (the "Keep?" tag on
+  // the tile says which, the strip that it is the Night; review 9: "(fortress of board 1)"
+  // wrapped the prompt to four lines and left the price out)
+  if (PHONE.matches) return `Keep ${name} ${ways.join(" or ")} or discard it.`;
   return `Night: keep ${name} ${where} ${ways.join(" or ")}, or discard it.`;
 }
 
@@ -1383,7 +1424,8 @@ function personnel(game) {
       stat(I.bag("Evil Corp. bag", "#a8182f"), game.corp_bag_count, "Monsters left in the Evil Corp. bag"),
       game.queue_discard.length ? stat(I.discardPile("Applicants sent away"), game.queue_discard.length,
         "Applicants discarded from \u201cWe'll call you back\u201d") : null));
-  const row = el("div", {class: "ec-queue"});
+  // (a tile picked: the applicants wait without amber, as in the hire strip)
+  const row = el("div", {class: "ec-queue" + (picked !== null ? " ec-later" : "")});
   for (const q of game.queue) {
     const last = q.slot === game.queue.length - 1;
     const name = last ? "We'll call you back" : q.surcharge ? `Raise +${q.surcharge}` : "Applicant";
@@ -1441,7 +1483,8 @@ function hireRow(view, game) {
   if (!view.prompt || view.prompt.kind !== "turn" || !hires.length || !actionsWhere((a) => a.type === "play").length) {
     return null;
   }
-  const node = el("span", {class: "ec-hire", id: "ec-hire", role: "group", "aria-label": "Applicants you may hire"},
+  const node = el("span", {class: "ec-hire" + (picked !== null ? " ec-later" : ""), id: "ec-hire", role: "group",
+    "aria-label": "Applicants you may hire"},
     el("span", {class: "ec-hire-word"}, el("span", {class: "long"}, "You may hire:"), el("span", {class: "short"}, "Hire:")));
   const list = el("span", {class: "ec-hire-list"});
   for (const a of hires) {
@@ -1612,20 +1655,37 @@ function placeCue(row, cue, dir) {
   const far = (r) => (dir > 0 ? r.right : -r.left);       // ... and toward the edge
   let k = items.findIndex(({r}) => far(r) > edge + 0.5);
   if (k < 0) { cue.hidden = true; return; }
-  while (k > 0 && edge - near(items[k].r) < CUE_MIN) k--;
-  const from = Math.max(near(items[k].r), edge - box.width / 2);
   const piece = (n) => n.matches(".ec-tile, .ec-hcell");
+  // at least as wide as its words on one line (a narrow cue cut "1 more" to "1 m"), measured
+  // with the most it may count, and over whole items only
+  const words = cue.querySelector(".ec-more-n");
+  words.textContent = `${items.filter(({n}) => piece(n)).length} more`;
+  cue.hidden = false;
+  cue.style.width = "max-content";
+  const need = Math.max(CUE_MIN, cue.getBoundingClientRect().width);
+  while (k > 0 && edge - near(items[k].r) < need) k--;
+  const from = Math.max(near(items[k].r), edge - box.width / 2);
   const n = items.slice(k).filter(({n}) => piece(n)).length;
-  const panel = row.parentElement.getBoundingClientRect();
+  const parent = row.parentElement;
+  const panel = parent.getBoundingClientRect();
   const tiles = items.filter(({n}) => piece(n)).map(({r}) => r);
   if (!tiles.length) tiles.push(box);
-  // (and over a picked or pickable tile's outline above and below it)
-  const top = Math.min(...tiles.map((r) => r.top)) - 6, bottom = Math.max(...tiles.map((r) => r.bottom)) + 6;
-  const [left, right] = dir > 0 ? [from, edge] : [-edge, -from];
-  cue.querySelector(".ec-more-n").textContent = n ? `${n} more` : "more";
-  Object.assign(cue.style, {left: `${left - panel.left - row.parentElement.clientLeft}px`, width: `${right - left}px`,
-    top: `${top - panel.top - row.parentElement.clientTop}px`, height: `${bottom - top}px`});
-  cue.hidden = false;
+  // (and over a picked or pickable tile's outline above and below it, but within its own line:
+  // the applicants' cue within their strip, your screen's row's below the strip and above the
+  // panel's edge, so that the two cues never lie on each other nor on the key line below)
+  let top = Math.min(...tiles.map((r) => r.top)) - 6, bottom = Math.max(...tiles.map((r) => r.bottom)) + 6;
+  if (parent.id === "ec-hire") {
+    top = Math.max(top, panel.top);
+    bottom = Math.min(bottom, panel.bottom);
+  } else {
+    const above = row.previousElementSibling;
+    if (above) top = Math.max(top, above.getBoundingClientRect().bottom + 2);
+    bottom = Math.min(bottom, panel.bottom - parent.clientTop);
+  }
+  words.textContent = n ? `${n} more` : "more";
+  const [left, right] = dir > 0 ? [Math.min(from, edge - need), edge] : [-edge, Math.max(-from, -edge + need)];
+  Object.assign(cue.style, {left: `${left - panel.left - parent.clientLeft}px`, width: `${right - left}px`,
+    top: `${top - panel.top - parent.clientTop}px`, height: `${bottom - top}px`});
 }
 
 /** Review item 2: while some tiles behind your screen are a choice (to put into play, discard,

@@ -46,8 +46,9 @@ export function busy() {
 }
 
 /** Send one of view.legal_actions (deep-equal); anything else, a second action while one is in
- *  flight, or an action while offline is refused (false). */
-export function act(action) {
+ *  flight, or an action while offline is refused (false); one the renderer asks about first
+ *  (`askFirst`) waits for the prompt bar's answer, unless `asked` (false). */
+export function act(action, asked = false) {
   const v = S.view;
   if (!v) return false;
   const i = S.legalIndex.get(canon(action));
@@ -56,6 +57,16 @@ export function act(action) {
     return false;
   }
   if (pending) return false; // one action in flight at a time: a double click sends once
+  // a move the renderer asks about first (Evil Corp.'s Pass with monsters still to play): the
+  // prompt bar asks, its "yes" sends it (`asked`), whichever button, board place or key chose it
+  if (!asked) {
+    const q = S.askFirst(v.legal_actions[i]);
+    if (q) {
+      S.asking = {version: v.version, action: v.legal_actions[i], ...q};
+      document.dispatchEvent(new Event("lair:ask"));
+      return false;
+    }
+  }
   if (!isOpen()) {
     toast("Not connected: your move was not sent. Reconnecting…", "warn");
     return false;

@@ -74,6 +74,12 @@ export async function loadRenderer(claimed) {
     toast("The game board failed to start; use the buttons in the bar above.", "warn");
   }
   renderer = mod;
+  // A move the renderer would have confirmed (its optional `askFirst(view, action)`: `{text,
+  // yes, no}` or null): the prompt bar asks before it is sent (actions.js, prompt.js).
+  S.askFirst = (a) => {
+    const q = callHook("askFirst", S.view, a);
+    return q && typeof q.text === "string" && q.text.trim() ? q : null;
+  };
   S.words = labelText;  // labels of actions name places in the renderer's words
   // The header names a round as the rulebook does (Covil plays four Days): one word
   // everywhere on the table, not "Round 1" above a panel that says "Day 1 of 4"; and its

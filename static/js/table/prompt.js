@@ -11,7 +11,7 @@
 
 import {closeOnPressOutside, el, PHONE} from "../dom.js";
 import {humanize} from "../kv.js";
-import {act, busy, label} from "./actions.js";
+import {act, busy, isLegal, label} from "./actions.js";
 import {boardPromptText, claims, focusedKey, hasRenderer, restoreFocus} from "./board.js";
 import {canon, cfg, dom, S, turnOf} from "./state.js";
 import {isOpen} from "./wire.js";
@@ -65,15 +65,28 @@ export function renderPrompt() {
   else text = "";
   // Moves are sent only while connected (nothing is queued): say so rather than promise.
   if (!v.result && !isOpen()) text = text ? `${text} (offline: no move can be sent until the connection is back)` : "Offline…";
+  // A move the renderer asks about first (actions.js): the bar asks, with its two answers.
+  const ask = question(v);
+  if (ask) text = ask.text;
   dom.promptText.textContent = text;
+  askRow = ask ? askButtons(ask) : null;
+  // (meanwhile no "Suggest a move": the question is the bar's one matter, on one row)
+  dom.promptBar.classList.toggle("asking", !!ask);
+  if (ask) {
+    place();
+    return;
+  }
   // Rules help: "?" opens the rules-summary section the prompt comes from, in a new tab so the
   // table (and its socket) stays as it is.
   const rule = !v.result && v.prompt && v.prompt.text ? v.prompt.rule : null;
   if (typeof rule === "string" && rule) {
-    dom.promptText.append(" ", el("a", {
+    // (with the prompt's last word, never alone on a line: review 9, Evil Corp.'s phone Night)
+    const last = text.match(/\S+$/);
+    if (last) dom.promptText.textContent = text.slice(0, last.index);
+    dom.promptText.append(el("span", {class: "rule-tail", style: {whiteSpace: "nowrap"}}, last ? last[0] : "", " ", el("a", {
       class: "rule-link", href: `/rules/${encodeURIComponent(cfg.game)}#${encodeURIComponent(rule)}`,
       target: "_blank", rel: "noopener", title: "Rules for this step", "aria-label": "Rules for this step",
-    }, "?"));
+    }, "?")));
   }
 
   const pairs = [];
@@ -92,6 +105,28 @@ export function renderPrompt() {
   place();
 }
 
+/** The question of a move that asks first (S.asking), while it is for this view and still
+ *  legal; else none (and forgotten). */
+let askRow = null;  // the question's two buttons while it is asked
+function question(v) {
+  const q = S.asking;
+  if (q && !v.result && q.version === v.version && isLegal(q.action)) return q;
+  S.asking = null;
+  return null;
+}
+
+/** The question's answers, the bar's only buttons meanwhile: "no" (a side choice, first) takes
+ *  the question back; "yes" sends the move. */
+function askButtons(q) {
+  const no = el("button", {type: "button", class: "btn action-btn btn-secondary", dataset: {confirm: "no"},
+    onclick: () => { S.asking = null; renderPrompt(); }}, q.no || "Cancel");
+  const yes = el("button", {type: "button", class: "btn action-btn", dataset: {confirm: "yes", action: JSON.stringify(q.action)},
+    onclick: () => act(q.action, true)}, q.yes || label(q.action));
+  yes.disabled = busy() || !isOpen();
+  return [no, yes];
+}
+document.addEventListener("lair:ask", () => renderPrompt());
+
 /** Lay the bar out again with the buttons of the last renderPrompt: "Suggest a move" came or
  *  went (hint.js), the window changed size. */
 export function fitPrompt() {
@@ -107,6 +142,13 @@ function place() {
   const held = active && dom.promptBar.contains(active) ? active : null;
   const focus = focusedKey(dom.promptActions, "button") || (held && held.tagName === "SUMMARY" ? "summary" : null);
   homeAsk();
+  // (a question: its two answers alone in the row, never in a menu)
+  if (askRow) {
+    dom.promptActions.replaceChildren(...askRow);
+    numberButtons();
+    cue();
+    return;
+  }
   let out = null;
   for (let spill = 0; ; spill++) {
     out = layout(placed, spill);

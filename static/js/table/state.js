@@ -54,6 +54,11 @@ export const S = {
   words: (text) => text,  // the renderer's words for places in texts (board.js logText)
   roundWord: "Round",  // what the game calls a round (the renderer's optional `roundWord`)
   scoreWord: "Score",  // what the game calls its score (the renderer's optional `scoreWord`)
+  // A move that asks one more tap first (the renderer's optional `askFirst`, board.js): its
+  // question, `{version, action, text, yes, no}`, shown in the prompt bar until answered or a
+  // new view comes (prompt.js).
+  askFirst: () => null,
+  asking: null,
 };
 
 /** Take `v` as the current view. */

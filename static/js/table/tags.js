@@ -81,10 +81,10 @@ const grow = (r, d) => ({left: r.left - d, top: r.top - d, right: r.right + d, b
 const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 const visible = (r) => r.width > 0.5 && r.height > 0.5;
 
-/** What a tag may not cover near `area`: the lines of text and the small pictures of the board
- *  (not the drawn tags themselves). Its own mark's large pictures (20 px or more) that carry no
+/** What a tag may not cover near `area`: the lines of text, the small pictures of the board
+ *  and the pieces beside its mark (not the drawn tags themselves). Its own mark's large pictures (20 px or more) that carry no
  *  number (a monster's creature) it may cover: it is the mark it names; not its badges. */
-function obstacles(area, own) {
+function obstacles(area, own, slack = 0) {
   const out = [];
   const board = dom.board;
   const walk = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
@@ -97,6 +97,15 @@ function obstacles(area, own) {
     if (!meets(pr, area)) continue;
     range.selectNodeContents(t);
     for (const q of range.getClientRects()) if (visible(q) && meets(q, area)) out.push(q);
+  }
+  // the pieces beside its mark (its siblings: the next tile of a row): a tag on one of them
+  // reads as its own (review 9, worst problem 2: "Picked" on Junior Imp, the tile beside the
+  // picked one)
+  // (a tag a little on it, at most a quarter, is still read as its own mark's: `slack`, px²)
+  for (const e of own && own.parentElement ? own.parentElement.children : []) {
+    if (e === own || e instanceof SVGElement) continue;
+    const r = e.getBoundingClientRect();
+    if (visible(r) && meets(r, area)) out.push({left: r.left, top: r.top, right: r.right, bottom: r.bottom, slack});
   }
   for (const e of board.querySelectorAll("svg, img")) {
     if (e.closest(".hint-tag")) continue;
@@ -142,7 +151,7 @@ function place(item, taken, obs) {
     const g = grow(t, GAP), near = grow(t, NEAR);
     let cost = cut ? 1e6 : 0;
     for (const o of taken) cost += 1e5 * (overlap(g, o) > 0 ? 1 : 0) + overlap(g, o);
-    for (const o of obs) cost += overlap(near, o);
+    for (const o of obs) cost += Math.max(0, overlap(near, o) - (o.slack || 0));
     if (!best || cost < best.cost) best = {t, cost};
     if (cost === 0) break;
   }
@@ -187,7 +196,7 @@ export function placeTags() {
   const taken = [];
   for (const it of items) {
     const area = grow(it.r, Math.max(it.w, it.h) + 12);
-    const t = place(it, taken, obstacles(area, it.n || null));
+    const t = place(it, taken, obstacles(area, it.n || null, (it.w * it.h) / 4));
     taken.push(t);
     if (it.n) {
       // (offsets from the mark's padding box, where its absolutely placed pseudo-element lives)
