@@ -12,6 +12,10 @@ Goblin King", red as "Play it" and "Resign"), the suggestion "Lie down a troop i
   outlined; the troop tapped again drops the pick and the first words come back;
 - the troop actions read as one action each ("Lie down a troop in H to gain 1 gold"), and their
   buttons look like choices (the bar's neutral colour), not like "End turn";
+- the picked troop's other actions (rest, repair, gain gold) are buttons in the row under the map
+  ("Troop in H:"), each the legal action: on a phone the bar holds none of them (new-user trial:
+  its "Choose…" sheet, opened for one, covered the troops the prompt asked to tap), and a troop
+  action takes two taps, the troop and its action; a desktop's bar keeps them too;
 - a Squire's Command (a move of one of your troops) has "Cancel the move", which takes the
   Command back; acquiring a Minion has "Cancel the payment".
 
@@ -19,6 +23,7 @@ Screenshots: tests/browser/artifacts/covil-move-{before,picked,command}-<size>.p
 """
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -47,7 +52,9 @@ ACCENT_JS = """() => {
   return bg;
 }"""
 
-TROOP_ACTION = re.compile(r"^Lie down a troop in [A-Z] to (rest .+|gain 1 gold|repair your fortress)$")
+#: (an action that does nothing now says so: this seed's Treasury is full, 5 of 5)
+IDLE = r"( \((Treasury full, no gold gained|fortress at full health, nothing to repair)\))?"
+TROOP_ACTION = re.compile(r"^Lie down a troop in [A-Z] to (rest .+|gain 1 gold|repair your fortress)" + IDLE + "$")
 
 
 def _prompt(page) -> str:
@@ -68,11 +75,12 @@ def test_covil_move_says_what_is_true_at_each_moment(browser, lair_server, size)
         fill_and_start(page, seed=AFTERNOON_SEED)
         _to_afternoon(page, clicks, phone, shots=False)
         verb = "tap" if phone else "click"
-        before = f"Move: {verb} one of your troops ringed in white." if phone \
-            else f"Move a troop: {verb} one of your troops ringed in white."
-        picked = "Tap a zone outlined in white to move there, or the troop again to choose another." if phone \
-            else ("Move the troop: click a zone outlined in white, or click the troop again to choose another "
-                  "(or press Esc).")
+        # (the troop may also rest, repair or gain gold: the pick offers those in the row under the map)
+        before = f"Troop action: {verb} one of your troops ringed in white." if phone \
+            else f"Troop action: {verb} one of your troops ringed in white, then where it goes or what it does."
+        picked = "Tap a zone outlined in white to move, or an action under the map, or the troop again." if phone \
+            else ("Click a zone outlined in white to move the troop, or an action under the map (an attack, then "
+                  "its target); click the troop again to choose another (or press Esc).")
 
         # before a pick: one of your troops, ringed; no zone is outlined yet
         assert page.locator("#board [data-pick]").count(), "a troop to move"
@@ -82,7 +90,8 @@ def test_covil_move_says_what_is_true_at_each_moment(browser, lair_server, size)
         # the troop actions: one action each in words, drawn as choices, not as the step's end
         buttons = page.evaluate(BUTTONS_JS)
         troop = [b for b in buttons if b["type"] in ("rest", "gold", "repair")]
-        assert troop, buttons
+        # a phone's bar holds none (its menu's sheet covered the troops): the board has them
+        assert bool(troop) != phone, buttons
         for b in troop:
             assert TROOP_ACTION.match(b["text"]), b
             assert b["secondary"], ("a troop action looks like the step's main button", b)
@@ -95,6 +104,14 @@ def test_covil_move_says_what_is_true_at_each_moment(browser, lair_server, size)
         click(page, "#board [data-pick]", clicks)
         page.wait_for_selector("#board .zone-legal")
         assert _prompt(page) == picked, _prompt(page)
+        row = page.locator("#board .cv-attacks .cv-troop-act").evaluate_all(
+            "els => els.map((b) => [JSON.parse(b.dataset.action).type, b.textContent])")
+        assert row and all(re.match(r"^(Rest .+|Gain 1 gold|Repair your fortress)" + IDLE + "$", t) for _, t in row), row
+        # the gold lying down would bring is lost at the cap (5 of 5 here): the button says so
+        assert ["gold", "Gain 1 gold (Treasury full, no gold gained)"] in row, row
+        if not phone:   # the same actions as the bar's (which keeps them)
+            assert sorted(k for k, _ in row) == sorted(b["type"] for b in troop), (row, troop)
+        assert page.evaluate(BUTTONS_JS) == buttons, "the bar changed with the pick"
         _shot(page, "picked", phone)
         # the troop tapped again drops the pick: the first words, no zone outlined
         click(page, "#board [data-pick].picked", clicks)
@@ -108,7 +125,10 @@ def test_covil_move_says_what_is_true_at_each_moment(browser, lair_server, size)
                               and f'"slot":{a["slot"]}' in command.first.get_attribute("data-action"))
         click_action(page, command_action, clicks)
         page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
-        assert _prompt(page) == before, _prompt(page)
+        # (a move and nothing else)
+        move_only = f"Move: {verb} one of your troops ringed in white." if phone \
+            else f"Move a troop: {verb} one of your troops ringed in white."
+        assert _prompt(page) == move_only, _prompt(page)
         cancel = page.locator("#prompt-actions button[data-action='{\"type\":\"cancel\"}']")
         assert cancel.inner_text().lstrip("0123456789") == "Cancel the move", cancel.inner_text()
         for b in page.evaluate(BUTTONS_JS):
@@ -128,6 +148,16 @@ def test_covil_move_says_what_is_true_at_each_moment(browser, lair_server, size)
         click_action(page, {"type": "cancel"}, clicks)
         page.wait_for_function("document.body.dataset.yourTurn === 'true' && document.body.dataset.pending !== 'true'")
         assert _prompt(page) == before, _prompt(page)
+
+        # a troop action from the board: the troop, then its action in the row (two taps, no menu)
+        clicks.task = "troop action"
+        click(page, "#board [data-pick]", clicks)
+        act = page.locator("#board .cv-attacks .cv-troop-act", has_text="Gain 1 gold")
+        act = act if act.count() else page.locator("#board .cv-attacks .cv-troop-act")
+        click_action(page, json.loads(act.first.get_attribute("data-action")), clicks)
+        assert not any(a["type"] in ("move", "rest", "gold", "repair", "attack") for a in actions(page))
+        assert page.evaluate("!document.querySelector('#board [data-pick]')"), "the troop action is done"
+        assert clicks.counts["troop action"] == 2, clicks.counts
         assert page.js_errors == []
     finally:
         page.context.close()

@@ -66,10 +66,35 @@ def _click(page, action: dict, board: list[str], prompt: set[str]):
     return "board"
 
 
+#: labelText of a repairing Power Relic's activation and a troop's gold, by hit points and gold.
+IDLE_JS = """async ([relic, text]) => {
+  const R = await import("/static/games/covil/renderer.js");
+  const view = (hp, gold) => ({you: 0, game: {stack: [], relics: {P12: {name: relic, text}},
+    owners: [{owner: 0, seat: 0, hp, destroyed: false, fortress: "H", gold, cap: 5}]}});
+  const say = (t, hp, gold) => R.labelText(t, view(hp, gold));
+  return [say(`Activate Power Relic ${relic}`, 5, 2), say(`Activate Power Relic ${relic}`, 4, 2),
+          say("Lie down a troop in H: gain 1 gold", 5, 5), say("Lie down a troop in H: gain 1 gold", 5, 4)];
+}"""
+
+
+def _idle_words(page) -> None:
+    """New-user trial: a defense Power Relic's "repair 1" activated at full health was spent
+    without a word. Its label (the hand card's, the bar's) says it does nothing now, from the
+    view's hit points; so does a troop's gold at the Treasury's cap; else the words are as before."""
+    from engines.covil.text import relic_text
+    got = page.evaluate(IDLE_JS, ["Mason's Hammer", relic_text("P12")])
+    assert got == ["Activate Power Relic Mason's Hammer (fortress at full health, nothing to repair)",
+                   "Activate Power Relic Mason's Hammer",
+                   "Lie down a troop in H to gain 1 gold (Treasury full, no gold gained)",
+                   "Lie down a troop in H to gain 1 gold"], got
+
+
 def _play(page, game: Game, url: str, players: int, seed: int, options: dict, tag: str):
     game.new(players, seed, options)
     page.goto(f"{url}/harness.html")
     _wait_step(page, 0)
+    if players == 1:
+        _idle_words(page)
     rng = random.Random(seed)
     counts = {"board": 0, "prompt": 0}
     shot_combat = False

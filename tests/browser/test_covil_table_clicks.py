@@ -361,6 +361,15 @@ def _attack_pick_at_the_other_size(page, home: str, key: str) -> None:
 def _generic(page, clicks: Clicks) -> None:
     """Anything else: gain gold with a troop, else end the turn / step."""
     acts = actions(page)
+    troop = ("gold", "rest", "repair")
+    if not any(a["type"] in troop for a in acts) and page.locator("#board [data-pick]").count():
+        # a phone's troop actions are on the board alone: the troop, then its action (the pick
+        # dropped again when it offers none)
+        click(page, "#board [data-pick]", clicks)
+        acts = actions(page)
+        if not any(a["type"] in troop for a in acts):
+            click(page, "#board [data-pick].picked", clicks)
+            acts = actions(page)
     for kind in ("gold", "rest", "repair", "end_turn", "done", "skip", "retreat", "confirm"):
         hit = [a for a in acts if a["type"] == kind]
         if hit:
@@ -531,9 +540,8 @@ def test_covil_day_by_clicks(browser, lair_server):  # noqa: C901
             # "tap" on a touch screen (review item 10), "click" with a mouse
             verb = "tap" if page.evaluate("matchMedia('(pointer: coarse)').matches") else "click"
             # (no zone is outlined before a troop is picked: the words ask for the troop alone,
-            # test_covil_move_words.py)
-            words = (f"Move: {verb} one of your troops ringed in white" if page.viewport_size["width"] < 500
-                     else f"Move a troop: {verb} one of your troops ringed in white")
+            # test_covil_move_words.py; the troop may also rest or gain gold: its actions' row)
+            words = f"Troop action: {verb} one of your troops ringed in white"
             assert page.locator("#prompt-text").inner_text().startswith(words)
             assert page.locator("#board .cv-hint").count() == 0
             assert _in_view_below_bar(page, "#board .cv-map .cv-focus"), "the zones to act in are in view"
@@ -969,7 +977,7 @@ def test_covil_afternoon_second_row_card_in_view(browser, lair_server, size):
         }""")
         assert first["row2"], first
         text = page.locator("#prompt-text").inner_text()
-        assert text.startswith("Move"), text    # what the prompt talks about first: the move
+        assert text.startswith(("Move", "Troop action")), text    # what the prompt talks about first: the troop
         assert _below_bar(page, "#board .cv-map .cv-focus"), ("the zones to act in are in view", page.evaluate(GEOMETRY_JS))
         fit = page.evaluate(FIT_JS)
         print("second row:", size, first, fit)

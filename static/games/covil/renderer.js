@@ -102,12 +102,13 @@ const CSS = `
 /* A target to attack: amber (docs/renderer-contract.md "Marks": you may click it), with its
    strength beside it */
 svg .legal .hit{stroke:var(--mark-click,#E69F00);stroke-width:4;fill:rgba(230,159,0,.22);filter:drop-shadow(0 0 1.5px #000)}
-/* The picked troop's attacks under the map (attackChooser): amber-framed buttons */
+/* The picked troop's actions under the map (troopChooser): amber-framed buttons, its attacks
+   (.cv-attack) and its other actions (.cv-troop-act) */
 .cv-attacks{display:flex;flex-wrap:wrap;align-items:center;gap:6px 8px;padding:6px 8px;margin:4px 6px 0;background:#fbf3df;border:1px solid #bca77c;border-radius:10px}
 .cv-attacks-h{display:inline-flex;align-items:center;gap:4px;font-weight:700}
-.cv-attack{display:inline-flex;align-items:center;gap:5px;font:600 14px/1.2 system-ui,sans-serif;color:#2b2118;background:#fffaf0;
+.cv-attack,.cv-troop-act{display:inline-flex;align-items:center;gap:5px;font:600 14px/1.2 system-ui,sans-serif;color:#2b2118;background:#fffaf0;
   border:1px solid #7a5c37;border-radius:8px;padding:3px 8px;min-height:36px;outline:3px solid var(--mark-click,#E69F00);outline-offset:1px}
-.cv-attack:hover{background:#fff0c8}
+.cv-attack:hover,.cv-troop-act:hover{background:#fff0c8}
 /* A zone to click: a white dashed outline edged in black over a lighter zone, a colour no
    terrain has (new-user trial: the green highlight read as a Forest, drawn green); the prompt
    names it so (OUTLINED). */
@@ -157,6 +158,7 @@ svg .legal:focus .hit,svg [data-pick]:focus .hit{stroke:#000;stroke-width:4}
 .cv-halls{grid-template-columns:repeat(auto-fill,minmax(360px,1fr))}
 .cv-compact .cv-card.relic{width:160px}.cv-compact .cv-card .tx.cv-relic-fx{display:block;font-size:14px;line-height:1.25;padding:0 4px 1px}}
 .cv-card .cv-relic-fx b{font-weight:700}
+.cv-card .cv-idle{color:#8a3b12;font-style:italic}
 .cv-hall h3 .cv-scepter{display:inline-flex;align-items:center;gap:3px;font:400 14px/1.2 system-ui,sans-serif;color:#5a4a36}
 /* The map's marks in words, under the map (first-time review: the red discs, the spirals and the
    Rebel said nothing): each with its full words on hover, focus or long-press. */
@@ -359,9 +361,11 @@ function render() {
   const legal = view.legal_actions || [];
   const moves = legal.filter((a) => "to" in a && "from" in a);
   const attacks = legal.filter((a) => a.type === "attack");
-  if (picked && !moves.some((a) => originKey(a) === picked) && !attacks.some((a) => attackKey(a.from) === picked)) picked = null;
+  const others = legal.filter((a) => OTHER_TROOP_ACTIONS.has(a.type));
+  if (picked && !moves.some((a) => originKey(a) === picked)
+    && ![...attacks, ...others].some((a) => troopKey(a.from) === picked)) picked = null;
   const me = g.owners.findIndex((q) => q.seat === view.you && view.you !== null && view.you !== undefined);
-  const ctx = {view, g, legal, moves, attacks, me};
+  const ctx = {view, g, legal, moves, attacks, others, me};
   troopKeys = assignTroopKeys(g);
   const myHall = me >= 0 ? hallPanel(ctx, me) : null;
   // The map, and beside it a combat or a payment under way, the Mercenary pool and your Power
@@ -371,7 +375,7 @@ function render() {
   // then the rest one after the other (CSS order).
   root.replaceChildren(
     el("div", {class: "cv-main"},
-      el("div", {class: "cv-map"}, drawMap(ctx), attackChooser(ctx), mapMarks(ctx)),
+      el("div", {class: "cv-map"}, drawMap(ctx), troopChooser(ctx), mapMarks(ctx)),
       combatPanel(ctx), payPanel(ctx), poolPanel(ctx), handPanel(ctx), myHall, infoBar(ctx)),
     el("div", {class: "cv-halls"}, ...g.owners.map((p, o) => (o === me ? null : hallPanel(ctx, o)))),
   );
@@ -382,6 +386,12 @@ function render() {
   // looks like a choice, never like the red of "Play it" and "Resign" (first-time review: two
   // big red "Lie down a troop in H …" buttons); the bar's red is left to ending a step.
   if (typeof table.secondary === "function") table.secondary(legal.filter((a) => !STEP_ENDS.has(a.type)));
+  // A phone's rest, repair and gold live on the board alone (new-user trial: the bar's "Choose…"
+  // sheet, opened for "gain 1 gold", covered the troops the prompt asked to tap): the troop, then
+  // its action in the row under the map (troopChooser). A desktop's bar keeps them too; so does
+  // the phone's menu the attacks (their long labels name the strength; the row is the way there
+  // too).
+  if (PHONE.matches && me >= 0) for (const a of others) table.claim(a);
   // Only what the prompt asks for is highlighted (review 9: the six Mercenary cards stayed
   // double-framed, "· 6 you can pay for", while the prompt asked for a troop): while it asks for a
   // place on the map, the cards you could also play wear no frame (still clickable; framed on
@@ -459,7 +469,7 @@ function focusPlace(ctx) {
  *  status bar (the table's revealBelowBar; none in a replay). */
 function revealPicked() {
   const box = picked && root.querySelector(".cv-map .cv-focus");
-  // with the troop's attacks under the map when they fit
+  // with the troop's actions under the map when they fit
   if (box && typeof table.revealBelowBar === "function") table.revealBelowBar(box, root.querySelector(".cv-attacks") || box);
 }
 
@@ -470,29 +480,39 @@ function originKey(a) {
   const {to, ...rest} = a;
   return canon(rest);
 }
-/** The pick of your troops in `zone` when they may attack but not move (a move's origin key
- *  otherwise: one pick offers both, as Board Game Arena's "click your troop, then what to do"). */
-const attackKey = (zone) => canon({from: zone, type: "attack"});
+/** The troop actions besides a move and an attack: lie down to rest a Minion, to repair the
+ *  fortress, to gain 1 gold (rulebook 2.3); each has the troop's zone (`from`). */
+const OTHER_TROOP_ACTIONS = new Set(["rest", "repair", "gold"]);
+/** The pick of your troops in `zone` when they may act but not move (a move's origin key
+ *  otherwise: one pick offers every action, as Board Game Arena's "click your troop, then what
+ *  to do"). */
+const troopKey = (zone) => canon({from: zone, type: "troop"});
 /** The zone of the picked troop (a move's or an attack's origin key), or null. */
 function pickedFrom() {
   try { return picked ? JSON.parse(picked).from ?? null : null; } catch { return null; }
 }
 
-/** The picked troop's attacks, on the board under the map (new-user trial: Covil's attacks lived
- *  only in the prompt bar's menu; a Board Game Arena player clicks the troop, then "Attack", then
- *  the target): one button per attack the view lists from its zone (the class and the Minion
- *  exhausted, the strength the engine's label gives), each the legal declaration itself; its
- *  targets are then drawn on the map in amber with their strength (the engine's "aim" step). The
- *  bar keeps them too (its menu). A move's zones stay outlined meanwhile. */
-function attackChooser(ctx) {
-  const {g, attacks, me, moves} = ctx;
+/** The picked troop's actions, on the board under the map (new-user trial: Covil's attacks, then
+ *  its other troop actions, lived only in the prompt bar's menu, whose sheet covered the troops on
+ *  a phone; a Board Game Arena player clicks the troop, then what it does): "Troop in G:", the
+ *  move's hint when it may move (its zones outlined on the map), one button per attack the view
+ *  lists from its zone (the class and the Minion exhausted, the strength the engine's label
+ *  gives; its targets then on the map in amber with their strength, the engine's "aim" step) and
+ *  one per other troop action (rest a Minion, repair, gain gold), each the legal action itself.
+ *  A desktop's bar keeps them too (its menu); a phone's has them here only (render()). */
+function troopChooser(ctx) {
+  const {g, attacks, others, me, moves} = ctx;
   const from = pickedFrom();
-  const list = from === null || me < 0 ? [] : attacks.filter((a) => a.from === from && (attackKey(a.from) === picked
-    || moves.some((m) => m.type === "move" && m.from === from && originKey(m) === picked)));
-  if (!list.length) return null;
+  const mine = (a) => a.from === from && (troopKey(a.from) === picked
+    || moves.some((m) => m.type === "move" && m.from === from && originKey(m) === picked));
+  const list = from === null || me < 0 ? [] : attacks.filter(mine);
+  const rest = from === null || me < 0 ? [] : others.filter(mine);
+  if (!list.length && !rest.length) return null;
   const hall = g.owners[me].hall;
-  const box = el("div", {class: "cv-attacks", role: "group", "aria-label": `Attacks from zone ${from}`},
-    el("span", {class: "cv-attacks-h"}, strengthIcon("", "attack", 20), `Attack from ${from}:`));
+  const moving = moves.some((m) => originKey(m) === picked);
+  const box = el("div", {class: "cv-attacks", role: "group", "aria-label": `Actions of your troop in zone ${from}`},
+    el("span", {class: "cv-attacks-h"}, meepleIcon(ownerColor(g, me), true, markOf(g, me), 22), `Troop in ${from}:`),
+    moving ? el("span", {class: "cv-small cv-move-hint"}, `move: ${clickVerb(true)} a zone ${OUTLINED}; or`) : null);
   for (const a of list) {
     const m = /strength (\d+)(?:, or (\d+) with its Aftershock)?/.exec(table.label(a) || "");
     const name = hall[a.slot] ? minionData(g, hall[a.slot].id).name : "a Minion";
@@ -502,8 +522,17 @@ function attackChooser(ctx) {
     clickable(btn, a);
     box.append(btn);
   }
-  // (the bar's menu keeps every attack too: the board is a second way, not the only one)
-  if (typeof table.showInPromptBar === "function") table.showInPromptBar(list);
+  for (const a of rest) {
+    // "Lie down a troop in G to gain 1 gold" (labelText): the row names the troop already
+    const words = (table.label(a) || "").replace(/^Lie down a troop in [A-Z] to /, "");
+    const btn = el("button", {type: "button", class: "cv-troop-act"},
+      el("span", {}, words.charAt(0).toUpperCase() + words.slice(1)));
+    clickable(btn, a);
+    box.append(btn);
+  }
+  // (a desktop's bar keeps them too: the board is a second way, not the only one; a phone's bar
+  // opens a sheet over the map, so there the board is the way for rest, repair and gold)
+  if (typeof table.showInPromptBar === "function") table.showInPromptBar(PHONE.matches ? list : [...list, ...rest]);
   return box;
 }
 
@@ -681,11 +710,13 @@ export function promptText(view) {
   // (first-time review: "tap a troop ringed in white, then a zone outlined in white" while no
   // zone was outlined yet: the zones appear once a troop is picked; each moment says its own)
   const attacks = legal.filter((a) => a.type === "attack");
+  // the troop's actions besides moving (troopChooser's row under the map)
+  const acts = [...attacks, ...legal.filter((a) => OTHER_TROOP_ACTIONS.has(a.type))];
   const from = pickedFrom();
-  if (picked && attacks.some((a) => a.from === from) && (picked === attackKey(from) || moves.some((a) => a.type === "move" && originKey(a) === picked))) {
+  if (picked && acts.some((a) => a.from === from) && (picked === troopKey(from) || moves.some((a) => a.type === "move" && originKey(a) === picked))) {
     const move = moves.some((a) => originKey(a) === picked);
-    return short ? `${move ? `${Click} a ${zones} to move, or an` : "Tap an"} attack under the map, or the troop again.`
-      : `${Click} ${move ? `a ${zones} to move the troop, or ` : ""}an attack under the map, then its target; ` +
+    return short ? `${move ? `${Click} a ${zones} to move, or an` : "Tap an"} action under the map, or the troop again.`
+      : `${Click} ${move ? `a ${zones} to move the troop, or ` : ""}an action under the map (an attack, then its target); ` +
         `${click} the troop again to choose another${keyHint(" (or press Esc)")}.`;
   }
   if (picked) {
@@ -697,13 +728,17 @@ export function promptText(view) {
     // (one line at 375 px where it fits: the other actions are the row of buttons right under)
     const enemy = moves.every((a) => a.type === "effect" && a.owner !== undefined);
     const whose = enemy ? "an enemy troop" : "one of your troops";
-    // a troop that may attack too: the same pick offers its attacks (attackChooser)
-    if (!enemy && attacks.length) {
-      return short ? `Move or attack: ${click} one of your troops ringed in white.`
-        : `Move or attack: ${click} one of your troops ringed in white, then where it goes or its attack.`;
+    // a troop that may attack or do more: the same pick offers its actions (troopChooser)
+    if (!enemy && acts.length) {
+      const what = attacks.length ? "Move or attack" : "Troop action";
+      return short ? `${what}: ${click} one of your troops ringed in white.`
+        : `${what}: ${click} one of your troops ringed in white, then where it goes or what it does.`;
     }
     return short ? `Move: ${click} ${whose} ringed in white.`
       : `Move ${enemy ? "an enemy troop" : "a troop"}: ${click} ${whose} ringed in white.`;
+  }
+  if (acts.some((a) => a.type !== "attack")) {
+    return `Troop action: ${click} one of your troops ringed in white, then what it does.`;
   }
   if (attacks.length) {
     return `Attack: ${click} one of your troops ringed in white, then its attack.`;
@@ -810,6 +845,16 @@ export function logText(text) {
  *  words it, and the attacker's "Done responding" is "Pass", as their prompt says ("Raise the
  *  stakes …: activate Power Relics or pass"). */
 export function labelText(text, view) {
+  const said = labelWords(text, view);
+  const g = view && view.game;
+  const me = g && view.you !== null && view.you !== undefined ? (g.owners || []).find((q) => q.seat === view.you) : null;
+  // An action that does nothing now says so (new-user trial: a defense Power Relic's "repair 1"
+  // activated at full health, spent without a word): from the view's hit points and Treasury
+  return me ? said + idleWords(logText(text), g, me) : said;
+}
+
+/** labelText's words, without what an action that does nothing now adds (idleWords). */
+function labelWords(text, view) {
   const words = logText(text);
   const g = view && view.game;
   const stack = g && g.stack;
@@ -836,6 +881,29 @@ export function labelText(text, view) {
   if (m) return `Move ${top && top.kind === "effect" && top.do === "move_enemy" ? "an enemy" : "a"} troop from ${m[1]} to ${m[2]}`;
   if (words === "Cancel" && top) return cancelWords(top);
   return words === "Done responding" && top && top.kind === "combat" && top.side === "atk" ? "Pass" : words;
+}
+
+/** A fortress's most hit points (rulebook: 5 at the start; VIEW.md: `hp` 0-5). */
+const MAX_HP = 5;
+
+/** " (… nothing to repair)" / " (… no gold gained)" for an action of owner `me` that would do
+ *  nothing now: a Power Relic that repairs (its words in the view, "repair 1 hit point; …") or a
+ *  troop's repair with the fortress at full health or destroyed, a troop's or a Power Relic's
+ *  gold with the Treasury at its cap (the engine offers both: lying down never forces a move);
+ *  else "". */
+function idleWords(words, g, me) {
+  // (the table's label names the Power Relic; the engine's, read by the renderer harness, its id)
+  const named = /^Activate Power Relic (.+)$/.exec(words);
+  const relicDoes = (verb) => !!named && Object.entries(g.relics || {}).some(([id, r]) => (r.name === named[1] || id === named[1])
+    && String(r.text || "").startsWith(verb));
+  if (/: repair your fortress$/.test(words) || relicDoes("repair")) {
+    if (me.destroyed) return " (fortress destroyed, nothing to repair)";
+    if (typeof me.hp === "number" && me.hp >= MAX_HP) return " (fortress at full health, nothing to repair)";
+  }
+  if ((/: gain 1 gold$/.test(words) || relicDoes("gain")) && typeof me.cap === "number" && me.gold >= me.cap) {
+    return " (Treasury full, no gold gained)";
+  }
+  return "";
 }
 
 /** "Cancel" in the words of what it takes back (first-time review: a bare "Cancel" named
@@ -1062,9 +1130,11 @@ function drawZone(ctx, z, d, action) {
       // any, the lying ones when none stands) are picked as for a move: the attacks show then
       const standsHere = g.owners[o].troops.some((t) => t.z === z && t.up);
       const attacking = o === me && (up || !standsHere) && ctx.attacks.some((a) => a.from === z);
-      if (origins.length || attacking) {
-        const words = origins.length && attacking ? "Move or attack with" : origins.length ? "Move" : "Attack with";
-        pickable(tr, origins.length ? originKey(origins[0]) : attackKey(z),
+      // (and the other troop actions: a standing troop of yours lies down for them)
+      const acting = attacking || (o === me && up && ctx.others.some((a) => a.from === z));
+      if (origins.length || acting) {
+        const words = origins.length && acting ? "Move or act with" : origins.length ? "Move" : "Act with";
+        pickable(tr, origins.length ? originKey(origins[0]) : troopKey(z),
           `${words} a ${up ? "standing" : "lying"} troop of ${ownerName(g, o)} from zone ${z}`);
         origin = true;
       }
@@ -1203,6 +1273,10 @@ function relicCard(ctx, r, action, paying = null) {
     card.setAttribute("aria-label", `${d.name || "Power Relic"}: paying ${d.gold} gold for ${paying.name}, discarded on Confirm`);
   }
   if (action && !paying) clickable(card, action);
+  // activating it now would do nothing (its label says so too: idleWords)
+  const me = ctx.me >= 0 ? ctx.g.owners[ctx.me] : null;
+  const idle = action && action.type === "activate" && me ? idleWords(`Activate Power Relic ${r}`, ctx.g, me) : "";
+  if (idle) card.append(el("div", {class: "tx cv-relic-fx cv-idle"}, idle.charAt(2).toUpperCase() + idle.slice(3, -1)));
   return attachCard(card, () => relicFull(ctx.g, r, paying), {clickShows: !!paying});
 }
 
