@@ -756,6 +756,10 @@ def _steady_brewing(page, steady: Steady) -> None:
         use = next((a for a in acts if a["type"] in ("assistant", "alternative")), None)
         if use:
             steady.click(page.locator(_action_sel(use)).first, use["type"])
+            # its box stays, saying so (a desktop's held box stood blank after it)
+            if use["type"] == "assistant":
+                said = page.locator(f"{mine} .doe-use.used")
+                assert said.count() and "Used" in said.inner_text(), "the used Assistant's box says so"
             continue
         _shots(page, "all-placed")  # (what is left to act on, everything placed)
         if steady.phone:
