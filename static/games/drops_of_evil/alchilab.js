@@ -111,6 +111,12 @@ function drawControls(ctx, lab, mine) {
       asst.append(alt);
     }
     box.append(asst);
+  } else if (as && as.used && tile && tile.phase === "brewing") {
+    // used: its box stays, saying so (its room is held, data-hold "controls", so that nothing
+    // moves under the pointer; it stood blank, a desktop's tallest empty box)
+    box.append(el("div", {class: "doe-use used", dataset: {hold: "use"}},
+      el("div", {class: "doe-use-head"}, assistantIcon(26), el("b", {}, tile.name), el("span", {class: "doe-phase"}, tile.phase)),
+      el("div", {class: "doe-use-text"}, tile.text), el("div", {class: "doe-alt-lbl"}, "✔ Used this Brewing")));
   }
   if (waitDone) doneBox.append(waitDone);
   if (done) {
