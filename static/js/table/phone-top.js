@@ -8,7 +8,8 @@
 //   cut to "Easy bot 3 p…", "Morgana acquires Sha…", and on a phone no log is in view): beside
 //   the scores' last line (four seats: their second line; two short names) only when the whole
 //   line fits there, else on a row of its own under the prompt bar, wrapping to a second line
-//   when it needs one. Measured after each view and when the scores' line changes size.
+//   when it needs one (over the board's edge: holdRow); once on its row it stays there.
+//   Measured after each view and when the scores' line changes size.
 // - Once the header's round and phase are out of the window (the table brings the place to
 //   decide into view: Evil Corp.'s round box went half under the block, or off the screen),
 //   the block says them in a chip (#last-move-round): beside the scores' last line where it
@@ -38,17 +39,30 @@ export function placeLastMove() {
   const s = scores.getBoundingClientRect(), l = last.getBoundingClientRect(), t = block.getBoundingClientRect();
   const right = s.right - parseFloat(getComputedStyle(scores).paddingRight || "0");
   if (l.bottom > s.bottom + 0.5) return;
-  const room = right - l.right - GAP;
   block.style.setProperty("--lm-left", `${l.right + GAP - t.left}px`);
   block.style.setProperty("--lm-top", `${(l.top + l.bottom) / 2 - t.top}px`);
-  if (!box.classList.contains("expanded")) {
+  if (!box.classList.contains("expanded") && !block._lairOwnRow) {
     box.classList.add("beside");
     if (fitsWhole(box)) return;
     box.classList.remove("beside");
   }
-  // the move on its own row: the round beside the scores where it fits
+  holdRow(block);
+  // the move on its own row: the round beside the scores where it fits (placed from the row's
+  // box, which lies over the board's edge: lair.css), else leading the move
   const away = block.classList.contains("header-away") && chip && chip.textContent.trim();
-  if (away && chip.getBoundingClientRect().width <= room) block.classList.add("round-beside");
+  if (away && chip.getBoundingClientRect().width <= right - l.right - GAP) {
+    block.style.setProperty("--lm-chip-top", `${(l.top + l.bottom) / 2 - box.getBoundingClientRect().top}px`);
+    block.classList.add("round-beside");
+  }
+}
+
+/** The move on its own row keeps it for the page's life, one line's room in the block; a second
+ *  line lies over the board's top edge (lair.css `.lm-row`): a row that came and went, or grew
+ *  and shrank with each move's words, moved the whole page under the finger (Drops' placement:
+ *  ±18 px between two taps; new-user trial 6, "nothing may move under the pointer"). */
+function holdRow(block) {
+  block._lairOwnRow = true;
+  block.classList.add("lm-row");
 }
 
 /** Whether the last-move line's words (and its round chip) show whole in its box, on one line
