@@ -3,11 +3,25 @@ lists matches by status, sees a match's players and public log, ends an abandone
 removes a chat message; players, strangers and wrong tokens can do none of it."""
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
-from tests.app.conftest import named, new_client
+from app.main import create_app
+from app.settings import Settings
+from tests.app.conftest import named, new_client, release_cancelled_connections
 from tests.app.ops.test_ops_support import ADMIN
 from tests.app.realtime.test_live import act, recv, started, view_at
+from tests.csrf import as_browser
+
+
+@pytest.fixture
+def ops_client(database_url):
+    """A browser's client of an app with the operator's token ``ADMIN`` set (no bot delay)."""
+    settings = Settings(database_url=database_url, secret_key="test-secret", bot_delay=0,
+                        admin_token=ADMIN)
+    with as_browser(TestClient(create_app(settings), base_url="http://testserver")) as c:
+        yield c
+        release_cancelled_connections(c)
 
 
 def admin_browser(client) -> TestClient:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests.app.ops import test_ops_admin
 from tests.app.ops.test_ops_support import ADMIN
 from tests.app.realtime.test_live import act, recv, started, view_at
 from tests.csrf import as_browser
@@ -14,6 +15,9 @@ NAMES = {"lair_open_sockets", "lair_matches_in_progress", "lair_actions_applied"
          "lair_matches_started", "lair_matches_ended", "lair_websocket_closes",
          "lair_db_pool_connections"}
 
+
+#: The operator's client (test_ops_admin's fixture).
+ops_client = test_ops_admin.ops_client
 
 def scrape(client, families: set[str] | None = None) -> dict[tuple[str, tuple], float]:
     """``{(sample name, labels): value}``; the metric family names go into ``families``."""
