@@ -282,7 +282,9 @@ def _brew(page, clicks: Clicks) -> bool:
     if (ask.count() or any(a["type"] == "done" for a in acts)) and page.viewport_size["width"] < 500:
         _done_in_sight(page, "Done brewing open")
     if ask.count():
-        unused_assistant = any(a["type"] in ("assistant", "alternative") for a in acts)
+        # (an Assistant usable now; its "1 Worm / 1 Cheese instead" alone is named only for an
+        # Assistant of the Brewing: an Income one, the Miser, acts later — trial 6)
+        unused_assistant = any(a["type"] == "assistant" for a in acts)
         click(page, "#board [data-pick='ask-done']", clicks)
         assert page.locator("#board .doe-ask").is_visible(), "ending Brewing with something unused asks first"
         if unused_assistant:

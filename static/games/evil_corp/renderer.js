@@ -386,7 +386,7 @@ const CSS = `
   #ec-my-screen .ec-supply { padding-bottom: 24px; margin-bottom: -24px; }
   /* (and the key line below far enough that the tag fits between: with the tile's badge under
      it and the key line's words just below, the tag went onto the next tile, review 9) */
-  #ec-my-screen { margin-bottom: 12px; }
+  #ec-my-screen { margin-bottom: 4px; }
   #ec-my-screen .ec-supply > * { flex: none; scroll-snap-align: start; }
   #ec-my-screen .ec-supply > .ec-discard { flex-wrap: nowrap; max-width: none; padding-left: .4rem;
     border-left: 1px dashed var(--border, #4a4058); }

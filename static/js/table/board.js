@@ -336,7 +336,10 @@ export function revealBelowBar(first, last = first, wish = null) {
   // height, not where it is now)
   const stuckTop = topCover();
   let dy = 0;
-  if (top < bandTop || bottom - top > room - 8) dy = top - Math.max(bandTop, stuckTop) - 8;
+  // (8 px under the bar; less when only that keeps the whole span in the window: Evil Corp.'s
+  // phone screen and two boards missed by 5 px)
+  const span = bottom - top, pad = span > room ? 8 : Math.max(0, Math.min(8, room - span));
+  if (top < bandTop || span > room - 8) dy = top - Math.max(bandTop, stuckTop) - pad;
   else if (bottom > bandBottom) dy = bottom - bandBottom + 8;
   // a scroll past the page's end does not happen: count only what the page can scroll
   const max = document.scrollingElement.scrollHeight - window.innerHeight;

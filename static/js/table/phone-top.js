@@ -61,8 +61,14 @@ export function placeLastMove() {
  *  and shrank with each move's words, moved the whole page under the finger (Drops' placement:
  *  ±18 px between two taps; new-user trial 6, "nothing may move under the pointer"). */
 function holdRow(block) {
+  if (block._lairOwnRow) return;
   block._lairOwnRow = true;
+  const before = block.getBoundingClientRect().height;
   block.classList.add("lm-row");
+  // (the row's room, taken once: on a scrolled page what lies under the block keeps its place in
+  // the window — the table may just have brought the place to decide into view there)
+  const grown = block.getBoundingClientRect().height - before;
+  if (grown > 0 && window.scrollY > 0) window.scrollBy({top: grown, behavior: "instant"});
 }
 
 /** Whether the last-move line's words (and its round chip) show whole in its box, on one line
