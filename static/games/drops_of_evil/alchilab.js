@@ -37,14 +37,17 @@ function undoMark() {
     "Resources placed in earlier rounds, or that unlocked a Bonus token, can no longer be moved.");
 }
 
-let asking = false;   // "Done brewing" was clicked with something unused: the question is shown
+// "Done brewing" was clicked with something unused: the question is shown while the player's
+// legal actions stay what they were then (their words, JSON); another seat's move, a new view in
+// the simultaneous Brewing, left it open under the pointer (it closed at every fresh view)
+let asking = null;
 
 /** Issue 14 item 9: the Assistant's ability, its Worm / Cheese alternative and "Done brewing"
  *  drawn as three different things beside the pool; "Done brewing" asks first when an
  *  Assistant, an Extra Resource, a Bonus token or Cheese is still unused. */
 function drawControls(ctx, lab, mine) {
   if (!mine || ctx.game.phase !== "brewing") return null;
-  if (ctx.fresh) asking = false;
+  if (ctx.fresh && asking !== null && asking !== JSON.stringify(ctx.legal)) asking = null;
   const legal = ctx.legal;
   const done = legal.find((a) => a.type === "done");
   const uses = legal.filter((a) => a.type === "assistant");
@@ -130,11 +133,11 @@ function drawControls(ctx, lab, mine) {
     if (legal.some((a) => a.type === "cheese")) unused.push("Cheese to capture a Rat");
     if (brewable.length) unused.push(`Resources you can still place (${brewable.map((r) => resName(ctx, r)).join(", ")})`);
     const end = el("button", {type: "button", class: "doe-btn done"}, el("span", {class: "doe-done-mark", "aria-hidden": "true"}, "✔"), "Done brewing");
-    if (unused.length && !asking) {
+    if (unused.length && asking === null) {
       // a local first step (data-pick, renderer contract): the question's own button sends it
       end.dataset.pick = "ask-done";
       end.setAttribute("aria-label", "Done brewing (asks first: something is still unused)");
-      end.addEventListener("click", (e) => { e.preventDefault(); asking = true; ctx.redraw(); });
+      end.addEventListener("click", (e) => { e.preventDefault(); asking = JSON.stringify(ctx.legal); ctx.redraw(); });
       ctx.table.claim(done);
       doneBox.append(el("div", {class: "doe-done-row"}, end));
     } else if (unused.length) {
@@ -145,7 +148,7 @@ function drawControls(ctx, lab, mine) {
       yes.setAttribute("aria-label", "End Brewing anyway");
       yes.removeAttribute("title");
       const no = el("button", {type: "button", class: "doe-btn keep"}, "Keep brewing");
-      no.addEventListener("click", (e) => { e.preventDefault(); asking = false; ctx.redraw(); });
+      no.addEventListener("click", (e) => { e.preventDefault(); asking = null; ctx.redraw(); });
       // (over the Done row, which keeps its room: the question pushed the Distiller and the
       // Brewer down as it opened, new-user trial 7)
       doneBox.append(el("div", {class: "doe-done-row doe-done-held", "aria-hidden": "true"},
