@@ -833,7 +833,9 @@ def test_covil_afternoon_prompt_fits_the_phone_bar(browser, lair_server):
         got = page.evaluate(BAR_FIT_JS)
         screenshot(page, ARTIFACTS / "layout" / "covil-afternoon-phone.png", full_page=False)
         print("\ncovil afternoon at 375x812:", got)
-        assert len([i for i in got["items"] if i["text"] != "Suggest a move"]) >= 3, got
+        # (a troop's Rest / Gain gold / Repair are on the board under the map once the troop is
+        # tapped, not in a phone's bar: what stays is the Day's own, e.g. "Buy a Power Relic")
+        assert len([i for i in got["items"] if i["text"] != "Suggest a move"]) >= 1, got
         assert "Suggest a move" in [i["text"] for i in got["items"]], got
         assert got["height"] <= 0.25 * 812, got
         assert got["below"] <= 1, ("part of the prompt bar is scrolled out of sight", got)
