@@ -692,9 +692,15 @@ export function seatScore(seat, view) {
   const s = game && (game.screens || []).find((x) => x.seat === seat);
   const sd = s && game.sides ? game.sides[s.side] : null;
   if (!sd || typeof sd.vp !== "number") return null;
-  // (final: "of 2" holds on the finished page too, where the table shows the result's score)
-  return {value: sd.vp, note: `of ${game.victory_to_win}`, final: true,
-          title: `Victory tokens: ${sd.vp} of the ${game.victory_to_win} needed to win`};
+  // (final: "of 2" holds on the finished page too, where the table shows the result's score;
+  // a side can end its last Night above the goal, and "3 of 2" would read as a slip)
+  const need = game.victory_to_win;
+  if (sd.vp > need) {
+    return {value: sd.vp, note: `(${need} to win)`, final: true,
+            title: `Victory tokens: ${sd.vp}, past the ${need} needed to win`};
+  }
+  return {value: sd.vp, note: `of ${need}`, final: true,
+          title: `Victory tokens: ${sd.vp} of the ${need} needed to win`};
 }
 
 /** How a finished match ended, for its Final result (docs/renderer-contract.md
