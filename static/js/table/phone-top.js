@@ -26,6 +26,8 @@ const GAP = 12;
 export function placeLastMove() {
   const box = dom.lastMoveBox, block = dom.tableTop, scores = dom.phoneScores;
   if (!box || !block || !scores) return;
+  // (the block's height before this call moves anything: what holdRow's room is measured from)
+  const before = block.getBoundingClientRect().height;
   const chip = document.getElementById("last-move-round");
   for (const node of [chip, document.getElementById("bar-round")]) {
     if (node && dom.roundPhase) node.textContent = dom.roundPhase.textContent;
@@ -46,7 +48,7 @@ export function placeLastMove() {
     if (fitsWhole(box)) return;
     box.classList.remove("beside");
   }
-  holdRow(block);
+  holdRow(block, before);
   // the move on its own row: the round beside the scores where it fits (placed from the row's
   // box, which lies over the board's edge: lair.css), else leading the move
   const away = block.classList.contains("header-away") && chip && chip.textContent.trim();
@@ -59,11 +61,11 @@ export function placeLastMove() {
 /** The move on its own row keeps it for the page's life, one line's room in the block; a second
  *  line lies over the board's top edge (lair.css `.lm-row`): a row that came and went, or grew
  *  and shrank with each move's words, moved the whole page under the finger (Drops' placement:
- *  ±18 px between two taps; new-user trial 6, "nothing may move under the pointer"). */
-function holdRow(block) {
+ *  ±18 px between two taps; new-user trial 6, "nothing may move under the pointer"). `before`:
+ *  the block's height (px) before placeLastMove moved the line off the scores' row. */
+function holdRow(block, before) {
   if (block._lairOwnRow) return;
   block._lairOwnRow = true;
-  const before = block.getBoundingClientRect().height;
   block.classList.add("lm-row");
   // (the row's room, taken once: on a scrolled page what lies under the block keeps its place in
   // the window — the table may just have brought the place to decide into view there)
