@@ -238,6 +238,23 @@ def test_a_player_sees_the_suggestion_and_the_table_only_that_she_asked(browser,
         save(host, f"hint-{game}")
         # its "Suggested" tags lie on their marks or in free space, whole (review 8, problem 2)
         print("tags:", assert_tags_clear(host, expect=1))
+        if game == "evil_corp":
+            # whichever monster of her screen it suggests, its tag lies clear (a CI run's
+            # suggested Junior Goblin: the tag covered the edge of its ability badge); each of
+            # them lit in turn as the suggestion lights it, then the suggestion's own marks again
+            host.evaluate("() => { for (const n of document.querySelectorAll('#board .hint-hit'))"
+                          " n.dataset.wasLit = ''; }")
+            for pick in host.locator("#ec-my-screen [data-pick]").evaluate_all(
+                    "els => els.map((e) => e.dataset.pick)"):
+                host.evaluate("""(pick) => {
+                  for (const n of document.querySelectorAll('#board .hint-hit')) n.classList.remove('hint-hit');
+                  document.querySelector(`#ec-my-screen [data-pick="${pick}"]`).classList.add('hint-hit');
+                }""", pick)
+                assert_tags_clear(host, expect=1)
+            host.evaluate("""() => {
+              for (const n of document.querySelectorAll('#board .hint-hit')) n.classList.remove('hint-hit');
+              for (const n of document.querySelectorAll('#board [data-was-lit]')) n.classList.add('hint-hit');
+            }""")
         # one line each for the prompt and the suggestion; a reason that does not fit beside
         # the suggestion waits behind "Why?", and a click shows it
         one_line_each(host)

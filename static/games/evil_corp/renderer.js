@@ -149,6 +149,10 @@ const CSS = `
 /* your screen: your seat's colour down its side, as your half of a board (the gold frame it
    wore was the clickable places' colour, in a replay too) */
 .ec-panel.ec-mine { border-left: 6px solid var(--seat, var(--border, #4a4058)); }
+/* (room under your screen for a tile's "Suggested" / "Picked" tag hung below it: with an
+   ability badge at the tile's foot and the fear track's words 15 px under it, no place near
+   the tile was free and the tag covered the badge's edge; a CI run's hint, Junior Goblin) */
+#ec-my-screen { margin-bottom: 6px; }
 .ec-row { display: flex; flex-wrap: wrap; gap: .35rem; align-items: flex-start; }
 .ec-screens { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 17rem), 1fr)); gap: .5rem; }
 .ec-phead { display: flex; flex-wrap: wrap; gap: .2rem .6rem; align-items: center; }
