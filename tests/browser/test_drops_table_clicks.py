@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import re
+import time
+import warnings
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -332,6 +334,27 @@ def _pick_and_put_back(page) -> None:
     assert spaces() == before, (before, spaces())
 
 
+class _Stopwatch:
+    """Where a loop's time went (a landing CI once took 215 s in test_drops_round_by_clicks,
+    ten times its usual): each step's (seconds, round, phase, my turn, version); a run over 90 s
+    says its long steps as a warning in the log, to find the wait that stalled. No timed
+    assertion."""
+
+    def __init__(self) -> None:
+        self.began = time.monotonic()
+        self.trace: list[tuple[float, str, str, bool, str]] = []
+
+    def mark(self, page) -> None:
+        self.trace.append((round(time.monotonic() - self.began, 1), _round(page), _phase(page),
+                           my_turn(page), version(page)))
+
+    def report(self, what: str) -> None:
+        took = time.monotonic() - self.began
+        if took > 90:
+            long = [t for t, u in zip(self.trace, self.trace[1:]) if u[0] - t[0] > 4]
+            warnings.warn(f"{what} took {took:.0f} s; steps over 4 s: {long}", stacklevel=2)
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_drops_round_by_clicks(browser, lair_server, size):
     """A full round (desktop; the phone stops after its Brewing) by real clicks with counted
@@ -342,7 +365,9 @@ def test_drops_round_by_clicks(browser, lair_server, size):
     placements = 0
     brewed = False
     shot_placement = shot_brewing = False
+    watch = _Stopwatch()
     for _ in range(400):
+        watch.mark(page)
         if "2" in _round(page) and _phase(page) == "Placement":
             break  # one full round played
         if size == "phone" and brewed:
@@ -394,7 +419,8 @@ def test_drops_round_by_clicks(browser, lair_server, size):
             else:
                 wait_new_view(page, version(page), timeout=5)
     else:
-        pytest.fail("the round did not end")
+        pytest.fail(f"the round did not end: {watch.trace[-20:]}")
+    watch.report(f"Drops round by clicks ({size})")
     assert brewed and placements >= 4
     _no_codes(page, "after the Brewing")
     _log_in_words(page)
