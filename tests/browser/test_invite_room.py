@@ -63,6 +63,8 @@ def test_invite_page_live_taken_seat_start_and_copy(browser, lair_server):
         expect(host.locator("#fill")).to_have_text("Fill the 2 empty seats with bots")
         # Copy the invite link with its button.
         invite = host.locator("#invite-link").input_value()
+        # (once the page's script wired it: a landing CI under load clicked the bare button)
+        host.wait_for_selector("button[data-copy='invite-link'][data-wired]")
         host.click("button[data-copy='invite-link']")
         expect(host.locator("button[data-copy='invite-link']")).to_have_text("Copied ✓")
         assert host.evaluate("navigator.clipboard.readText()") == invite
