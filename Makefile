@@ -42,7 +42,7 @@ run: $(VENV)/.installed-run
 TEST_PARTS ?= 5
 TEST_JOBS ?= 0
 # --durations: each part's slowest tests, so a CI log shows where its time went.
-PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" --durations=8
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" --durations=20
 XDIST = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile)
 
 # ruff first (a fraction of a second); mypy (~10 s of CPU, ~20 s on a busy machine) as one
