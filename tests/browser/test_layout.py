@@ -579,6 +579,57 @@ def test_waiting_room_with_a_bot_reads_at_14px(browser, lair_server):
         page.context.close()
 
 
+#: Per game, what a player needs beside the board that lay below the first screen at 1366x768
+#: (issue 14): each of these (a CSS selector) wholly in the window below the prompt bar, some of
+#: them ("any") or every one ("all"). Drops of Evil's Toxicity Track (the Alchilab's lay under the
+#: Brewer and the pool; the host's seat panel, kept in view beside the board, now shows it too);
+#: Covil's active Power Relics in the host's hall (cards under the Minions, at y≈800).
+FIRST_SCREEN = {"drops_of_evil": ("any", "[aria-label^='Toxicity Track']"),
+                "covil": ("all", "#board .cv-hall.mine .cv-card.relic, #board .cv-hall.mine .cv-relic-chip")}
+
+FIRST_SCREEN_JS = """(sel) => {
+  const bar = document.getElementById("prompt-bar").getBoundingClientRect();
+  const top = bar.top <= 0.5 ? bar.bottom : 0;
+  return [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length).map((e) => {
+    const r = e.getBoundingClientRect();
+    return {text: e.innerText.replace(/\\s+/g, " ").slice(0, 40), top: Math.round(r.top), bottom: Math.round(r.bottom),
+            seen: r.top >= top - 0.5 && r.bottom <= innerHeight + 0.5};
+  });
+}"""
+
+
+def activate_a_relic(page) -> None:
+    """Covil: the host buys a Power Relic when she holds none (the bar's button) and activates
+    the first one in her hand (a click on its card), so that her hall has one active."""
+    def act(selector: str) -> None:
+        before = page.evaluate("document.body.dataset.version")
+        page.locator(selector).first.click()
+        page.wait_for_function("(v) => document.body.dataset.version !== v && document.body.dataset.pending !== 'true'",
+                               arg=before, timeout=10_000)
+    hand = "#board .cv-hand .cv-card.legal[data-action*='\"activate\"']"
+    if not page.locator(hand).count():
+        act("#prompt-actions [data-action*='\"buy_relic\"']")
+    act(hand)
+
+
+def check_first_screen(page, game: str) -> None:
+    """FIRST_SCREEN at 1366x768: the table opened again at that size, where it brings the host's
+    decision into view (settle_scroll). Screenshot: layout/<game>-first-screen-1366x768.png."""
+    how, sel = FIRST_SCREEN[game]
+    if game == "covil" and not page.locator(sel).count():
+        activate_a_relic(page)
+    page.set_viewport_size(DESKTOP_768["viewport"])
+    page.reload()
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=20_000)
+    page.wait_for_timeout(300)  # fonts and the first paint settle
+    settle_scroll(page)
+    screenshot(page, ARTIFACTS / "layout" / f"{game}-first-screen-1366x768.png", full_page=False)
+    got = page.evaluate(FIRST_SCREEN_JS, sel)
+    print(f"{game} at 1366x768, scrollY {page.evaluate('scrollY')}: {got}")
+    assert got, (game, "nothing to look for", sel)
+    assert (any if how == "any" else all)(g["seen"] for g in got), (game, "below the first screen at 1366x768", got)
+
+
 @pytest.mark.parametrize("game", [g for g, _ in GAMES])
 def test_table_mid_match(browser, site, game):
     """Each game's table mid-match, from the host's seat on their turn, at both sizes."""
@@ -638,6 +689,8 @@ def test_table_mid_match(browser, site, game):
         if size == "phone":  # stacked: the board spans the screen, seats below it
             board = page.locator("#board").bounding_box()
             assert board["width"] >= 340, board
+        if size == "desktop" and game in FIRST_SCREEN:
+            check_first_screen(page, game)
         assert page.js_errors == []
         page.context.close()
     watcher.context.close()

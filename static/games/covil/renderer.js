@@ -90,6 +90,8 @@ const CSS = `
 .cv-hall .hd{display:flex;flex-wrap:wrap;gap:4px 14px;align-items:center;margin-bottom:6px}
 .cv-hall .hd .it{display:inline-flex;align-items:center;gap:4px}
 .cv-hall.mine{background:#fffdf6}
+.cv-relic-chip{display:inline-flex;align-items:center;gap:4px;padding:1px 8px 1px 4px;border:1px solid #9a86b8;border-radius:999px;background:#f3ecfb;white-space:nowrap;cursor:help}
+.cv-active{flex-wrap:wrap}
 .cv-combat{background:#fff0e8;border:2px solid #c4452f}
 .cv-act-here{margin-top:6px;display:flex;flex-direction:column;gap:4px}
 .cv-combat .vs{display:flex;flex-wrap:wrap;align-items:center;gap:6px 12px;font-size:18px;font-weight:800;margin:4px 0}
@@ -104,8 +106,14 @@ const CSS = `
 svg .legal .hit{stroke:var(--mark-click,#E69F00);stroke-width:4;fill:rgba(230,159,0,.22);filter:drop-shadow(0 0 1.5px #000)}
 /* The picked troop's actions under the map (troopChooser): amber-framed buttons, its attacks
    (.cv-attack) and its other actions (.cv-troop-act) */
-.cv-attacks{display:flex;flex-wrap:wrap;align-items:center;gap:6px 8px;padding:6px 8px;margin:4px 6px 0;background:#fbf3df;border:1px solid #bca77c;border-radius:10px}
+.cv-attacks{display:flex;flex-direction:column;gap:6px;padding:6px 8px;margin:4px 6px 0;background:#fbf3df;border:1px solid #bca77c;border-radius:10px}
 .cv-attacks-h{display:inline-flex;align-items:center;gap:4px;font-weight:700}
+/* its lines (troopChooser): the troop and its move, then "Attack:" and "Lie down to:", each
+   with its buttons, wrapping after the word that leads them; a button never breaks inside */
+.cv-troop-line{display:flex;flex-wrap:wrap;align-items:center;gap:6px 8px}
+.cv-troop-lbl{flex:1 1 100%;font-size:14px;line-height:1.2;font-weight:700;color:#5a4a36}
+.cv-attack,.cv-troop-act{white-space:nowrap}
+@media (max-width:520px){.cv-attack,.cv-troop-act{white-space:normal}}
 .cv-attack,.cv-troop-act{display:inline-flex;align-items:center;gap:5px;font:600 14px/1.2 system-ui,sans-serif;color:#2b2118;background:#fffaf0;
   border:1px solid #7a5c37;border-radius:8px;padding:3px 8px;min-height:36px;outline:3px solid var(--mark-click,#E69F00);outline-offset:1px}
 .cv-attack:hover,.cv-troop-act:hover{background:#fff0c8}
@@ -510,17 +518,32 @@ function troopChooser(ctx) {
   if (!list.length && !rest.length) return null;
   const hall = g.owners[me].hall;
   const moving = moves.some((m) => originKey(m) === picked);
+  // (one line each: the troop and its move, its attacks, what lying down gives; a desktop's one
+  // long row of up to eight buttons wrapped anywhere, an attack's strength on one line and its
+  // Minion on the next: issue 14)
   const box = el("div", {class: "cv-attacks", role: "group", "aria-label": `Actions of your troop in zone ${from}`},
-    el("span", {class: "cv-attacks-h"}, meepleIcon(ownerColor(g, me), true, markOf(g, me), 22), `Troop in ${from}:`),
-    moving ? el("span", {class: "cv-small cv-move-hint"}, `move: ${clickVerb(true)} a zone ${OUTLINED}; or`) : null);
+    el("div", {class: "cv-troop-line"},
+      el("span", {class: "cv-attacks-h"}, meepleIcon(ownerColor(g, me), true, markOf(g, me), 22), `Troop in ${from}:`),
+      moving ? el("span", {class: "cv-small cv-move-hint"}, `move: ${clickVerb(true)} a zone ${OUTLINED}${list.length || rest.length ? "; or" : ""}`) : null));
+  const line = (words, n) => {
+    if (!n) return null;
+    const row = el("div", {class: "cv-troop-line", role: "group", "aria-label": words}, el("span", {class: "cv-troop-lbl", "aria-hidden": "true"}, `${words}:`));
+    box.append(row);
+    return row;
+  };
+  const attackRow = line("Attack", list.length);
+  const restRow = line("Lie down to", rest.length);
   for (const a of list) {
     const m = /strength (\d+)(?:, or (\d+) with its Aftershock)?/.exec(table.label(a) || "");
     const name = hall[a.slot] ? minionData(g, hall[a.slot].id).name : "a Minion";
-    const btn = el("button", {type: "button", class: "cv-attack"}, classIcon(a.kind === "melee" ? "Melee" : "Ranged", 18),
-      el("span", {}, `${a.kind === "melee" ? "Melee" : "Ranged"} · ${name}`),
+    // (the class by its picture, the Minion by its name: two such buttons to a line in the map's
+    // column at 1366 px, where "Ranged · Cutpurse" took one each)
+    const kind = a.kind === "melee" ? "Melee" : "Ranged";
+    const btn = el("button", {type: "button", class: "cv-attack", "aria-label": `${kind} attack with ${name}${m ? `, strength ${m[1]}` : ""}`},
+      classIcon(kind, 18), el("span", {}, name),
       m ? strengthIcon(Number(m[1]), "attack", 30) : null, m && m[2] ? el("span", {class: "cv-small"}, `or ${m[2]}`) : null);
     clickable(btn, a);
-    box.append(btn);
+    attackRow.append(btn);
   }
   for (const a of rest) {
     // "Lie down a troop in G to gain 1 gold" (labelText): the row names the troop already
@@ -528,7 +551,7 @@ function troopChooser(ctx) {
     const btn = el("button", {type: "button", class: "cv-troop-act"},
       el("span", {}, words.charAt(0).toUpperCase() + words.slice(1)));
     clickable(btn, a);
-    box.append(btn);
+    restRow.append(btn);
   }
   // (a desktop's bar keeps them too: the board is a second way, not the only one; a phone's bar
   // opens a sheet over the map, so there the board is the way for rest, repair and gold)
@@ -682,6 +705,16 @@ function standing(g) {
   const sig = order.map((o) => `${o}:${g.owners[o].vp}:${g.owners[o].hand_count}`).join("|");
   return mark(el("div", {class: "cv-bar cv-standing", role: "status", "aria-label": "Victory points now"},
     el("span", {class: "it"}, vpIcon(20), el("b", {}, "Victory points now:")), ...items), "standing", sig);
+}
+
+/** An active Power Relic in its hall's head (hallPanel): its name and its Troop Bonus, the
+ *  card's words; the whole card on hover, focus or long-press. */
+function activeChip(g, r) {
+  const d = g.relics[r] || {};
+  const bonus = String(d.text || "").split("; ")[1];
+  const chip = el("span", {class: "cv-relic-chip", role: "listitem", tabindex: "0"}, relicIcon(16), el("b", {}, d.name || "a Power Relic"),
+    bonus ? el("span", {class: "cv-small"}, logText(bonus)) : null);
+  return attachCard(chip, () => relicFull(g, r));
 }
 
 function relicChip(g, r) {
@@ -1405,14 +1438,17 @@ function hallPanel(ctx, o) {
         meepleIcon(color, true, markOf(g, o), 20), `${standing}`, meepleIcon(color, false, markOf(g, o), 20), `${p.troops.length - standing}`,
         el("span", {class: "cv-small"}, `+${p.supply} in supply`)),
       el("span", {class: "it", title: `Power Relics in hand; buying one costs ${p.relic_price} gold`}, relicIcon(18), `${p.hand_count} in hand`,
-        el("span", {class: "cv-small"}, `(buy for ${p.relic_price})`))),
+        el("span", {class: "cv-small"}, `(buy for ${p.relic_price})`)),
+      // its active Power Relics in the hall's head, each by its name and Troop Bonus (its whole
+      // card on hover, focus or long-press): as cards under the Minions they lay below the
+      // first screen at 1366x768 (issue 14), the bonus the player counts on in a combat
+      p.active.length ? el("span", {class: "it cv-active", role: "list", "aria-label": "Active Power Relics"},
+        el("span", {class: "cv-small", "aria-hidden": "true"}, "Active:"), ...p.active.map((r) => activeChip(g, r))) : null),
     el("div", {class: "cv-cards"}, ...p.hall.map((m, i) => {
       // given in payment for the Minion being acquired (the hall is public: every seat sees it)
       const paying = top && top.kind === "pay" && top.owner === o && (top.minions || []).includes(i)
         ? {name: minionData(g, top.card).name, yours: mine} : null;
       return mark(minionCard(ctx, m.id, m.ex, {action: slotAction(i), throne: i === 0, paying}), `hall-${o}-${m.id}`, `${m.ex}|${!!paying}`);
-    })),
-    p.active.length ? el("div", {}, el("div", {class: "cv-small"}, "Active Power Relics:"),
-      el("div", {class: "cv-cards"}, ...p.active.map((r) => relicCard(ctx, r, null)))) : null);
+    })));
   return mark(hall, `hall-${o}`, `${p.gold}|${p.hp}|${p.hand_count}|${p.active.length}|${p.vp}`);
 }

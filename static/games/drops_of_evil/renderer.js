@@ -312,6 +312,16 @@ export function seatBoard(seat, view) {
   stats.push(sbStat(resIcon("rat", 22), lab.captured_rats || 0, "Captured Rats", k("rats"), "Captured"));
   stats.push(sbStat(scrollIcon("owl", null, 22), (lab.scrolls || []).length, "Scrolls gained", k("scrolls"), "Scrolls"));
   stats.push(sbStat(flameIcon(true, 22), lab.income_icons || 0, "Income icons revealed", k("income"), "Income"));
+  // the Toxicity Track as its markers' values (the Poison Points a Vial of each Resource, and a
+  // captured Rat, scores): in the seat panel, which a desktop keeps in view beside the board in
+  // every phase (issue 14: in the Alchilab it lay below the first screen at 1366x768, under the
+  // Forest while placing and under the Brewer while brewing); the whole track stays there
+  const tox = lab.toxicity || {};
+  const types = ((g.geometry && g.geometry.toxicity) || {}).types || [];
+  const track = types.length ? el("span", {class: "sb-tox", role: "group", "aria-label": "Toxicity Track (points per Vial / Rat)"},
+    el("span", {class: "sb-word sb-tox-word", "aria-hidden": "true"}, "Toxicity"),
+    ...types.map((t) => sbStat(resIcon(t, 20), tox[t] ?? "?", `${name(t)} toxicity (points per ${t === "rat" ? "captured Rat" : "Vial"})`,
+      k(`tox-${t}`)))) : null;
   const order = (g.turn_order || []).indexOf(seat);
   const home = lab.pawns_home || [];
   const hired = lab.assistant && (g.assistants || []).find((a) => a.space === lab.assistant.space);
@@ -322,6 +332,7 @@ export function seatBoard(seat, view) {
                               "aria-label": `Action pawns at home, still to place: ${home.map(name).join(", ")}`},
       ...home.map((p) => pawnIcon(p, table.seatColor(seat), 22)),
       el("span", {class: "sb-word", "aria-hidden": "true"}, "at home")) : null,
+    track,
     note(order >= 0 ? `${ORDINAL[order] || order + 1} in turn order` : null,
       hired ? ` · Assistant: ` : null, hired ? el("b", {}, hired.name) : null,
       lab.done && g.phase === "brewing" ? " " : null, lab.done && g.phase === "brewing" ? tag("done brewing") : null));
