@@ -109,6 +109,12 @@ def test_covil_move_says_what_is_true_at_each_moment(browser, lair_server, size)
         assert row and all(re.match(r"^(Rest .+|Gain 1 gold|Repair your fortress)" + IDLE + "$", t) for _, t in row), row
         # the gold lying down would bring is lost at the cap (5 of 5 here): the button says so
         assert ["gold", "Gain 1 gold (Treasury full, no gold gained)"] in row, row
+        # every button whole inside the troop's box (that one stuck out of the map's column)
+        spill = page.evaluate("""() => {
+          const box = document.querySelector('#board .cv-attacks').getBoundingClientRect();
+          return [...document.querySelectorAll('#board .cv-attacks button')]
+            .filter((b) => b.getBoundingClientRect().right > box.right + 0.5).map((b) => b.textContent); }""")
+        assert not spill, ("a troop's button sticks out of its box", spill)
         if not phone:   # the same actions as the bar's (which keeps them)
             assert sorted(k for k, _ in row) == sorted(b["type"] for b in troop), (row, troop)
         assert page.evaluate(BUTTONS_JS) == buttons, "the bar changed with the pick"

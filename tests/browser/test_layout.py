@@ -598,26 +598,32 @@ FIRST_SCREEN_JS = """(sel) => {
 }"""
 
 
-def activate_a_relic(page) -> None:
+def activate_a_relic(page) -> bool:
     """Covil: the host buys a Power Relic when she holds none (the bar's button) and activates
-    the first one in her hand (a click on its card), so that her hall has one active."""
-    def act(selector: str) -> None:
+    the first one in her hand (a click on its card), so that her hall has one active; False when
+    her turn offers neither (the bots' course varies: nothing to look at then)."""
+    def act(selector: str) -> bool:
+        if not page.locator(selector).count():
+            return False
         before = page.evaluate("document.body.dataset.version")
         page.locator(selector).first.click()
         page.wait_for_function("(v) => document.body.dataset.version !== v && document.body.dataset.pending !== 'true'",
                                arg=before, timeout=10_000)
+        return True
     hand = "#board .cv-hand .cv-card.legal[data-action*='\"activate\"']"
-    if not page.locator(hand).count():
-        act("#prompt-actions [data-action*='\"buy_relic\"']")
-    act(hand)
+    if not page.locator(hand).count() and not act("#prompt-actions [data-action*='\"buy_relic\"']"):
+        return False
+    page.wait_for_timeout(200)  # (the bought relic drawn in her hand)
+    return act(hand)
 
 
 def check_first_screen(page, game: str) -> None:
     """FIRST_SCREEN at 1366x768: the table opened again at that size, where it brings the host's
     decision into view (settle_scroll). Screenshot: layout/<game>-first-screen-1366x768.png."""
     how, sel = FIRST_SCREEN[game]
-    if game == "covil" and not page.locator(sel).count():
-        activate_a_relic(page)
+    if game == "covil" and not page.locator(sel).count() and not activate_a_relic(page):
+        print("covil: no Power Relic to buy or activate on this turn; nothing to look for")
+        return
     page.set_viewport_size(DESKTOP_768["viewport"])
     page.reload()
     page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=20_000)

@@ -112,8 +112,11 @@ svg .legal .hit{stroke:var(--mark-click,#E69F00);stroke-width:4;fill:rgba(230,15
    with its buttons, wrapping after the word that leads them; a button never breaks inside */
 .cv-troop-line{display:flex;flex-wrap:wrap;align-items:center;gap:6px 8px}
 .cv-troop-lbl{flex:1 1 100%;font-size:14px;line-height:1.2;font-weight:700;color:#5a4a36}
-.cv-attack,.cv-troop-act{white-space:nowrap}
-@media (max-width:520px){.cv-attack,.cv-troop-act{white-space:normal}}
+.cv-attack{white-space:nowrap}
+/* (a long one wraps inside the box: "Gain 1 gold (Treasury full, no gold gained)" stuck out of
+   the map's column on one line) */
+.cv-troop-act{max-width:100%;text-align:left}
+@media (max-width:520px){.cv-attack{white-space:normal}}
 .cv-attack,.cv-troop-act{display:inline-flex;align-items:center;gap:5px;font:600 14px/1.2 system-ui,sans-serif;color:#2b2118;background:#fffaf0;
   border:1px solid #7a5c37;border-radius:8px;padding:3px 8px;min-height:36px;outline:3px solid var(--mark-click,#E69F00);outline-offset:1px}
 .cv-attack:hover,.cv-troop-act:hover{background:#fff0c8}
