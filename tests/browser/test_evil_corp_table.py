@@ -505,7 +505,13 @@ TRACKS_JS = """() => {
   let top = 0, barh = 0;
   if (bar) { const r = bar.getBoundingClientRect(); barh = r.height; if (r.height && r.bottom > 0) top = r.bottom; }
   const box = (e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };
-  return {top, barh, bottom: window.innerHeight, width: innerWidth,
+  // (on a phone the whole sticky block: the scores, the bar, the last move, whose second line
+  // lies over the board's top edge)
+  const block = document.getElementById('table-top'), b = block && block.getBoundingClientRect();
+  const lm = document.getElementById('last-move-box'), m = lm && lm.getBoundingClientRect();
+  const cover = b && b.height ? Math.max(0, b.bottom, m && m.height ? m.bottom : 0) : top;
+  return {top, barh, bottom: window.innerHeight, width: innerWidth, cover,
+          strip: [...document.querySelectorAll('#board .ec-strip')].map(box),
           tracks: [...document.querySelectorAll('#board .ec-track')].map(box),
           usable: [...document.querySelectorAll('#board .ec-board.usable')].map(box),
           screen: [...document.querySelectorAll('#ec-my-screen')].map(box)};
@@ -539,6 +545,12 @@ def prompt_lines(page) -> int:
     return page.evaluate(PROMPT_LINES_JS)
 
 
+def strip_whole(got) -> bool:
+    """The status strip (round, whose turn) wholly below the sticky top or wholly under it,
+    never half under it (the phone's first turn: its top half under the sticky block)."""
+    return all(t >= got["cover"] - 0.5 or b <= got["cover"] + 0.5 for t, b, *_ in got["strip"])
+
+
 def on_screen(boxes, got) -> bool:
     """Every box wholly in the window and below the prompt bar (never under it)."""
     return all(t >= got["top"] - 0.5 and b <= got["bottom"] + 0.5 and left >= -0.5 and r <= got["width"] + 0.5
@@ -560,6 +572,7 @@ def test_your_screen_and_boards_are_on_screen_when_the_prompt_arrives(browser, f
     save(page, f"turn-{size}")
     assert len(got["tracks"]) == 3 and len(got["usable"]) == 2, got
     assert on_screen(got["screen"] + got["usable"], got), (size, got)
+    assert got["strip"] and strip_whole(got), (size, got)
     if size == "375x812":
         from playwright.sync_api import expect
         # every tile behind her screen is in reach: the row scrolls sideways (and takes the
@@ -843,7 +856,8 @@ def test_faded_tiles_say_why_and_tracks_have_a_scale(browser, server, size):
     floor = 13 if phone else 14
     assert wait_my_turn(page) and day_turn(page)
     page.wait_for_selector("#ec-my-screen .ec-tile.no-choice")
-    settled(page)
+    got = settled(page)
+    assert got["strip"] and strip_whole(got), (size, got)  # (the phone's strip was half hidden)
     faded = page.evaluate(FADED_JS)
     assert {(t["name"], t["words"]) for t in faded} == {("Junior Brute", "1 gold short"),
                                                         ("Junior Imp", "play the other Junior Imp")}, faded

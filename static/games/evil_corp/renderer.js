@@ -1027,7 +1027,8 @@ function scaleSample() {
 // ----- status strip ------------------------------------------------------------------------------
 
 function statusStrip(view, game) {
-  const node = el("div", {class: "ec-strip"},
+  // (never left half under the sticky top by the table's scroll: board.js keepWhole)
+  const node = el("div", {class: "ec-strip", "data-scroll-whole": ""},
     // (once over, the round alone: the Final result above the board says how it ended)
     el("strong", {}, `Round ${game.round}` + (game.phase === "day" ? " \u00b7 Day" : game.phase === "night" ? " \u00b7 Night" : "")));
   if (game.turn_side !== null && game.turn_side !== undefined) {

@@ -350,9 +350,39 @@ export function revealBelowBar(first, last = first, wish = null) {
   const stick = barStickY();
   const y = window.scrollY + dy;
   if (dy && y > 0 && y < stick && stick <= max) dy = Math.round(stick - window.scrollY);
+  if (dy) dy = keepWhole(dy, top, bottom, max);
   if (dy) {
     const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
     window.scrollBy({top: dy, behavior: reduce ? "auto" : "smooth"});
+  }
+  return dy;
+}
+
+/** What the sticky top covers of the window once it sticks (px): topCover, and on a phone the
+ *  last move's second line, which lies over the board's top edge (lair.css `.lm-row`). */
+function stuckCover() {
+  const block = topBlock(), lm = lastMoveBox();
+  return Math.max(topCover(), block && lm ? lm.bottom - block.top : 0);
+}
+
+/** `dy` (the scroll revealBelowBar chose, px), changed so that no box the renderer marked
+ *  `data-scroll-whole` ends half under the sticky top (Evil Corp.'s status strip: the round,
+ *  whose turn, on a phone cut in half by the sticky block above the screen brought into view):
+ *  scrolled less so that the box shows whole when the span `top`..`bottom` (viewport px now)
+ *  still fits above the window's bottom then, else on until the box lies wholly under the top
+ *  (the span, below the box, stays in view). `max`: the page's last scroll. In page
+ *  coordinates: at a scroll `y` past barStickY the top covers the page down to `y + cover`;
+ *  before it the sticky top is in the flow, above the board, and covers none of it. */
+function keepWhole(dy, top, bottom, max) {
+  const stick = barStickY(), cover = stuckCover(), now = window.scrollY;
+  const end = window.innerHeight - bottomCover();
+  for (const box of dom.board.querySelectorAll("[data-scroll-whole]")) {
+    const r = box.getBoundingClientRect();
+    const y = now + dy, edge = y + cover;
+    const a = r.top + now, b = r.bottom + now;  // the box in page coordinates
+    if (!r.height || y < stick || a >= edge - 0.5 || b <= edge + 0.5) continue;
+    if (a - cover >= stick && bottom + now - (a - cover) <= end + 0.5) dy = Math.floor(a - cover - now);
+    else if (top + now >= b - 0.5 && b - cover <= max) dy = Math.ceil(b - cover - now);
   }
   return dy;
 }

@@ -3,7 +3,7 @@
 
 import {closeOnPressOutside, el, PHONE, sv} from "../dom.js";
 import {humanize, seatChip} from "../kv.js";
-import {cfg, dom, kvCtx, root, S, turnOf} from "./state.js";
+import {cfg, dom, kvCtx, root, S, seatName, turnOf} from "./state.js";
 
 export function renderHeader() {
   const v = S.view;
@@ -22,31 +22,76 @@ export function renderHeader() {
   dom.roundPhase.textContent = bits.join(" · ");
   dom.roundPhase.title = dom.roundPhase.textContent;
 
-  // the whole turn line in its tooltip as well (the screen reader reads the text itself)
-  const {waiting, me, myTurn} = turnOf();
-  dom.turn.replaceChildren();
-  dom.turn.classList.toggle("your-turn", myTurn);
-  const words = el("span", {class: "turn-text"});
-  if (v.result) {
-    // (for a screen reader: this line is the one announced when the match ends)
-    words.append(el("span", {class: "sr-only"}, "The match is over."));
-  } else if (myTurn) {
-    dom.turn.append(el("strong", {class: "your-turn-flag"}, "Your turn"));
-    const others = waiting.filter((s) => s !== me);
-    if (others.length) words.append(" · also waiting for ", ...joinChips(others));
-  } else if (waiting.length) {
-    words.append("Waiting for ", ...joinChips(waiting));
-  }
-  if (words.childNodes.length) {
-    dom.turn.append(words);
-    words.title = dom.turn.textContent.trim();
-  }
-  if (turnFull && !turnFull.hidden && turnFull.dataset.from === "turn") turnFull.textContent = dom.turn.textContent.trim();
+  drawTurn();
+  const {myTurn} = turnOf();
   if (myTurn && document.body.dataset.yourTurn === "false") chime();
   document.body.dataset.yourTurn = myTurn ? "true" : "false";
   document.title = `${myTurn ? "▶ Your turn · " : ""}${title} · Lair`;
   fitPace();
 }
+
+/** Whose turn, in words ("Waiting for ■ Ana", "Your turn · also waiting for ■ Ana and ▲ Bo"),
+ *  its whole words in its tooltip as well (the screen reader reads the text itself). A phone's
+ *  narrow column (beside Key and More) reads the line whole, a name never cut: the words as
+ *  they are when they fit one line, else shorter words around the names ("Turn: ■ Ana", "Your
+ *  turn · also ■ Ana and ▲ Bo") over up to two lines, a long name wrapping; with more names than
+ *  that holds, how many ("Your turn · also 3 others"), the names a tap away (#turn-full). The
+ *  review's "Waiting for ■ Ha…" cut the name with "…" on one line (the fourth new-user trial's
+ *  six stacked lines of names were the other end). */
+function drawTurn() {
+  const v = S.view;
+  if (!v) return;
+  const {waiting, me, myTurn} = turnOf();
+  const others = myTurn ? waiting.filter((s) => s !== me) : waiting;
+  const forms = !PHONE.matches || v.result || !others.length ? [0] : others.length > 1 ? [0, 1, 2] : [0, 1];
+  // (the same words at the same width fit the same way: measured again only when they change,
+  // as each measure forces a layout)
+  const key = `${PHONE.matches}|${innerWidth}|${dom.spectators.hidden}|${!!v.result}|${myTurn}|${others.map(seatName)}`;
+  if (key === turnFitted.key) {
+    turnLine(dom.turn, v, others, myTurn, turnFitted.form);
+  } else {
+    for (const form of forms) {
+      turnLine(dom.turn, v, others, myTurn, form);
+      turnFitted = {key, form};
+      if (form === forms[forms.length - 1] || turnLines() <= (form === 0 ? 1 : 2)) break;
+    }
+  }
+  const full = turnFitted.form ? turnLine(el("span"), v, others, myTurn, 0).textContent.trim() : dom.turn.textContent.trim();
+  dom.turn.dataset.full = full;
+  const words = dom.turn.querySelector(".turn-text");
+  if (words) words.title = full;
+  if (turnFull && !turnFull.hidden && turnFull.dataset.from === "turn") turnFull.textContent = full;
+}
+let turnFitted = {key: null, form: 0};
+
+/** Draw whose turn into `box` (returned) in `form` (0: the whole words, 1: shorter words around
+ *  the names, 2: how many names); `others`: the seats waited for besides the viewer. */
+function turnLine(box, v, others, myTurn, form) {
+  box.replaceChildren();
+  box.classList.toggle("your-turn", myTurn);
+  const words = el("span", {class: "turn-text"});
+  const names = () => (form === 2 ? [`${others.length} ${myTurn ? "others" : "players"}`] : joinChips(others));
+  if (v.result) {
+    // (for a screen reader: this line is the one announced when the match ends)
+    words.append(el("span", {class: "sr-only"}, "The match is over."));
+  } else if (myTurn) {
+    box.append(el("strong", {class: "your-turn-flag"}, "Your turn"));
+    if (others.length) words.append(form ? " · also " : " · also waiting for ", ...names());
+  } else if (others.length) {
+    words.append(form ? "Turn: " : "Waiting for ", ...names());
+  }
+  if (words.childNodes.length) box.append(words);
+  return box;
+}
+
+/** How many lines whose turn takes. */
+function turnLines() {
+  const h = dom.turn.getBoundingClientRect().height;
+  const line = parseFloat(getComputedStyle(dom.turn).lineHeight) || 18;
+  return Math.round(h / line);
+}
+window.addEventListener("resize", drawTurn);
+if (document.fonts && document.fonts.ready) document.fonts.ready.then(() => { turnFitted.key = null; drawTurn(); });
 
 /** On a desktop row without room for every word, the round and whose turn wrap to a second
  *  line rather than be cut (lair.css); the pace ("Live · no clock") steps aside first when
@@ -97,7 +142,8 @@ export function renderSpectators() {
   dom.spectators.setAttribute("aria-label", dom.spectators.title);
   dom.spectators.dataset.count = String(n);
   dom.spectators.hidden = n === 0;  // a line of header saved (phones) when nobody watches
-  fitPace();  // the count took or gave back room
+  drawTurn();  // the count took or gave back room
+  fitPace();
 }
 
 // ----- turn notification sound (opt-in, remembered per browser) --------------------------------
@@ -156,7 +202,7 @@ function wholeWordsOnTap(source, box, words) {
 }
 const turnFull = document.getElementById("turn-full");
 if (turnFull) turnFull.dataset.from = "turn";
-wholeWordsOnTap(dom.turn, turnFull, () => dom.turn.textContent.trim());
+wholeWordsOnTap(dom.turn, turnFull, () => dom.turn.dataset.full || dom.turn.textContent.trim());
 wholeWordsOnTap(dom.phoneScores, dom.scoresFull, () => (dom.phoneScores ? dom.phoneScores.title : ""));
 
 // ----- phones: Links, Resign, Sound and Keys behind "More" --------------------------------------
