@@ -434,7 +434,8 @@ const CSS = `
   .ec-recap-head { flex-wrap: nowrap; }
   .ec-recap:not(.open) .ec-recap-row { display: none; }
   .ec-recap-toggle { display: inline-flex; align-items: center; gap: .3rem; min-height: 44px; padding: 0; flex: 1 1 auto;
-    min-width: 0; background: transparent; color: #fbf4e2; border: 0; font: inherit; text-align: left; cursor: pointer; }
+    min-width: 0; justify-content: flex-start; background: transparent; color: #fbf4e2; border: 0; font: inherit;
+    text-align: left; cursor: pointer; }
   .ec-recap-head > strong, .ec-recap-head > .ec-muted { display: none; }
   .ec-recap:not(.open) .ec-recap-short { display: inline-flex; flex-wrap: nowrap; gap: .5rem; overflow: hidden; white-space: nowrap; }
   .ec-recap-close { min-height: 44px; min-width: 44px; }
