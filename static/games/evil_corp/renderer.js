@@ -1089,14 +1089,18 @@ function statusStrip(view, game) {
  *  fortress monsters it kept (and for what), then each board's fear track (who won, how many
  *  cells out; a tie; a flip to side B). All of it from the Night's public log lines and the
  *  view's public numbers (recap.js): nothing a seat keeps hidden. Gold is no gain of the Night:
- *  the unspent gold goes back to the supply ("Discard gold"), which the head line says. Gone
- *  once the viewer moved this Day, or closed it (x); a spectator's stays until closed. */
+ *  the unspent gold goes back to the supply ("Discard gold"), which the head line says. On a
+ *  phone gone once the viewer moved this Day; on a desktop it stays for the Day (its going
+ *  would move the boards under the pointer); closed by its x. */
 function recapNode(view, game) {
   const name = (s) => table.seatName(s);
   const r = nightRecap(view, name);
   if (!r || recapClosed === game.round) return null;
   const me = table.you ? table.you() : view.you;
-  if (me !== null && me !== undefined && movedToday(view, me, name)) return null;
+  // (a phone's one line lies fixed over the window's bottom: it goes once the viewer moved; a
+  // desktop's sits above the boards, where its going would move them under the pointer at the
+  // Day's first move: it stays for the Day, unless closed)
+  if (PHONE.matches && me !== null && me !== undefined && movedToday(view, me, name)) return null;
   const node = el("section", {class: "ec-recap" + (recapOpen ? " open" : ""), id: "ec-recap",
     "aria-label": `Last Night (round ${r.round})`, dataset: {fixedBottom: "", round: String(r.round)}});
   const short = el("span", {class: "ec-recap-short"});
