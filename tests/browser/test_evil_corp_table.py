@@ -6,7 +6,10 @@ move is a real click on the board ([data-pick], [data-action]) or the prompt bar
 - One round and more by clicks: the host plays a full round (and on, until she has hired and
   kept a fortress monster at night, at most 4 rounds) with a plain player's plan, counting the
   clicks of the named tasks (first placement, a hire, a night keep) from the moment her prompt
-  arrives; the counts are printed (``-s``) and kept in docs/evil-corp-table.md.
+  arrives; the counts are printed (``-s``) and kept in docs/evil-corp-table.md. At the second
+  Day, before her move, the "Last Night" recap (check_recap): her side's figures as the Night's
+  log lines say, nothing hidden, on the first screen (and a phone's line at the bottom); gone
+  after her move.
 - Names, not codes: all visible text of the table mid-match (HTML and SVG text, tooltips,
   aria labels, prompt buttons, log, the full cards shown on hover), of the replay and of a
   finished match's page holds no catalogue id (B07, SR1, D1), no cell id (raid-1) and no
@@ -261,6 +264,85 @@ def night_keep(page, state: dict) -> int:
     return 1
 
 
+LOG_JS = """() => [...document.querySelectorAll('#log li.log-entry')].map((li) =>
+  [li.classList.contains('private'), (li.querySelector('.log-text') || li).textContent.trim()])"""
+
+
+def night_lines(page) -> tuple[list[str], list[str]]:
+    """The public log lines of the Night before this Day (between "Every player has passed:
+    Night phase." and "Round N: Day phase."), and every private line of the log (the host's
+    own draws: "You drew ...")."""
+    lines = page.evaluate(LOG_JS)
+    texts = [t for _, t in lines]
+    day = max(i for i, t in enumerate(texts) if re.match(r"Round \d+: Day phase\.", t))
+    night = max(i for i, t in enumerate(texts[:day]) if t == "Every player has passed: Night phase.")
+    return ([t for p, t in lines[night + 1:day] if not p], [t for p, t in lines if p])
+
+
+def check_recap(page, state: dict) -> None:
+    """The "Last Night" recap at the start of the second Day, before the host moves: what the
+    Night gave her side, as the Night's log lines say (magic coins received, victory tokens,
+    the fear tracks' winners), and nothing hidden (no monster named only in a line the host
+    alone reads: the tiles she drew); whole on the first screen at 1366×768 with her screen and
+    boards, and on her phone a one line bar at the window's bottom that opens and closes."""
+    recap = page.locator("#ec-recap")
+    assert recap.count() == 1 and recap.is_visible(), "no Last Night recap at the second Day"
+    public, private = night_lines(page)
+    me = "Morgana"
+    magic = sum(int(m.group(1)) for t in public if (m := re.match(rf"{me} receives (\d+) magic coins?", t)))
+    vp = sum(1 for t in public if t.startswith(f"{me} receives a victory token"))
+    row = page.locator("#ec-recap .ec-recap-row[data-side='0']")
+    words = " ".join(row.inner_text().split())
+    assert row.get_attribute("data-magic") == str(magic) and row.get_attribute("data-vp") == str(vp), (words, public)
+    assert (f"+{magic} magic" in words) == bool(magic) and (f"+{vp} victory token" in words) == bool(vp), (words, public)
+    mine = page.locator("#ec-my-screen [aria-label^='Magic coins:']").first.get_attribute("aria-label")
+    if magic:
+        assert f"({mine.split(':')[1].strip()} now)" in words, (words, mine)
+    tracks = " ".join(page.locator("#ec-recap .ec-recap-tracks").inner_text().split())
+    for t in public:
+        if m := re.match(r"Board (\d+): the fear marker is (\d+) cells? toward .+; (.+) wins\.$", t):
+            cells = f"{m.group(2)} cell" + ("" if m.group(2) == "1" else "s")
+            assert f"Board {m.group(1)}: {m.group(3)} won, {cells} out" in tracks, (tracks, t)
+        elif m := re.match(r"Board (\d+): tie, nobody wins", t):
+            assert f"Board {m.group(1)}: tie, nobody won" in tracks, (tracks, t)
+    # nothing hidden: no monster named only in the host's own lines
+    text = recap.inner_text()
+    said = " ".join(public)
+    hidden = {n for t in private if t.startswith("You drew ")
+              for n in re.findall(r"(?:blue|red|yellow) ([^,(]+?) \(fear", t) if n not in said}
+    assert hidden and not [n for n in hidden if n in text], (hidden, text)
+    # on the first screen with her screen and her boards (1366×768)
+    settle_scroll(page)
+    got = page.evaluate("""() => { const r = (n) => { const b = n.getBoundingClientRect(); return [b.top, b.bottom]; };
+      return {bar: document.getElementById('prompt-bar').getBoundingClientRect().bottom, h: innerHeight,
+              boxes: [r(document.getElementById('ec-recap')), r(document.getElementById('ec-my-screen')),
+                      ...[...document.querySelectorAll('.ec-board.usable')].map(r)]}; }""")
+    for top, bottom in got["boxes"]:
+        assert got["bar"] - 1 <= top and bottom <= got["h"] + 1, ("off the first screen", got)
+    save(page, "last-night-1366x768")
+    phone = open_page(state["browser"], SIZES["375x812"], page.url, page.context.cookies())
+    try:
+        phone.wait_for_selector("#ec-recap")
+        settle_scroll(phone)
+        box = phone.evaluate("""() => { const b = document.getElementById('ec-recap').getBoundingClientRect();
+          const s = document.getElementById('ec-my-screen').getBoundingClientRect();
+          return {top: b.top, bottom: b.bottom, h: innerHeight, screen: [s.top, s.bottom],
+                  bar: document.getElementById('prompt-bar').getBoundingClientRect().bottom}; }""")
+        assert box["bottom"] <= box["h"] + 1 and box["bottom"] - box["top"] <= 56, ("not one line at the bottom", box)
+        assert box["bar"] - 1 <= box["screen"][0] and box["screen"][1] <= box["top"], ("her screen is hidden", box)
+        save(phone, "last-night-375x812")
+        phone.click("#ec-recap .ec-recap-toggle")
+        assert phone.locator("#ec-recap .ec-recap-row[data-side='0']").is_visible()
+        save(phone, "last-night-open-375x812")
+        phone.click("#ec-recap .ec-recap-close")
+        assert phone.locator("#ec-recap").count() == 0
+        assert phone.js_errors == []
+    finally:
+        phone.context.close()
+    state["screen_top"] = page.evaluate("document.getElementById('ec-my-screen').getBoundingClientRect().top + scrollY")
+    state["recap"] = "shown"
+
+
 def play_turn(page, state: dict) -> int:
     """One decision of the host's plan; returns the clicks it took. Day turn: a monster in her
     fortress first, then a hire that leaves enough gold to keep it, then yellow monsters into
@@ -342,17 +424,30 @@ def play_rounds(browser, server: str) -> tuple[dict, int, int]:
                 state["placed_fortress"] = False
                 if rounds == 1:
                     save(page, "round-2-1366x768")
-            if rounds >= 1 and {"hire", "night keep"} <= set(state["tasks"]) or rounds >= 6:
+                    check_recap(page, state)
+            if rounds >= 1 and {"hire", "night keep"} <= set(state["tasks"]) and state.get("recap") != "shown" \
+                    or rounds >= 6:
                 break
             # the desktop's 14 px text floor at Night too (a night keep, asserted below, is
             # played at a Night turn: checked before it)
             if "Night" in page.inner_text("#round-phase") and not state.get("night floor"):
                 state["night floor"] = True
                 check_text_sizes(page, "desktop", "Evil Corp., the host's turn at Night")
-            clicks += play_turn(page, state)
+            taken = play_turn(page, state)
+            if state.get("recap") != "shown":  # (her move after the recap's check: not the round's)
+                clicks += taken
+            if state.get("recap") == "shown":
+                # she moved this Day: on a desktop the recap stays (its going would move the
+                # boards under the pointer), and her screen where it was
+                assert page.locator("#ec-recap").count() == 1, "the recap went at her move"
+                top = page.evaluate("document.getElementById('ec-my-screen').getBoundingClientRect().top"
+                                    " + scrollY")
+                assert abs(top - state["screen_top"]) <= 2, (top, state["screen_top"])
+                state["recap"] = "kept"
         assert page.js_errors == []
     finally:
         ctx.close()
+    state["tasks"]["recap"] = state.get("recap")
     return state["tasks"], clicks, rounds
 
 
@@ -369,6 +464,7 @@ def test_rounds_by_clicks_count_the_named_tasks(browser, server):
     assert tasks.get("first placement") == 2
     assert tasks.get("hire") == 1, "no affordable hire in 6 rounds"
     assert tasks.get("night keep") == 1, "no night keep in 6 rounds"
+    assert tasks.get("recap") == "kept", "the Last Night recap was not checked"
 
 
 VISIBLE_TEXT_JS = """() => {

@@ -12,6 +12,7 @@ import {actionNodes, el, attachCard, PHONE} from "../../js/dom.js";
 import {iconCard, keyPanel, titlesToCards} from "../../js/legend.js";
 import {note, seatBoardBox, stat as sbStat, tag} from "../../js/seat-board.js";
 import * as I from "./icons.js";
+import {movedToday, nightRecap} from "./recap.js";
 import {clickVerb, hoverVerb, mendCounts, plural} from "../../js/words.js";
 
 export const title = "Evil Corp.";
@@ -27,6 +28,8 @@ let previous = new Map();   // element key -> signature, to mark what changed
 let nextSigs = new Map();
 let lastPromptKey = null;   // the prompt last brought into view
 let scrollToCell = false;   // after a pick, bring the first highlighted cell into view
+let recapClosed = null;     // the round whose "Last Night" recap the player closed (x)
+let recapOpen = false;      // a phone's recap opened from its one line
 
 const COLOUR_NAME = {blue: "Blue", red: "Red", yellow: "Yellow"};
 const CELL_NAME = {raid: "Raid cell", fortress: "Fortress", portal: "Demon portal", port: "Port cell"};
@@ -412,6 +415,31 @@ const CSS = `
   .ec-trackkey .ec-key-word, .ec-trackkey .ec-key-scale { display: none; }
   #ec-my-screen .ec-supply:focus-visible { outline: 2px solid var(--highlight, #f0c93e); outline-offset: -2px; }
 }
+/* the "Last Night" recap (recapNode): under the strip on a desktop; on a phone one line fixed
+   at the window's bottom (the page's first screen is your screen and your boards), which opens
+   upward on a tap */
+.ec-recap { display: flex; flex-direction: column; gap: .15rem; padding: .2rem .5rem; border-radius: 8px;
+  background: #2b2118; color: #fbf4e2; border: 1px solid #f0c93e88; line-height: 1.35; }
+.ec-recap-head { display: flex; flex-wrap: wrap; align-items: center; gap: .1rem .6rem; }
+.ec-recap-head strong { font-family: var(--font-display, serif); }
+.ec-recap .ec-muted { color: #e6d9bf; }
+.ec-recap-row { display: flex; flex-wrap: wrap; align-items: center; gap: .05rem .7rem; }
+.ec-recap-row > span { display: inline-flex; align-items: center; gap: .2rem; }
+.ec-recap-close { margin-left: auto; min-height: 0; padding: 0 .5rem; font-size: 16px; line-height: 1.5;
+  background: transparent; color: #fbf4e2; border: 1px solid #fbf4e288; border-radius: 6px; cursor: pointer; }
+.ec-recap-toggle, .ec-recap-short { display: none; }
+@media (max-width: 600px) {
+  .ec-recap { position: fixed; left: 0; right: 0; bottom: 0; z-index: 40; border-radius: 10px 10px 0 0;
+    max-height: 55vh; overflow-y: auto; box-shadow: 0 -2px 10px #000c; padding: 0 .5rem .2rem; font-size: 13px; }
+  .ec-recap-head { flex-wrap: nowrap; }
+  .ec-recap:not(.open) .ec-recap-row { display: none; }
+  .ec-recap-toggle { display: inline-flex; align-items: center; gap: .3rem; min-height: 44px; padding: 0; flex: 1 1 auto;
+    min-width: 0; justify-content: flex-start; background: transparent; color: #fbf4e2; border: 0; font: inherit;
+    text-align: left; cursor: pointer; }
+  .ec-recap-head > strong, .ec-recap-head > .ec-muted { display: none; }
+  .ec-recap:not(.open) .ec-recap-short { display: inline-flex; flex-wrap: nowrap; gap: .5rem; overflow: hidden; white-space: nowrap; }
+  .ec-recap-close { min-height: 44px; min-width: 44px; }
+}
 /* Numbers in icons at the text floor of every screen (issue 14 "Done when": 14 px on desktops,
    13 on phones), one home for both (after the two media queries above, whose sizes it
    overrides): drawn larger in their icons (22.5 of the icon's 32 units on a desktop, 21 on a
@@ -667,6 +695,8 @@ export function update(view) {
   if (picked !== null && !actionsWhere((a) => a.type === "play" && a.tile === picked).length) picked = null;
 
   box.append(statusStrip(view, game));
+  const recap = recapNode(view, game);
+  if (recap) box.append(recap);
   if (myScreen) {
     const screen = screenNode(game, myScreen, true);
     const row = hireRow(view, game) || keepRow(view, game);
@@ -1051,6 +1081,74 @@ function statusStrip(view, game) {
       (p.kind === "move_dest" && p.tile ? ` (${typeOf(game, p.tile).name})` : "")));
   }
   for (const a of actionsWhere((x) => x.type === "opponent")) node.append(clickable(chip(a.seat), a));
+  return node;
+}
+
+/** "Last Night" (issue 14, the table): at the start of a Day, what the Night gave each side,
+ *  for a player who looked away while it resolved its many lines at once: per side the magic
+ *  coins and victory tokens it received (with its count now), its conquest steps and the
+ *  fortress monsters it kept (and for what), then each board's fear track (who won, how many
+ *  cells out; a tie; a flip to side B). All of it from the Night's public log lines and the
+ *  view's public numbers (recap.js): nothing a seat keeps hidden. Gold is no gain of the Night:
+ *  the unspent gold goes back to the supply ("Discard gold"), which the head line says. On a
+ *  phone gone once the viewer moved this Day; on a desktop it stays for the Day (its going
+ *  would move the boards under the pointer); closed by its x. */
+function recapNode(view, game) {
+  const name = (s) => table.seatName(s);
+  const r = nightRecap(view, name);
+  if (!r || recapClosed === game.round) return null;
+  const me = table.you ? table.you() : view.you;
+  // (a phone's one line lies fixed over the window's bottom: it goes once the viewer moved; a
+  // desktop's sits above the boards, where its going would move them under the pointer at the
+  // Day's first move: it stays for the Day, unless closed)
+  if (PHONE.matches && me !== null && me !== undefined && movedToday(view, me, name)) return null;
+  const node = el("section", {class: "ec-recap" + (recapOpen ? " open" : ""), id: "ec-recap",
+    "aria-label": `Last Night (round ${r.round})`, dataset: {fixedBottom: "", round: String(r.round)}});
+  const short = el("span", {class: "ec-recap-short"});
+  const toggle = el("button", {type: "button", class: "ec-recap-toggle", "aria-expanded": String(recapOpen),
+    onclick: () => { recapOpen = !recapOpen; update(lastView); }},
+  el("strong", {}, "Last Night"), el("span", {"aria-hidden": "true"}, recapOpen ? "\u25be" : "\u25b8"), short);
+  const close = el("button", {type: "button", class: "ec-recap-close", "aria-label": "Close the recap of last Night",
+    title: "Close", onclick: () => { recapClosed = game.round; update(lastView); }}, "\u00d7");
+  node.append(el("div", {class: "ec-recap-head"}, toggle, el("strong", {}, `Last Night (round ${r.round})`),
+    el("span", {class: "ec-muted"}, "unspent gold went back to the supply"), close));
+  const need = game.victory_to_win;
+  for (const sd of r.sides) {
+    const now = game.sides[sd.side];
+    const parts = [];
+    if (sd.magic) {
+      parts.push(el("span", {class: "ec-recap-magic", "aria-label": `${plural(sd.magic, "magic coin", "magic coins")} received, ${now.magic} now`},
+        I.magicCoin(null), `+${sd.magic} magic (${now.magic} now)`));
+    }
+    if (sd.vp) {
+      const where = sd.tokens.map((t) => `board ${t.board + 1}`).join(", ");
+      parts.push(el("span", {class: "ec-recap-vp", "aria-label": `${plural(sd.vp, "victory token", "victory tokens")} received on ${where}, ${now.vp} of ${need} now`},
+        I.victoryToken(null), `+${plural(sd.vp, "victory token", "victory tokens")} (${where}): ${now.vp} of ${need}`));
+    }
+    for (const c of sd.conquest) {
+      parts.push(el("span", {class: "ec-recap-conquest"}, I.conquestToken(table.seatColor(game.sides[sd.side].seats[0])),
+        `conquest ${plural(c.steps, "step", "steps")} on board ${c.board + 1}`));
+    }
+    for (const k of sd.keeps) {
+      parts.push(el("span", {class: "ec-recap-keep"}, I.fortressIcon(), `kept ${k.name.replace(/^(?:blue|red|yellow) (.+?) \(fear \d+\)$/, "$1")} on board ${k.board + 1} for ${k.price}`));
+    }
+    if (!parts.length) parts.push(el("span", {class: "ec-muted"}, "nothing"));
+    node.append(el("div", {class: "ec-recap-row", dataset: {side: String(sd.side), magic: String(sd.magic), vp: String(sd.vp)}},
+      sideChips(game, sd.side), ...parts));
+    // the phone's one line: each side's shape(s) and what it received, as figures
+    if (sd.magic || sd.vp) {
+      short.append(el("span", {}, ...game.sides[sd.side].seats.map((s) => el("span", {style: {color: table.seatColor(s)}}, shape(s))),
+        sd.magic ? ` +${sd.magic} magic` : "", sd.vp ? ` +${sd.vp} token` + (sd.vp > 1 ? "s" : "") : ""));
+    }
+  }
+  if (!short.childNodes.length) short.append("no coins, no tokens");
+  const tracks = r.boards.filter((b) => b.result).map((b) => {
+    const who = b.winner === null ? "?" : sideName(game, b.winner);
+    const what = b.result === "won" ? `${who} won, ${plural(b.cells, "cell", "cells")} out`
+      : b.result === "stone" ? `tie, won with the power stone by ${who}` : "tie, nobody won";
+    return el("span", {dataset: {recapBoard: String(b.board)}}, `Board ${b.board + 1}: ${what}` + (b.flipped ? "; flipped to side B" : ""));
+  });
+  if (tracks.length) node.append(el("div", {class: "ec-recap-row ec-recap-tracks"}, el("span", {class: "ec-muted"}, "Fear tracks:"), ...tracks));
   return node;
 }
 
