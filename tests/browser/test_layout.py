@@ -909,8 +909,16 @@ def test_covil_afternoon_prompt_fits_the_phone_bar(browser, lair_server):
             check_prompt_bar(page, "phone")  # each button, the menu's too: whole and not covered
             page.locator("#prompt-actions details.action-menu[open] > summary", has_text="Close").tap()
             page.wait_for_function("!document.querySelector('#prompt-actions details.action-menu[open]')")
-        page.locator("#hint-ask").tap()  # one tap, in the bar's row
-        page.wait_for_function("document.body.dataset.hint === 'shown'", timeout=30_000)
+        # one tap, in the bar's row; again if the server had no search worker free in time (a
+        # loaded run: the bots' matches of this module's site share its one worker; a toast says
+        # "busy" and the button stays)
+        for _ in range(3):
+            page.locator("#hint-ask").tap()
+            page.wait_for_function("document.body.dataset.hint !== 'asked'", timeout=60_000)
+            if page.evaluate("document.body.dataset.hint") == "shown":
+                break
+            page.wait_for_function("document.body.dataset.hint === 'ready'", timeout=30_000)
+        assert page.evaluate("document.body.dataset.hint") == "shown", "no suggestion in three asks"
         page.evaluate("window.scrollTo(0, 0)")
         page.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
         shown = page.evaluate("""() => ({bar: document.getElementById("prompt-bar").getBoundingClientRect().height / innerHeight,
