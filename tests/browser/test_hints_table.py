@@ -237,7 +237,8 @@ def test_a_player_sees_the_suggestion_and_the_table_only_that_she_asked(browser,
             <= DESKTOP["height"] / 4, "the suggestion grew the prompt bar past a quarter"
         save(host, f"hint-{game}")
         # its "Suggested" tags lie on their marks or in free space, whole (review 8, problem 2)
-        print("tags:", assert_tags_clear(host, expect=1))
+        # (a suggestion lit only in the bar, Covil's "Buy a Power Relic", has no tag: a CI run)
+        print("tags:", assert_tags_clear(host, expect=1 if any(h["where"] == "board" for h in hits) else 0))
         if game == "evil_corp":
             # whichever monster of her screen it suggests, its tag lies clear (a CI run's
             # suggested Junior Goblin: the tag covered the edge of its ability badge); each of

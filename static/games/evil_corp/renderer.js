@@ -1179,9 +1179,15 @@ export function promptText(view) {
   }
   // (the board marks what may be clicked: the words need not say "highlighted" each time)
   const parts = [];
-  if (plays.length) parts.push(short ? "play a monster (tile, then cell)" : "put a monster into play (a tile behind your screen, then a cell)");
-  if (acts.length) parts.push(short ? "activate" : "activate a monster");
-  if (hires.length) parts.push(short ? "hire" : "hire an applicant");
+  // (one line at 1366×768 beside its buttons whatever the turn offers: with a hire or an
+  // activation too, the long way to play wrapped to two in a 4-seat match, a clean-clone CI)
+  const many = [plays, acts, hires].filter((l) => l.length).length + (canPass ? 1 : 0);
+  if (plays.length) {
+    parts.push(short ? "play a monster (tile, then cell)"
+      : many > 2 ? "put a monster into play (tile, then cell)" : "put a monster into play (a tile behind your screen, then a cell)");
+  }
+  if (acts.length) parts.push(short || many > 3 ? "activate" : "activate a monster");
+  if (hires.length) parts.push(short || many > 3 ? "hire" : "hire an applicant");
   if (canPass) parts.push("pass");
   if (!parts.length) return null;
   const last = parts.pop();
